@@ -1,0 +1,1 @@
+//! Convex hulls (quickhull), robust to coplanar and duplicate points.

@@ -1,0 +1,1 @@
+//! GJK distance between convex hulls under rigid poses, with witness points.
