@@ -1,0 +1,157 @@
+//! One trait for "an enclosure of a scalar function of time", implemented by [`Interval`]
+//! and [`TaylorModel`], so kinematics is written once and the Taylor-vs-interval comparison
+//! of CATCH (Sec. 5.2, Fig. 5) is one type parameter.
+
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Neg, Sub};
+
+use crate::{Interval, TaylorError, TaylorModel};
+
+/// An arithmetic whose values enclose real functions of time `t` over a domain.
+///
+/// For every value `e` built through these operations from functions `f`, and every `t` in
+/// the domain, `f(t) ∈ e.eval(t) ⊆ e.bound()` holds in floating point (outward rounding).
+///
+/// # Example
+/// ```
+/// use ccd_taylor::{Enclosure, Interval, TaylorModel};
+///
+/// // x(t) = cos(t) · (1 + t), written once for both arithmetics
+/// fn x<E: Enclosure>(dom: Interval) -> E {
+///     E::cos_affine(1.0, 0.0, dom) * (E::constant(1.0, dom) + E::time(dom))
+/// }
+/// let dom = Interval::UNIT;
+/// let ti = x::<Interval>(dom).bound();
+/// let tm = x::<TaylorModel>(dom).bound();
+/// assert!(tm.width() < ti.width());
+/// assert!(tm.contains(1.0) && tm.contains(1.0f64.cos() * 2.0));
+/// ```
+pub trait Enclosure:
+    Copy
+    + Debug
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+    + Mul<f64, Output = Self>
+    + Add<f64, Output = Self>
+{
+    /// The constant function `c`.
+    fn constant(c: f64, domain: Interval) -> Self;
+    /// The identity `t ↦ t`.
+    fn time(domain: Interval) -> Self;
+    /// `c0 + c1 t`.
+    fn affine(c0: f64, c1: f64, domain: Interval) -> Self;
+    /// `sin(ω t + φ)`.
+    fn sin_affine(omega: f64, phi: f64, domain: Interval) -> Self;
+    /// `cos(ω t + φ)`.
+    fn cos_affine(omega: f64, phi: f64, domain: Interval) -> Self;
+    /// Multiplication by an uncertain constant.
+    #[must_use]
+    fn mul_interval(self, k: Interval) -> Self;
+    /// Addition of an uncertain constant.
+    #[must_use]
+    fn add_interval(self, k: Interval) -> Self;
+    /// An interval holding the function over the whole domain.
+    fn bound(&self) -> Interval;
+    /// An interval holding the function at time `t` of the domain.
+    fn eval(&self, t: f64) -> Interval;
+    /// The enclosure over a sub-domain (possibly tighter).
+    ///
+    /// # Errors
+    /// [`TaylorError::NotASubdomain`] when `sub` is not inside the domain (Taylor models
+    /// only; an interval has no domain and is returned unchanged).
+    fn restrict(&self, sub: Interval) -> Result<Self, TaylorError>;
+    /// Short name for reports ("interval", "taylor").
+    const NAME: &'static str;
+}
+
+impl Enclosure for Interval {
+    const NAME: &'static str = "interval";
+
+    #[inline]
+    fn constant(c: f64, _domain: Interval) -> Self {
+        Interval::point(c)
+    }
+    #[inline]
+    fn time(domain: Interval) -> Self {
+        domain
+    }
+    #[inline]
+    fn affine(c0: f64, c1: f64, domain: Interval) -> Self {
+        domain * c1 + c0
+    }
+    #[inline]
+    fn sin_affine(omega: f64, phi: f64, domain: Interval) -> Self {
+        (domain * omega + phi).sin()
+    }
+    #[inline]
+    fn cos_affine(omega: f64, phi: f64, domain: Interval) -> Self {
+        (domain * omega + phi).cos()
+    }
+    #[inline]
+    fn mul_interval(self, k: Interval) -> Self {
+        self * k
+    }
+    #[inline]
+    fn add_interval(self, k: Interval) -> Self {
+        self + k
+    }
+    #[inline]
+    fn bound(&self) -> Interval {
+        *self
+    }
+    #[inline]
+    fn eval(&self, _t: f64) -> Interval {
+        *self
+    }
+    #[inline]
+    fn restrict(&self, _sub: Interval) -> Result<Self, TaylorError> {
+        Ok(*self)
+    }
+}
+
+impl Enclosure for TaylorModel {
+    const NAME: &'static str = "taylor";
+
+    #[inline]
+    fn constant(c: f64, domain: Interval) -> Self {
+        TaylorModel::constant(c, domain)
+    }
+    #[inline]
+    fn time(domain: Interval) -> Self {
+        TaylorModel::time(domain)
+    }
+    #[inline]
+    fn affine(c0: f64, c1: f64, domain: Interval) -> Self {
+        TaylorModel::affine(c0, c1, domain)
+    }
+    #[inline]
+    fn sin_affine(omega: f64, phi: f64, domain: Interval) -> Self {
+        TaylorModel::sin_affine(omega, phi, domain)
+    }
+    #[inline]
+    fn cos_affine(omega: f64, phi: f64, domain: Interval) -> Self {
+        TaylorModel::cos_affine(omega, phi, domain)
+    }
+    #[inline]
+    fn mul_interval(self, k: Interval) -> Self {
+        TaylorModel::mul_interval(self, k)
+    }
+    #[inline]
+    fn add_interval(self, k: Interval) -> Self {
+        TaylorModel::add_interval(self, k)
+    }
+    #[inline]
+    fn bound(&self) -> Interval {
+        TaylorModel::bound(self)
+    }
+    #[inline]
+    fn eval(&self, t: f64) -> Interval {
+        TaylorModel::eval(self, t)
+    }
+    #[inline]
+    fn restrict(&self, sub: Interval) -> Result<Self, TaylorError> {
+        TaylorModel::restrict(self, sub)
+    }
+}

@@ -1,0 +1,598 @@
+//! Closed intervals of reals with outward rounding.
+//!
+//! Every operation computes its endpoints in round-to-nearest and then moves them one ulp
+//! outward (`f64::next_down` / `f64::next_up`). Since a correctly rounded result is within
+//! half an ulp of the exact value, the widened interval contains the exact result of the
+//! operation on every pair of points of its operands. `sin` and `cos` are not correctly
+//! rounded in libm (they are within one ulp on glibc), so they are widened by two ulps.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use crate::TaylorError;
+
+/// `x` moved one ulp towards −∞ (−∞ and NaN unchanged).
+#[inline]
+pub(crate) fn down(x: f64) -> f64 {
+    x.next_down()
+}
+
+/// `x` moved one ulp towards +∞ (+∞ and NaN unchanged).
+#[inline]
+pub(crate) fn up(x: f64) -> f64 {
+    x.next_up()
+}
+
+/// Product with the convention `0 × ∞ = 0`, as interval endpoint formulas need.
+#[inline]
+fn mul0(a: f64, b: f64) -> f64 {
+    if a == 0.0 || b == 0.0 { 0.0 } else { a * b }
+}
+
+/// A closed interval `[lo, hi]` of reals, possibly unbounded (`±∞` endpoints).
+///
+/// Arithmetic is outward rounded, so the result of an operation contains the exact result
+/// for every choice of points in the operands: the enclosure property survives floating
+/// point. Intervals never hold NaN endpoints when built through the checked constructors.
+///
+/// # Example
+/// ```
+/// use ccd_taylor::Interval;
+///
+/// let x = Interval::new(1.0, 2.0);
+/// let y = Interval::new(-1.0, 3.0);
+/// let p = x * y;
+/// assert!(p.contains(-2.0) && p.contains(6.0));
+/// assert!((x - x).contains(0.0)); // the dependency problem: [-1, 1], not [0, 0]
+/// assert!(Interval::new(0.0, 10.0).sin().contains(1.0));
+/// ```
+#[derive(Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Interval {
+    lo: f64,
+    hi: f64,
+}
+
+impl fmt::Debug for Interval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{:e}, {:e}]", self.lo, self.hi)
+    }
+}
+
+impl fmt::Display for Interval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}, {}]", self.lo, self.hi)
+    }
+}
+
+impl Default for Interval {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+impl Interval {
+    /// `[0, 0]`.
+    pub const ZERO: Self = Self { lo: 0.0, hi: 0.0 };
+    /// `[1, 1]`.
+    pub const ONE: Self = Self { lo: 1.0, hi: 1.0 };
+    /// `[0, 1]`, the normalized time step.
+    pub const UNIT: Self = Self { lo: 0.0, hi: 1.0 };
+    /// The whole real line `[−∞, +∞]`.
+    pub const ENTIRE: Self = Self {
+        lo: f64::NEG_INFINITY,
+        hi: f64::INFINITY,
+    };
+    /// An enclosure of π (`[π↓, π↑]`).
+    pub const PI: Self = Self {
+        lo: std::f64::consts::PI,
+        hi: 3.141_592_653_589_793_6,
+    };
+
+    /// The interval `[lo, hi]`.
+    ///
+    /// Precondition: `lo <= hi` and neither is NaN (checked in debug builds); use
+    /// [`Interval::try_new`] for unchecked input.
+    #[inline]
+    #[must_use]
+    pub fn new(lo: f64, hi: f64) -> Self {
+        debug_assert!(
+            lo <= hi,
+            "Interval::new({lo}, {hi}): lo must be <= hi and not NaN"
+        );
+        Self { lo, hi }
+    }
+
+    /// The interval `[lo, hi]`, or `None` when `lo > hi` or either is NaN.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// assert!(Interval::try_new(2.0, 1.0).is_none());
+    /// assert!(Interval::try_new(f64::NAN, 1.0).is_none());
+    /// assert_eq!(Interval::try_new(1.0, 2.0), Some(Interval::new(1.0, 2.0)));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn try_new(lo: f64, hi: f64) -> Option<Self> {
+        (lo <= hi).then_some(Self { lo, hi })
+    }
+
+    /// The degenerate interval `[x, x]` (exact: `x` is representable).
+    #[inline]
+    #[must_use]
+    pub const fn point(x: f64) -> Self {
+        Self { lo: x, hi: x }
+    }
+
+    /// The smallest interval holding both `a` and `b`, in any order.
+    #[inline]
+    #[must_use]
+    pub fn spanning(a: f64, b: f64) -> Self {
+        Self {
+            lo: a.min(b),
+            hi: a.max(b),
+        }
+    }
+
+    /// `[−r, r]` for `r >= 0`.
+    #[inline]
+    #[must_use]
+    pub fn symmetric(r: f64) -> Self {
+        Self { lo: -r, hi: r }
+    }
+
+    /// Lower endpoint.
+    #[inline]
+    #[must_use]
+    pub const fn lo(&self) -> f64 {
+        self.lo
+    }
+
+    /// Upper endpoint.
+    #[inline]
+    #[must_use]
+    pub const fn hi(&self) -> f64 {
+        self.hi
+    }
+
+    /// `hi − lo`, rounded up.
+    #[inline]
+    #[must_use]
+    pub fn width(&self) -> f64 {
+        up(self.hi - self.lo)
+    }
+
+    /// The midpoint (a point inside the interval; 0 for the entire line).
+    #[inline]
+    #[must_use]
+    pub fn midpoint(&self) -> f64 {
+        if self.lo == f64::NEG_INFINITY && self.hi == f64::INFINITY {
+            0.0
+        } else if self.lo == f64::NEG_INFINITY {
+            f64::MIN
+        } else if self.hi == f64::INFINITY {
+            f64::MAX
+        } else {
+            let m = 0.5 * self.lo + 0.5 * self.hi;
+            m.clamp(self.lo, self.hi)
+        }
+    }
+
+    /// The largest absolute value `max(|lo|, |hi|)` (the magnitude).
+    #[inline]
+    #[must_use]
+    pub fn mag(&self) -> f64 {
+        self.lo.abs().max(self.hi.abs())
+    }
+
+    /// The smallest absolute value of a point of the interval (the mignitude).
+    #[inline]
+    #[must_use]
+    pub fn mig(&self) -> f64 {
+        if self.contains(0.0) {
+            0.0
+        } else {
+            self.lo.abs().min(self.hi.abs())
+        }
+    }
+
+    /// True when `x` lies in the closed interval.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+
+    /// True when `other` lies inside this interval.
+    #[inline]
+    #[must_use]
+    pub fn contains_interval(&self, other: &Self) -> bool {
+        self.lo <= other.lo && other.hi <= self.hi
+    }
+
+    /// True when both endpoints are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite()
+    }
+
+    /// The smallest interval holding both intervals (their hull).
+    #[inline]
+    #[must_use]
+    pub fn hull(self, other: Self) -> Self {
+        Self {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+
+    /// The common part, or `None` when the intervals are disjoint.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// let a = Interval::new(0.0, 2.0);
+    /// assert_eq!(a.intersection(Interval::new(1.0, 3.0)), Some(Interval::new(1.0, 2.0)));
+    /// assert_eq!(a.intersection(Interval::new(3.0, 4.0)), None);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn intersection(self, other: Self) -> Option<Self> {
+        Self::try_new(self.lo.max(other.lo), self.hi.min(other.hi))
+    }
+
+    /// True when the closed intervals share a point.
+    #[inline]
+    #[must_use]
+    pub fn overlaps(&self, other: &Self) -> bool {
+        self.lo <= other.hi && other.lo <= self.hi
+    }
+
+    /// `x²` for every `x` in the interval (tighter than `self * self`).
+    #[must_use]
+    pub fn sqr(self) -> Self {
+        let a = self.lo * self.lo;
+        let b = self.hi * self.hi;
+        if self.lo >= 0.0 {
+            Self {
+                lo: down(a).max(0.0),
+                hi: up(b),
+            }
+        } else if self.hi <= 0.0 {
+            Self {
+                lo: down(b).max(0.0),
+                hi: up(a),
+            }
+        } else {
+            Self {
+                lo: 0.0,
+                hi: up(a.max(b)),
+            }
+        }
+    }
+
+    /// `x^n` for every `x` in the interval (`n = 0` gives `[1, 1]`).
+    #[must_use]
+    pub fn powi(self, n: u32) -> Self {
+        match n {
+            0 => Self::ONE,
+            1 => self,
+            2 => self.sqr(),
+            _ if n.is_multiple_of(2) => self.powi(n / 2).sqr(),
+            _ => self.powi(n - 1) * self,
+        }
+    }
+
+    /// `√x` for every non-negative `x` in the interval (negative points are ignored).
+    ///
+    /// # Errors
+    /// [`TaylorError::NegativeSqrt`] when the interval lies entirely below zero.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// let r = Interval::new(-1.0, 4.0).sqrt()?;
+    /// assert!(r.contains(0.0) && r.contains(2.0));
+    /// assert!(Interval::new(-2.0, -1.0).sqrt().is_err());
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    pub fn sqrt(self) -> Result<Self, TaylorError> {
+        if self.hi < 0.0 {
+            return Err(TaylorError::NegativeSqrt(self));
+        }
+        let lo = if self.lo <= 0.0 {
+            0.0
+        } else {
+            down(self.lo.sqrt()).max(0.0)
+        };
+        Ok(Self {
+            lo,
+            hi: up(self.hi.sqrt()),
+        })
+    }
+
+    /// `self / rhs`.
+    ///
+    /// # Errors
+    /// [`TaylorError::DivisionByZero`] when `rhs` contains 0. (The `/` operator instead
+    /// returns [`Interval::ENTIRE`] in that case, which is a valid but useless enclosure.)
+    pub fn checked_div(self, rhs: Self) -> Result<Self, TaylorError> {
+        if rhs.contains(0.0) {
+            return Err(TaylorError::DivisionByZero(rhs));
+        }
+        let q = [
+            self.lo / rhs.lo,
+            self.lo / rhs.hi,
+            self.hi / rhs.lo,
+            self.hi / rhs.hi,
+        ];
+        let (lo, hi) = min_max(q);
+        Ok(Self {
+            lo: down(lo),
+            hi: up(hi),
+        })
+    }
+
+    /// `1 / x` (see [`Interval::checked_div`]).
+    ///
+    /// # Errors
+    /// [`TaylorError::DivisionByZero`] when the interval contains 0.
+    pub fn recip(self) -> Result<Self, TaylorError> {
+        Self::ONE.checked_div(self)
+    }
+
+    /// `sin x` for every `x` in the interval: the exact range (endpoints and every interior
+    /// extremum at `π/2 + kπ`), widened by two ulps, clamped to `[−1, 1]`.
+    ///
+    /// Arguments larger than 10^12 in magnitude give `[−1, 1]`.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// let s = Interval::new(0.0, 2.0).sin(); // contains the maximum at π/2
+    /// assert_eq!(s.hi(), 1.0);
+    /// assert!(s.lo() <= 0.0 && s.lo() > -1e-300);
+    /// ```
+    #[must_use]
+    pub fn sin(self) -> Self {
+        // maxima at π/2 + 2kπ, minima at -π/2 + 2kπ
+        periodic_range(
+            self,
+            f64::sin,
+            std::f64::consts::FRAC_PI_2,
+            -std::f64::consts::FRAC_PI_2,
+        )
+    }
+
+    /// `cos x` for every `x` in the interval (see [`Interval::sin`]).
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// let c = Interval::new(-0.5, 4.0).cos(); // maximum at 0, minimum at π
+    /// assert_eq!((c.lo(), c.hi()), (-1.0, 1.0));
+    /// ```
+    #[must_use]
+    pub fn cos(self) -> Self {
+        // maxima at 2kπ, minima at π + 2kπ
+        periodic_range(self, f64::cos, 0.0, std::f64::consts::PI)
+    }
+}
+
+#[inline]
+fn min_max(v: [f64; 4]) -> (f64, f64) {
+    let lo = v[0].min(v[1]).min(v[2].min(v[3]));
+    let hi = v[0].max(v[1]).max(v[2].max(v[3]));
+    (lo, hi)
+}
+
+/// Range of a 2π-periodic function with one maximum (at `max_phase + 2kπ`) and one
+/// minimum (at `min_phase + 2kπ`) per period and monotone pieces between them.
+fn periodic_range(x: Interval, f: fn(f64) -> f64, max_phase: f64, min_phase: f64) -> Interval {
+    const FULL: Interval = Interval { lo: -1.0, hi: 1.0 };
+    const TWO_PI: f64 = std::f64::consts::TAU;
+    let scale = x.mag();
+    if scale.is_nan() || scale > 1.0e12 || x.width() >= TWO_PI {
+        // too wide (or too large for reliable period counting), infinite or NaN
+        return FULL;
+    }
+    // Slack for the floating-point location of the extrema: covers the error of the
+    // constants π/2, 2π and of the products below (all far below 1e-15 relative).
+    let slack = 4.0e-15 * (1.0 + scale);
+    let contains_phase = |phase: f64| {
+        let k = ((x.lo - phase) / TWO_PI).ceil();
+        (-1..=1).any(|dk| {
+            let c = phase + (k + f64::from(dk)) * TWO_PI;
+            c >= x.lo - slack && c <= x.hi + slack
+        })
+    };
+    let (a, b) = (f(x.lo), f(x.hi));
+    // libm sin/cos are within one ulp; two steps outward cover it.
+    let mut lo = down(down(a.min(b)));
+    let mut hi = up(up(a.max(b)));
+    if contains_phase(max_phase) {
+        hi = 1.0;
+    }
+    if contains_phase(min_phase) {
+        lo = -1.0;
+    }
+    Interval {
+        lo: lo.max(-1.0),
+        hi: hi.min(1.0),
+    }
+}
+
+impl Neg for Interval {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Self {
+            lo: -self.hi,
+            hi: -self.lo,
+        }
+    }
+}
+
+impl Add for Interval {
+    type Output = Self;
+    #[inline]
+    fn add(self, rhs: Self) -> Self {
+        Self {
+            lo: down(self.lo + rhs.lo),
+            hi: up(self.hi + rhs.hi),
+        }
+    }
+}
+
+impl Sub for Interval {
+    type Output = Self;
+    #[inline]
+    fn sub(self, rhs: Self) -> Self {
+        Self {
+            lo: down(self.lo - rhs.hi),
+            hi: up(self.hi - rhs.lo),
+        }
+    }
+}
+
+impl Mul for Interval {
+    type Output = Self;
+    #[inline]
+    fn mul(self, rhs: Self) -> Self {
+        let p = [
+            mul0(self.lo, rhs.lo),
+            mul0(self.lo, rhs.hi),
+            mul0(self.hi, rhs.lo),
+            mul0(self.hi, rhs.hi),
+        ];
+        let (lo, hi) = min_max(p);
+        Self {
+            lo: down(lo),
+            hi: up(hi),
+        }
+    }
+}
+
+impl Div for Interval {
+    type Output = Self;
+    /// Division; a divisor containing 0 gives [`Interval::ENTIRE`]
+    /// (see [`Interval::checked_div`] for the erroring form).
+    #[inline]
+    fn div(self, rhs: Self) -> Self {
+        self.checked_div(rhs).unwrap_or(Self::ENTIRE)
+    }
+}
+
+impl Add<f64> for Interval {
+    type Output = Self;
+    #[inline]
+    fn add(self, rhs: f64) -> Self {
+        self + Self::point(rhs)
+    }
+}
+
+impl Sub<f64> for Interval {
+    type Output = Self;
+    #[inline]
+    fn sub(self, rhs: f64) -> Self {
+        self - Self::point(rhs)
+    }
+}
+
+impl Mul<f64> for Interval {
+    type Output = Self;
+    #[inline]
+    fn mul(self, rhs: f64) -> Self {
+        let (a, b) = (mul0(self.lo, rhs), mul0(self.hi, rhs));
+        Self {
+            lo: down(a.min(b)),
+            hi: up(a.max(b)),
+        }
+    }
+}
+
+impl AddAssign for Interval {
+    #[inline]
+    fn add_assign(&mut self, rhs: Self) {
+        *self = *self + rhs;
+    }
+}
+
+impl SubAssign for Interval {
+    #[inline]
+    fn sub_assign(&mut self, rhs: Self) {
+        *self = *self - rhs;
+    }
+}
+
+impl MulAssign for Interval {
+    #[inline]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs;
+    }
+}
+
+impl From<f64> for Interval {
+    #[inline]
+    fn from(x: f64) -> Self {
+        Self::point(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_contains_exact_results() {
+        let a = Interval::new(0.1, 0.2);
+        let b = Interval::new(0.3, 0.7);
+        assert!((a + b).contains(0.1 + 0.3) && (a + b).contains(0.9));
+        assert!((a * b).contains(0.1 * 0.3) && (a * b).contains(0.2 * 0.7));
+        assert!((a / b).contains(0.2 / 0.3));
+        assert_eq!(
+            Interval::new(1.0, 2.0) / Interval::new(-1.0, 1.0),
+            Interval::ENTIRE
+        );
+        assert!(
+            Interval::new(1.0, 2.0)
+                .checked_div(Interval::new(0.0, 1.0))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn zero_times_infinity_is_zero() {
+        let p = Interval::ZERO * Interval::ENTIRE;
+        assert!(p.contains(0.0) && p.width() < 1e-300);
+        let q = Interval::new(0.0, 1.0) * Interval::ENTIRE;
+        assert_eq!((q.lo(), q.hi()), (f64::NEG_INFINITY, f64::INFINITY));
+    }
+
+    #[test]
+    fn sqr_of_straddling_interval_starts_at_zero() {
+        let s = Interval::new(-2.0, 1.0).sqr();
+        assert_eq!(s.lo(), 0.0);
+        assert!(s.contains(4.0));
+        assert!(Interval::new(-2.0, 1.0).powi(3).contains(-8.0));
+    }
+
+    #[test]
+    fn sin_cos_extrema() {
+        let pi = std::f64::consts::PI;
+        let s = Interval::new(pi / 2.0 - 0.1, pi / 2.0 + 0.1).sin();
+        assert_eq!(s.hi(), 1.0);
+        assert!(s.lo() > 0.99);
+        let c = Interval::new(0.1, 0.2).cos();
+        assert!(c.contains(0.1f64.cos()) && c.contains(0.2f64.cos()));
+        assert!(c.width() < 0.03);
+        assert_eq!(Interval::new(0.0, 7.0).sin(), Interval::new(-1.0, 1.0));
+        assert_eq!(
+            Interval::new(f64::NEG_INFINITY, 0.0).cos(),
+            Interval::new(-1.0, 1.0)
+        );
+        // tight on a wide interval: [1, 5] contains the max of sin at π/2 and the min at 3π/2
+        assert_eq!(Interval::new(1.0, 5.0).sin(), Interval::new(-1.0, 1.0));
+        // [2, 4] contains only the minimum of cos at π
+        let c = Interval::new(2.0, 4.0).cos();
+        assert_eq!(c.lo(), -1.0);
+        assert!((c.hi() - 2.0f64.cos().max(4.0f64.cos())).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,287 @@
+//! Vectors, 3×3 matrices and rigid transforms whose entries are enclosures of functions of
+//! time (CATCH, Sec. 5.2: "Taylor matrices"; Avatar, Sec. 5: interval matrices).
+
+use std::ops::{Add, Neg, Sub};
+
+use ccd_geometry::Aabb;
+use glam::{DAffine3, DMat3, DVec3};
+
+use crate::{ConstantVelocity, Enclosure, Interval};
+
+/// A 3-vector of enclosures. Bounding its components gives an [`Aabb`] enclosing the
+/// trajectory of the point it models.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vec3<E> {
+    /// x component.
+    pub x: E,
+    /// y component.
+    pub y: E,
+    /// z component.
+    pub z: E,
+}
+
+impl<E: Enclosure> Vec3<E> {
+    /// The constant vector `v`.
+    #[must_use]
+    pub fn constant(v: DVec3, domain: Interval) -> Self {
+        Self {
+            x: E::constant(v.x, domain),
+            y: E::constant(v.y, domain),
+            z: E::constant(v.z, domain),
+        }
+    }
+
+    /// Component bounds over the domain.
+    #[must_use]
+    pub fn bound(&self) -> [Interval; 3] {
+        [self.x.bound(), self.y.bound(), self.z.bound()]
+    }
+
+    /// The box enclosing the modelled trajectory over the domain.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, Transform, ConstantVelocity};
+    /// use ccd_taylor::glam::{DMat3, DVec3};
+    /// let m = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 1.0, DVec3::ZERO)?;
+    /// let tr: Transform<ccd_taylor::TaylorModel> = Transform::from_motion(&m, Interval::UNIT);
+    /// let b = tr.apply(DVec3::X).aabb();
+    /// assert!(b.contains_point(DVec3::new(1.0f64.cos(), 1.0f64.sin(), 0.0)));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        let [x, y, z] = self.bound();
+        Aabb::new(
+            DVec3::new(x.lo(), y.lo(), z.lo()),
+            DVec3::new(x.hi(), y.hi(), z.hi()),
+        )
+    }
+
+    /// Component enclosures at time `t`.
+    #[must_use]
+    pub fn eval(&self, t: f64) -> [Interval; 3] {
+        [self.x.eval(t), self.y.eval(t), self.z.eval(t)]
+    }
+
+    /// `self · n` for a constant direction `n`.
+    #[must_use]
+    pub fn dot_const(&self, n: DVec3) -> E {
+        self.x * n.x + self.y * n.y + self.z * n.z
+    }
+}
+
+impl<E: Enclosure> Add for Vec3<E> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        Self {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+impl<E: Enclosure> Sub for Vec3<E> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        Self {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+impl<E: Enclosure> Neg for Vec3<E> {
+    type Output = Self;
+    fn neg(self) -> Self {
+        Self {
+            x: -self.x,
+            y: -self.y,
+            z: -self.z,
+        }
+    }
+}
+
+/// A 3×3 matrix of enclosures, stored by rows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mat3<E> {
+    /// `rows[i][j]` is the entry in row `i`, column `j`.
+    pub rows: [[E; 3]; 3],
+}
+
+impl<E: Enclosure> Mat3<E> {
+    /// The constant matrix `m`.
+    #[must_use]
+    pub fn constant(m: DMat3, domain: Interval) -> Self {
+        Self {
+            rows: std::array::from_fn(|i| {
+                std::array::from_fn(|j| E::constant(m.col(j)[i], domain))
+            }),
+        }
+    }
+
+    /// Matrix product `self · rhs`.
+    #[must_use]
+    pub fn mul_mat(&self, rhs: &Self) -> Self {
+        let a = &self.rows;
+        let b = &rhs.rows;
+        Self {
+            rows: std::array::from_fn(|i| {
+                std::array::from_fn(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j])
+            }),
+        }
+    }
+
+    /// Matrix–vector product `self · v`.
+    #[must_use]
+    pub fn mul_vec(&self, v: &Vec3<E>) -> Vec3<E> {
+        let r = &self.rows;
+        Vec3 {
+            x: r[0][0] * v.x + r[0][1] * v.y + r[0][2] * v.z,
+            y: r[1][0] * v.x + r[1][1] * v.y + r[1][2] * v.z,
+            z: r[2][0] * v.x + r[2][1] * v.y + r[2][2] * v.z,
+        }
+    }
+
+    /// `self · p` for a constant point `p` (cheaper than [`Mat3::mul_vec`]).
+    #[must_use]
+    pub fn mul_point(&self, p: DVec3) -> Vec3<E> {
+        let r = &self.rows;
+        Vec3 {
+            x: r[0][0] * p.x + r[0][1] * p.y + r[0][2] * p.z,
+            y: r[1][0] * p.x + r[1][1] * p.y + r[1][2] * p.z,
+            z: r[2][0] * p.x + r[2][1] * p.y + r[2][2] * p.z,
+        }
+    }
+
+    /// Entry bounds over the domain, `[row][col]`.
+    #[must_use]
+    pub fn bound(&self) -> [[Interval; 3]; 3] {
+        self.rows.map(|r| r.map(|e| e.bound()))
+    }
+}
+
+/// A rigid transform `p ↦ R p + T` whose rotation and translation entries are enclosures
+/// of functions of time: a 4×4 homogeneous "Taylor matrix" (CATCH, Sec. 5.2) or interval
+/// matrix (Avatar, Sec. 5), depending on `E`.
+///
+/// The world transform of link `i` of a chain (CATCH, Eq. 1) is a fold of
+/// [`Transform::compose`] over the per-link relative transforms.
+///
+/// # Example
+/// ```
+/// use ccd_taylor::{ConstantVelocity, Interval, TaylorModel, Transform};
+/// use ccd_taylor::glam::{DMat3, DVec3};
+///
+/// let dom = Interval::UNIT;
+/// let link = ConstantVelocity::new(DMat3::IDENTITY, DVec3::X, DVec3::Z, 0.5, DVec3::ZERO)?;
+/// let chain: Transform<TaylorModel> = (0..5)
+///     .map(|_| Transform::from_motion(&link, dom))
+///     .fold(Transform::identity(dom), |acc, m| acc.compose(&m));
+/// let tip = chain.apply(DVec3::ZERO).aabb();
+/// // at t = 0 the tip is at (5, 0, 0)
+/// assert!(tip.contains_point(DVec3::new(5.0, 0.0, 0.0)));
+/// # Ok::<(), ccd_taylor::TaylorError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform<E> {
+    /// Rotation part.
+    pub rotation: Mat3<E>,
+    /// Translation part.
+    pub translation: Vec3<E>,
+}
+
+impl<E: Enclosure> Transform<E> {
+    /// The identity transform.
+    #[must_use]
+    pub fn identity(domain: Interval) -> Self {
+        Self::constant(&DAffine3::IDENTITY, domain)
+    }
+
+    /// A transform that does not move.
+    #[must_use]
+    pub fn constant(pose: &DAffine3, domain: Interval) -> Self {
+        Self {
+            rotation: Mat3::constant(pose.matrix3, domain),
+            translation: Vec3::constant(pose.translation, domain),
+        }
+    }
+
+    /// The enclosure of a constant-velocity motion over `domain` (a sub-interval of
+    /// `[0, 1]`): `R(t) = cos(ωt) A + sin(ωt) B + C`, `T(t) = c + t s` (Avatar, Eq. 6–10),
+    /// with `A, B, C` enclosed in interval arithmetic.
+    #[must_use]
+    pub fn from_motion(m: &ConstantVelocity, domain: Interval) -> Self {
+        let [a, b, c] = m.abc();
+        let cos = E::cos_affine(m.angle, 0.0, domain);
+        let sin = E::sin_affine(m.angle, 0.0, domain);
+        let rows = std::array::from_fn(|i| {
+            std::array::from_fn(|j| {
+                cos.mul_interval(a[i][j]) + sin.mul_interval(b[i][j]).add_interval(c[i][j])
+            })
+        });
+        let t = |k: usize| E::affine(m.translation[k], m.displacement[k], domain);
+        Self {
+            rotation: Mat3 { rows },
+            translation: Vec3 {
+                x: t(0),
+                y: t(1),
+                z: t(2),
+            },
+        }
+    }
+
+    /// `self ∘ child`: first `child`, then `self` (`R = R₁R₂`, `T = R₁T₂ + T₁`), as in the
+    /// chain product `M₁⁰ M₂¹ … Mᵢⁱ⁻¹` of CATCH Eq. 1.
+    #[must_use]
+    pub fn compose(&self, child: &Self) -> Self {
+        Self {
+            rotation: self.rotation.mul_mat(&child.rotation),
+            translation: self.rotation.mul_vec(&child.translation) + self.translation,
+        }
+    }
+
+    /// The trajectory of a point given in the local frame.
+    #[must_use]
+    pub fn apply(&self, p: DVec3) -> Vec3<E> {
+        self.rotation.mul_point(p) + self.translation
+    }
+
+    /// A box enclosing the trajectories of all `points` over the domain.
+    #[must_use]
+    pub fn aabb_of_points<I: IntoIterator<Item = DVec3>>(&self, points: I) -> Aabb {
+        points
+            .into_iter()
+            .fold(Aabb::EMPTY, |b, p| b.merge(self.apply(p).aabb()))
+    }
+
+    /// A box enclosing the whole swept volume of a local box over the domain: the box of
+    /// its eight corners' trajectories (by convexity, CATCH Sec. 5.2 and Fig. 4).
+    #[must_use]
+    pub fn aabb_of_box(&self, local: &Aabb) -> Aabb {
+        self.aabb_of_points(local.corners())
+    }
+
+    /// The enclosure of `(R, T)` over a sub-domain.
+    ///
+    /// # Errors
+    /// [`crate::TaylorError::NotASubdomain`] when `sub` is outside the domain.
+    pub fn restrict(&self, sub: Interval) -> Result<Self, crate::TaylorError> {
+        let mut rows = self.rotation.rows;
+        for row in &mut rows {
+            for e in row.iter_mut() {
+                *e = e.restrict(sub)?;
+            }
+        }
+        let v = &self.translation;
+        Ok(Self {
+            rotation: Mat3 { rows },
+            translation: Vec3 {
+                x: v.x.restrict(sub)?,
+                y: v.y.restrict(sub)?,
+                z: v.z.restrict(sub)?,
+            },
+        })
+    }
+}

@@ -1,0 +1,168 @@
+//! Taylor models enclose the functions they model: for random models and random `t` in the
+//! domain, a rigorous point enclosure of the true value (interval arithmetic on the closed
+//! form at `[t, t]`) meets `bound()` and `eval(t)`. Includes 10-link chains of random
+//! rigid motions, the case where interval arithmetic blows up.
+
+mod support;
+
+use ccd_taylor::glam::DVec3;
+use ccd_taylor::{ConstantVelocity, Enclosure, Interval, TaylorModel, Transform};
+use proptest::prelude::*;
+use support::{domain_with_time, motion};
+
+/// A small expression language over time, evaluated in any enclosure arithmetic.
+#[derive(Clone, Debug)]
+enum Expr {
+    Const(f64),
+    Time,
+    Affine(f64, f64),
+    Sin(f64, f64),
+    Cos(f64, f64),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
+    Mul(Box<Expr>, Box<Expr>),
+    Scale(Box<Expr>, f64),
+    Neg(Box<Expr>),
+}
+
+impl Expr {
+    fn eval<E: Enclosure>(&self, d: Interval) -> E {
+        match self {
+            Expr::Const(c) => E::constant(*c, d),
+            Expr::Time => E::time(d),
+            Expr::Affine(a, b) => E::affine(*a, *b, d),
+            Expr::Sin(w, p) => E::sin_affine(*w, *p, d),
+            Expr::Cos(w, p) => E::cos_affine(*w, *p, d),
+            Expr::Add(a, b) => a.eval::<E>(d) + b.eval::<E>(d),
+            Expr::Sub(a, b) => a.eval::<E>(d) - b.eval::<E>(d),
+            Expr::Mul(a, b) => a.eval::<E>(d) * b.eval::<E>(d),
+            Expr::Scale(a, k) => a.eval::<E>(d) * *k,
+            Expr::Neg(a) => -a.eval::<E>(d),
+        }
+    }
+}
+
+fn expr() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        (-5.0..5.0f64).prop_map(Expr::Const),
+        Just(Expr::Time),
+        (-5.0..5.0f64, -5.0..5.0f64).prop_map(|(a, b)| Expr::Affine(a, b)),
+        (-4.0..4.0f64, -4.0..4.0f64).prop_map(|(w, p)| Expr::Sin(w, p)),
+        (-4.0..4.0f64, -4.0..4.0f64).prop_map(|(w, p)| Expr::Cos(w, p)),
+    ];
+    leaf.prop_recursive(4, 24, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Add(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Sub(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Mul(Box::new(a), Box::new(b))),
+            (inner.clone(), -3.0..3.0f64).prop_map(|(a, k)| Expr::Scale(Box::new(a), k)),
+            inner.prop_map(|a| Expr::Neg(Box::new(a))),
+        ]
+    })
+}
+
+/// Rigorous enclosure of the true value at `t`.
+fn truth(e: &Expr, t: f64) -> Interval {
+    e.eval::<Interval>(Interval::point(t))
+}
+
+proptest! {
+    #[test]
+    fn taylor_model_encloses_expression(e in expr(), (d, t) in domain_with_time(), sub in 0.0..=1.0f64) {
+        let tm: TaylorModel = e.eval(d);
+        let exact = truth(&e, t);
+        let b = tm.bound();
+        prop_assert!(b.overlaps(&exact), "{e:?} on {d:?}: bound {b:?} misses {exact:?} at t={t}");
+        let at = tm.eval(t);
+        prop_assert!(at.overlaps(&exact), "{e:?}: eval({t}) = {at:?} misses {exact:?}");
+        // the interval enclosure also holds
+        let iv: Interval = e.eval(d);
+        prop_assert!(iv.overlaps(&exact));
+        // restriction to a sub-domain holding t still encloses
+        let lo = d.lo() + (t - d.lo()) * sub;
+        let r = tm.restrict(Interval::new(lo, t)).expect("inside");
+        prop_assert!(r.bound().overlaps(&exact), "restricted bound {:?} misses {exact:?}", r.bound());
+    }
+
+    #[test]
+    fn trig_models_are_tight(w in -4.0..4.0f64, p in -4.0..4.0f64, (d, _t) in domain_with_time()) {
+        let tm = TaylorModel::sin_affine(w, p, d);
+        // Lagrange bound: |R| <= |w h|^4 / 24 plus rounding
+        let h = (d.hi() - d.lo()) / 2.0;
+        let lagrange = (w * h).abs().powi(4) / 24.0;
+        prop_assert!(tm.remainder().mag() <= lagrange + 1e-14, "{:?} vs {lagrange}", tm.remainder());
+        // the bound is not much wider than the true range, sampled
+        let samples = (0..=200).map(|i| (d.lo() + (d.hi() - d.lo()) * f64::from(i) / 200.0) * w + p);
+        let (mn, mx) = samples.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x.sin()), b.max(x.sin())));
+        let b = tm.bound();
+        prop_assert!(b.lo() <= mn + 1e-12 && b.hi() >= mx - 1e-12);
+        // polynomial within ±R of f, plus R itself: at most 2R past the range on each side
+        prop_assert!(b.width() <= (mx - mn) + 4.0 * lagrange + 1e-3 * (w * h).abs() + 1e-12, "{b:?} vs [{mn}, {mx}]");
+    }
+
+    #[test]
+    fn ten_link_chain_encloses_point(links in prop::collection::vec(motion(0.8, 1.0), 10), p in prop::array::uniform3(-1.0..1.0f64), (d, t) in domain_with_time()) {
+        let p = DVec3::from_array(p);
+        let chain = |dom: Interval| -> (Transform<TaylorModel>, Transform<Interval>) {
+            let tm = links.iter().map(|m| Transform::<TaylorModel>::from_motion(m, dom)).fold(Transform::identity(dom), |a, m| a.compose(&m));
+            let iv = links.iter().map(|m| Transform::<Interval>::from_motion(m, dom)).fold(Transform::identity(dom), |a, m| a.compose(&m));
+            (tm, iv)
+        };
+        let (tm, iv) = chain(d);
+        let exact = links.iter().map(|m| Transform::<Interval>::from_motion(m, Interval::point(t))).fold(Transform::identity(Interval::point(t)), |a, m| a.compose(&m)).apply(p).bound();
+        let (bt, bi) = (tm.apply(p).bound(), iv.apply(p).bound());
+        for k in 0..3 {
+            prop_assert!(bt[k].overlaps(&exact[k]), "taylor axis {k}: {:?} misses {:?}", bt[k], exact[k]);
+            prop_assert!(bi[k].overlaps(&exact[k]), "interval axis {k}: {:?} misses {:?}", bi[k], exact[k]);
+        }
+        let at = tm.apply(p).eval(t);
+        for k in 0..3 {
+            prop_assert!(at[k].overlaps(&exact[k]));
+        }
+        // the f64 closed form agrees with the point enclosure
+        let pose = links.iter().fold(ccd_taylor::glam::DAffine3::IDENTITY, |a, m| a * m.pose_at(t));
+        let q = pose.transform_point3(p);
+        for k in 0..3 {
+            prop_assert!((q[k] - exact[k].midpoint()).abs() <= 1e-9 * (1.0 + q[k].abs()));
+        }
+    }
+}
+
+#[test]
+fn taylor_beats_interval_on_a_long_chain() {
+    // 10 links rotating 15° each about z, link length 1: interval boxes blow up.
+    let dom = Interval::UNIT;
+    let m = ConstantVelocity::new(
+        ccd_taylor::glam::DMat3::IDENTITY,
+        DVec3::X,
+        DVec3::Z,
+        15f64.to_radians(),
+        DVec3::ZERO,
+    )
+    .unwrap();
+    let tm = (0..10)
+        .map(|_| Transform::<TaylorModel>::from_motion(&m, dom))
+        .fold(Transform::identity(dom), |a, b| a.compose(&b));
+    let iv = (0..10)
+        .map(|_| Transform::<Interval>::from_motion(&m, dom))
+        .fold(Transform::identity(dom), |a, b| a.compose(&b));
+    let (bt, bi) = (tm.apply(DVec3::ZERO).aabb(), iv.apply(DVec3::ZERO).aabb());
+    let truth = ccd_taylor::Aabb::from_points((0..=2000).map(|i| {
+        let t = f64::from(i) / 2000.0;
+        (0..10)
+            .fold(ccd_taylor::glam::DAffine3::IDENTITY, |a, _| {
+                a * m.pose_at(t)
+            })
+            .transform_point3(DVec3::ZERO)
+    }));
+    let area = |b: ccd_taylor::Aabb| b.extents().x * b.extents().y;
+    assert!(bt.contains(&truth) && bi.contains(&truth));
+    assert!(
+        area(bt) < 1.5 * area(truth),
+        "taylor {bt:?} vs sampled {truth:?}"
+    );
+    assert!(
+        area(bi) > 1.5 * area(bt),
+        "interval {bi:?} vs taylor {bt:?}"
+    );
+}
