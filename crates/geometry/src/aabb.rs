@@ -21,7 +21,10 @@ impl Default for Aabb {
 
 impl Aabb {
     /// The empty box: merging anything into it gives that thing.
-    pub const EMPTY: Self = Self { min: DVec3::INFINITY, max: DVec3::NEG_INFINITY };
+    pub const EMPTY: Self = Self {
+        min: DVec3::INFINITY,
+        max: DVec3::NEG_INFINITY,
+    };
 
     /// A box from its corners (not reordered; `min > max` gives an empty box).
     ///
@@ -53,7 +56,9 @@ impl Aabb {
     /// ```
     #[must_use]
     pub fn from_points<I: IntoIterator<Item = DVec3>>(points: I) -> Self {
-        points.into_iter().fold(Self::EMPTY, |b, p| b.include_point(p))
+        points
+            .into_iter()
+            .fold(Self::EMPTY, |b, p| b.include_point(p))
     }
 
     /// True when the box holds no point.
@@ -67,21 +72,30 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn include_point(self, p: DVec3) -> Self {
-        Self { min: self.min.min(p), max: self.max.max(p) }
+        Self {
+            min: self.min.min(p),
+            max: self.max.max(p),
+        }
     }
 
     /// The smallest box holding both boxes.
     #[inline]
     #[must_use]
     pub fn merge(self, other: Self) -> Self {
-        Self { min: self.min.min(other.min), max: self.max.max(other.max) }
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
     }
 
     /// The common part of both boxes (possibly empty).
     #[inline]
     #[must_use]
     pub fn intersection(self, other: Self) -> Self {
-        Self { min: self.min.max(other.min), max: self.max.min(other.max) }
+        Self {
+            min: self.min.max(other.min),
+            max: self.max.min(other.max),
+        }
     }
 
     /// True when the closed boxes share at least one point.
@@ -128,7 +142,9 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn distance(&self, other: &Self) -> f64 {
-        let gap = (self.min - other.max).max(other.min - self.max).max(DVec3::ZERO);
+        let gap = (self.min - other.max)
+            .max(other.min - self.max)
+            .max(DVec3::ZERO);
         gap.length()
     }
 
@@ -144,14 +160,21 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn inflate(self, margin: f64) -> Self {
-        Self { min: self.min - DVec3::splat(margin), max: self.max + DVec3::splat(margin) }
+        Self {
+            min: self.min - DVec3::splat(margin),
+            max: self.max + DVec3::splat(margin),
+        }
     }
 
     /// Side lengths (`max - min`, zero for an empty box).
     #[inline]
     #[must_use]
     pub fn extents(&self) -> DVec3 {
-        if self.is_empty() { DVec3::ZERO } else { self.max - self.min }
+        if self.is_empty() {
+            DVec3::ZERO
+        } else {
+            self.max - self.min
+        }
     }
 
     /// The centre point.

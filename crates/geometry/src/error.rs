@@ -19,7 +19,9 @@ pub enum GeometryError {
         z: f64,
     },
     /// A triangle refers to a vertex that does not exist.
-    #[error("triangle {triangle} refers to vertex {vertex}, but the mesh has {vertex_count} vertices")]
+    #[error(
+        "triangle {triangle} refers to vertex {vertex}, but the mesh has {vertex_count} vertices"
+    )]
     IndexOutOfRange {
         /// Index of the offending triangle.
         triangle: usize,

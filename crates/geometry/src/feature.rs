@@ -26,7 +26,11 @@ impl Feature {
     #[inline]
     #[must_use]
     pub fn edge(a: u32, b: u32) -> Self {
-        if a <= b { Self::Edge(a, b) } else { Self::Edge(b, a) }
+        if a <= b {
+            Self::Edge(a, b)
+        } else {
+            Self::Edge(b, a)
+        }
     }
 
     /// Maps a feature of a single triangle (local vertex ids 0..3, local face 0) to the

@@ -72,12 +72,21 @@ impl TriMesh {
             return Err(GeometryError::TooManyVertices(vertices.len()));
         }
         if let Some((index, v)) = vertices.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(GeometryError::NonFiniteVertex { index, x: v.x, y: v.y, z: v.z });
+            return Err(GeometryError::NonFiniteVertex {
+                index,
+                x: v.x,
+                y: v.y,
+                z: v.z,
+            });
         }
         let n = vertices.len();
         for (t, tri) in triangles.iter().enumerate() {
             if let Some(&vertex) = tri.iter().find(|&&i| i as usize >= n) {
-                return Err(GeometryError::IndexOutOfRange { triangle: t, vertex, vertex_count: n });
+                return Err(GeometryError::IndexOutOfRange {
+                    triangle: t,
+                    vertex,
+                    vertex_count: n,
+                });
             }
         }
         if triangles.len() >= u32::MAX as usize {
@@ -137,7 +146,11 @@ impl TriMesh {
     #[must_use]
     pub fn triangle(&self, i: usize) -> Triangle {
         let [a, b, c] = self.triangles[i];
-        Triangle::new(self.vertices[a as usize], self.vertices[b as usize], self.vertices[c as usize])
+        Triangle::new(
+            self.vertices[a as usize],
+            self.vertices[b as usize],
+            self.vertices[c as usize],
+        )
     }
 
     /// Iterator over all triangles as [`Triangle`] values.
@@ -164,7 +177,8 @@ impl TriMesh {
     /// that join a vertex to itself are skipped.
     pub fn edges(&self) -> &[Edge] {
         self.edges.get_or_init(|| {
-            let mut map: HashMap<[u32; 2], usize> = HashMap::with_capacity(self.triangles.len() * 3 / 2 + 1);
+            let mut map: HashMap<[u32; 2], usize> =
+                HashMap::with_capacity(self.triangles.len() * 3 / 2 + 1);
             let mut edges: Vec<Edge> = Vec::with_capacity(self.triangles.len() * 3 / 2 + 1);
             for (f, tri) in self.triangles.iter().enumerate() {
                 for k in 0..3 {
@@ -174,7 +188,10 @@ impl TriMesh {
                     }
                     let key = [a.min(b), a.max(b)];
                     let slot = *map.entry(key).or_insert_with(|| {
-                        edges.push(Edge { vertices: key, faces: SmallVec::new() });
+                        edges.push(Edge {
+                            vertices: key,
+                            faces: SmallVec::new(),
+                        });
                         edges.len() - 1
                     });
                     let faces = &mut edges[slot].faces;
@@ -214,7 +231,10 @@ impl TriMesh {
                     }
                 }
             }
-            VertexFaces { offsets: counts, faces }
+            VertexFaces {
+                offsets: counts,
+                faces,
+            }
         });
         let v = v as usize;
         if v + 1 >= vf.offsets.len() {
@@ -249,9 +269,20 @@ mod tests {
     #[test]
     fn rejects_bad_index_and_nan() {
         let e = TriMesh::new(vec![DVec3::ZERO; 3], vec![[0, 1, 2], [0, 1, 3]]).unwrap_err();
-        assert!(matches!(e, GeometryError::IndexOutOfRange { triangle: 1, vertex: 3, vertex_count: 3 }));
+        assert!(matches!(
+            e,
+            GeometryError::IndexOutOfRange {
+                triangle: 1,
+                vertex: 3,
+                vertex_count: 3
+            }
+        ));
         assert!(e.to_string().contains("triangle 1"));
-        let e = TriMesh::new(vec![DVec3::ZERO, DVec3::new(0.0, f64::INFINITY, 0.0)], vec![]).unwrap_err();
+        let e = TriMesh::new(
+            vec![DVec3::ZERO, DVec3::new(0.0, f64::INFINITY, 0.0)],
+            vec![],
+        )
+        .unwrap_err();
         assert!(matches!(e, GeometryError::NonFiniteVertex { index: 1, .. }));
         assert!(e.to_string().contains("vertex 1"));
     }

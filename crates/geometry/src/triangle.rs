@@ -100,7 +100,10 @@ impl Triangle {
     #[inline]
     #[must_use]
     pub fn aabb(&self) -> Aabb {
-        Aabb::new(self.a.min(self.b).min(self.c), self.a.max(self.b).max(self.c))
+        Aabb::new(
+            self.a.min(self.b).min(self.c),
+            self.a.max(self.b).max(self.c),
+        )
     }
 
     /// The point with barycentric coordinates `(u, v, w)` (`u a + v b + w c`).
