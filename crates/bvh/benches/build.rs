@@ -1,0 +1,2 @@
+//! bench placeholder
+fn main() {}

@@ -1,0 +1,764 @@
+//! The flat bounding-volume hierarchy [`Bvh`]: top-down build, bottom-up build, refit.
+
+use std::ops::Range;
+
+use ccd_geometry::Aabb;
+use glam::DVec3;
+
+use crate::{BoundingVolume, Error, PrimitiveSet, SplitRule};
+
+/// Build options of a [`Bvh`].
+///
+/// # Example
+/// ```
+/// use ccd_bvh::{Bvh, BvhOptions, SplitRule, TriangleSoup};
+/// use ccd_bvh::geometry::Aabb;
+/// use ccd_bvh::glam::DVec3;
+///
+/// let v = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+/// let t = [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+/// let opts = BvhOptions { leaf_size: 1, split: Some(SplitRule::Median) };
+/// let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &opts)?;
+/// assert_eq!(bvh.node_count(), 7);
+/// # Ok::<(), ccd_bvh::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BvhOptions {
+    /// Largest number of primitives in a leaf (≥ 1; default 4). Nodes with more are split.
+    pub leaf_size: u32,
+    /// The split rule; `None` uses the volume type's
+    /// [`DEFAULT_SPLIT`](BoundingVolume::DEFAULT_SPLIT).
+    pub split: Option<SplitRule>,
+}
+
+impl Default for BvhOptions {
+    fn default() -> Self {
+        Self {
+            leaf_size: 4,
+            split: None,
+        }
+    }
+}
+
+/// A node of a [`Bvh`]: its volume, the contiguous range of the BVH's primitive order it
+/// covers, and (for an inner node) the index of its first child; the second child follows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Node<B> {
+    pub(crate) bv: B,
+    first: u32,
+    count: u32,
+    /// Index of the first child; 0 for a leaf (the root, index 0, is nobody's child).
+    left: u32,
+}
+
+impl<B> Node<B> {
+    /// The bounding volume (containing every primitive below this node).
+    #[inline]
+    #[must_use]
+    pub fn bv(&self) -> &B {
+        &self.bv
+    }
+
+    /// True for a leaf.
+    #[inline]
+    #[must_use]
+    pub fn is_leaf(&self) -> bool {
+        self.left == 0
+    }
+
+    /// The two child indices of an inner node, `None` for a leaf.
+    #[inline]
+    #[must_use]
+    pub fn children(&self) -> Option<[u32; 2]> {
+        if self.left == 0 {
+            None
+        } else {
+            Some([self.left, self.left + 1])
+        }
+    }
+
+    /// The range of [`Bvh::primitives`] covered by this node (every node, not only leaves,
+    /// covers a contiguous range).
+    #[inline]
+    #[must_use]
+    pub fn primitive_range(&self) -> Range<usize> {
+        self.first as usize..(self.first + self.count) as usize
+    }
+
+    /// Number of primitives below this node.
+    #[inline]
+    #[must_use]
+    pub fn primitive_count(&self) -> u32 {
+        self.count
+    }
+}
+
+/// A bounding-volume hierarchy over the primitives of a [`PrimitiveSet`], stored flat: nodes
+/// in one `Vec` (root at index 0, parents before children, siblings adjacent) and the
+/// primitive ids in one `Vec` ordered so that every node covers a contiguous range.
+///
+/// Built top-down ([`Bvh::build`]; binned SAH or median split, see [`SplitRule`]) or
+/// bottom-up ([`Bvh::build_bottom_up`], for small sets rebuilt every step). Traversals are in
+/// the `traverse` methods and take a reusable [`Workspace`](crate::Workspace).
+///
+/// # Example
+/// ```
+/// use ccd_bvh::{Bvh, BvhOptions, Rss, TriangleSoup};
+/// use ccd_bvh::glam::DVec3;
+///
+/// let v: Vec<DVec3> = (0..40).map(|i| DVec3::new(f64::from(i), f64::from(i % 3), 0.0)).collect();
+/// let t: Vec<[u32; 3]> = (0..38).map(|i| [i, i + 1, i + 2]).collect();
+/// let bvh = Bvh::<Rss>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default())?;
+/// assert_eq!(bvh.primitive_count(), 38);
+/// let root = bvh.root().unwrap();
+/// assert_eq!(root.primitive_range(), 0..38);
+/// # Ok::<(), ccd_bvh::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Bvh<B> {
+    pub(crate) nodes: Vec<Node<B>>,
+    pub(crate) primitives: Vec<u32>,
+}
+
+impl<B> Default for Bvh<B> {
+    fn default() -> Self {
+        Self {
+            nodes: Vec::new(),
+            primitives: Vec::new(),
+        }
+    }
+}
+
+/// Checks and collects per-primitive boxes and centroids.
+fn primitive_boxes<P: PrimitiveSet + ?Sized>(
+    prims: &P,
+    boxes: &mut Vec<Aabb>,
+    centroids: &mut Vec<DVec3>,
+) -> Result<(), Error> {
+    let n = prims.len();
+    if n >= u32::MAX as usize {
+        return Err(Error::TooManyPrimitives(n));
+    }
+    prims.validate()?;
+    boxes.clear();
+    centroids.clear();
+    boxes.reserve(n);
+    centroids.reserve(n);
+    for i in 0..n {
+        let b = prims.aabb(i);
+        if !(b.min.is_finite() && b.max.is_finite()) {
+            return Err(Error::NonFinitePrimitive { index: i });
+        }
+        if b.is_empty() {
+            return Err(Error::EmptyBox { index: i });
+        }
+        boxes.push(b);
+        centroids.push(b.center());
+    }
+    Ok(())
+}
+
+impl<B: BoundingVolume> Bvh<B> {
+    /// Builds the hierarchy top-down. An empty set gives an empty BVH (no nodes; every
+    /// traversal visits nothing).
+    ///
+    /// Cost: O(n log n); every node's volume is fitted to the points of its primitives
+    /// (so OBB/RSS nodes get their own principal axes, as in OBBTree/PQP).
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] for `leaf_size == 0`; [`Error::NonFinitePrimitive`] /
+    /// [`Error::EmptyBox`] for a bad primitive; [`Error::TooManyPrimitives`]; whatever
+    /// [`PrimitiveSet::validate`] reports.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::{Bvh, BvhOptions, Obb};
+    /// use ccd_bvh::glam::DVec3;
+    /// let pts: Vec<DVec3> = (0..100).map(|i| DVec3::new(f64::from(i).sin(), f64::from(i), 0.0)).collect();
+    /// let bvh = Bvh::<Obb>::build(pts.as_slice(), &BvhOptions::default())?;
+    /// assert!(bvh.node_count() >= 2 * 100 / 4 - 1);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn build<P: PrimitiveSet + ?Sized>(prims: &P, options: &BvhOptions) -> Result<Self, Error> {
+        if options.leaf_size == 0 {
+            return Err(Error::InvalidOption("leaf_size must be at least 1"));
+        }
+        let mut boxes = Vec::new();
+        let mut centroids = Vec::new();
+        primitive_boxes(prims, &mut boxes, &mut centroids)?;
+        let n = boxes.len();
+        let mut bvh = Self {
+            nodes: Vec::new(),
+            primitives: (0..n as u32).collect(),
+        };
+        if n == 0 {
+            return Ok(bvh);
+        }
+        let split = options.split.unwrap_or(B::DEFAULT_SPLIT);
+        let leaf_size = options.leaf_size;
+        bvh.nodes.reserve((2 * n / leaf_size as usize).max(1));
+        let mut points = Vec::new();
+        // stack of (node index, first, count); the node's slot exists already
+        let mut stack: Vec<(u32, u32, u32)> = Vec::with_capacity(64);
+        bvh.nodes.push(Node {
+            bv: B::fit_points(&[]),
+            first: 0,
+            count: n as u32,
+            left: 0,
+        });
+        stack.push((0, 0, n as u32));
+        while let Some((index, first, count)) = stack.pop() {
+            let ids = &mut bvh.primitives[first as usize..(first + count) as usize];
+            points.clear();
+            for &p in ids.iter() {
+                prims.push_points(p as usize, &mut points);
+            }
+            let bv = B::fit_points(&points);
+            let node = &mut bvh.nodes[index as usize];
+            node.bv = bv;
+            node.first = first;
+            node.count = count;
+            if count <= leaf_size {
+                continue;
+            }
+            let mid = match split {
+                SplitRule::BinnedSah { bins } => {
+                    split_sah(ids, &boxes, &centroids, bins.clamp(2, 64) as usize)
+                }
+                SplitRule::Median => split_median(ids, &centroids),
+            };
+            let left = bvh.nodes.len() as u32;
+            bvh.nodes[index as usize].left = left;
+            let placeholder = Node {
+                bv,
+                first: 0,
+                count: 0,
+                left: 0,
+            };
+            bvh.nodes.push(placeholder);
+            bvh.nodes.push(placeholder);
+            // right first so the left subtree is built (and laid out) first
+            stack.push((left + 1, first + mid, count - mid));
+            stack.push((left, first, mid));
+        }
+        Ok(bvh)
+    }
+
+    /// Builds the hierarchy bottom-up by greedy pairwise clustering (each pass pairs every
+    /// cluster with the unpaired cluster minimising the surface area of their merged box),
+    /// one primitive per leaf. O(n²) per pass and O(log n) passes: meant for small sets
+    /// (≤ a few hundred), e.g. the links of a robot rebuilt every step (CATCH, Sec. 4).
+    ///
+    /// # Errors
+    /// As [`Bvh::build`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::Bvh;
+    /// use ccd_bvh::geometry::Aabb;
+    /// use ccd_bvh::glam::DVec3;
+    /// let boxes: Vec<Aabb> = (0..10).map(|i| Aabb::new(DVec3::splat(f64::from(i)), DVec3::splat(f64::from(i) + 0.5))).collect();
+    /// let bvh = Bvh::<Aabb>::build_bottom_up(boxes.as_slice())?;
+    /// assert_eq!(bvh.node_count(), 19);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn build_bottom_up<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Self, Error> {
+        let mut bvh = Self::default();
+        let mut scratch = BottomUpScratch::default();
+        bvh.rebuild_bottom_up(prims, &mut scratch)?;
+        Ok(bvh)
+    }
+
+    pub(crate) fn rebuild_bottom_up<P: PrimitiveSet + ?Sized>(
+        &mut self,
+        prims: &P,
+        s: &mut BottomUpScratch,
+    ) -> Result<(), Error> {
+        primitive_boxes(prims, &mut s.boxes, &mut s.centroids)?;
+        let n = s.boxes.len();
+        self.nodes.clear();
+        self.primitives.clear();
+        if n == 0 {
+            return Ok(());
+        }
+        // temporary tree: entries 0..n are leaves, then inner nodes
+        s.tmp_children.clear();
+        s.tmp_children.extend((0..n).map(|_| [u32::MAX; 2]));
+        s.leaf_counts.clear();
+        s.leaf_counts.resize(n, 1);
+        s.active.clear();
+        s.active
+            .extend((0..n as u32).map(|i| (i, s.boxes[i as usize])));
+        let mut passes = 0u32;
+        while s.active.len() > 1 {
+            passes += 1;
+            debug_assert!(passes <= 64, "each pass at least halves the clusters");
+            s.next.clear();
+            s.used.clear();
+            s.used.resize(s.active.len(), false);
+            for i in 0..s.active.len() {
+                if s.used[i] {
+                    continue;
+                }
+                s.used[i] = true;
+                let bi = s.active[i].1;
+                let mut best: Option<(usize, f64)> = None;
+                for j in i + 1..s.active.len() {
+                    if s.used[j] {
+                        continue;
+                    }
+                    let cost = bi.merge(s.active[j].1).surface_area();
+                    if best.is_none_or(|(_, c)| cost < c) {
+                        best = Some((j, cost));
+                    }
+                }
+                match best {
+                    Some((j, _)) => {
+                        s.used[j] = true;
+                        let id = s.tmp_children.len() as u32;
+                        let (a, b) = (s.active[i].0, s.active[j].0);
+                        s.tmp_children.push([a, b]);
+                        s.leaf_counts
+                            .push(s.leaf_counts[a as usize] + s.leaf_counts[b as usize]);
+                        s.next.push((id, bi.merge(s.active[j].1)));
+                    }
+                    None => s.next.push(s.active[i]),
+                }
+            }
+            std::mem::swap(&mut s.active, &mut s.next);
+        }
+        // lay out: parents before children, siblings adjacent, leaves in DFS order
+        let root = s.active[0].0;
+        self.nodes.reserve(2 * n - 1);
+        self.primitives.reserve(n);
+        let empty_bv = B::fit_points(&[]);
+        self.nodes.push(Node {
+            bv: empty_bv,
+            first: 0,
+            count: n as u32,
+            left: 0,
+        });
+        s.stack.clear();
+        s.stack.push((root, 0));
+        while let Some((tmp, index)) = s.stack.pop() {
+            let first = self.primitives.len() as u32;
+            let node = &mut self.nodes[index as usize];
+            node.first = first;
+            node.count = s.leaf_counts[tmp as usize];
+            let [a, b] = s.tmp_children[tmp as usize];
+            if a == u32::MAX {
+                self.primitives.push(tmp);
+                continue;
+            }
+            let left = self.nodes.len() as u32;
+            self.nodes[index as usize].left = left;
+            self.nodes.push(Node {
+                bv: empty_bv,
+                first: 0,
+                count: 0,
+                left: 0,
+            });
+            self.nodes.push(Node {
+                bv: empty_bv,
+                first: 0,
+                count: 0,
+                left: 0,
+            });
+            s.stack.push((b, left + 1));
+            s.stack.push((a, left));
+        }
+        self.fit_all(prims, &mut s.points, None);
+        Ok(())
+    }
+
+    /// Refits every node after the primitives moved (same count, same order as at build
+    /// time), keeping the tree topology: for deformable meshes pass the new vertex positions
+    /// as a [`TriangleSoup`](crate::TriangleSoup). Volumes whose merge is exact (AABB, k-DOP)
+    /// are updated bottom-up in O(n); OBB/RSS nodes keep their axes and are refitted from
+    /// their primitives' points (O(n log n)).
+    ///
+    /// # Errors
+    /// [`Error::CountMismatch`] when the count differs from the build;
+    /// [`Error::NonFinitePrimitive`]; whatever [`PrimitiveSet::validate`] reports. On error the
+    /// BVH is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, TriangleSoup};
+    /// use ccd_bvh::geometry::Aabb;
+    /// use ccd_bvh::glam::DVec3;
+    /// let mut v = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+    /// let t = [[0, 1, 2]];
+    /// let mut bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default())?;
+    /// v[2] = DVec3::new(0.0, 5.0, 0.0);
+    /// bvh.refit(&TriangleSoup::new(&v, &t))?;
+    /// assert_eq!(bvh.root().unwrap().bv().max.y, 5.0);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn refit<P: PrimitiveSet + ?Sized>(&mut self, prims: &P) -> Result<(), Error> {
+        if prims.len() != self.primitives.len() {
+            return Err(Error::CountMismatch {
+                expected: self.primitives.len(),
+                actual: prims.len(),
+            });
+        }
+        prims.validate()?;
+        for i in 0..prims.len() {
+            let b = prims.aabb(i);
+            if !(b.min.is_finite() && b.max.is_finite()) {
+                return Err(Error::NonFinitePrimitive { index: i });
+            }
+        }
+        let mut points = Vec::new();
+        self.fit_all(prims, &mut points, Some(()));
+        Ok(())
+    }
+
+    /// Fits every node: bottom-up merge when exact, else from the points of its range
+    /// (keeping axes when `keep_axes` is set).
+    fn fit_all<P: PrimitiveSet + ?Sized>(
+        &mut self,
+        prims: &P,
+        points: &mut Vec<DVec3>,
+        keep_axes: Option<()>,
+    ) {
+        for index in (0..self.nodes.len()).rev() {
+            let node = self.nodes[index];
+            let bv = match node.children() {
+                Some([l, r]) if B::MERGE_IS_EXACT => {
+                    self.nodes[l as usize].bv.merge(&self.nodes[r as usize].bv)
+                }
+                _ => {
+                    points.clear();
+                    for &p in &self.primitives[node.primitive_range()] {
+                        prims.push_points(p as usize, points);
+                    }
+                    if keep_axes.is_some() {
+                        node.bv.refit_points(points)
+                    } else {
+                        B::fit_points(points)
+                    }
+                }
+            };
+            self.nodes[index].bv = bv;
+        }
+    }
+}
+
+/// Reusable buffers of the bottom-up build.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BottomUpScratch {
+    boxes: Vec<Aabb>,
+    centroids: Vec<DVec3>,
+    tmp_children: Vec<[u32; 2]>,
+    leaf_counts: Vec<u32>,
+    active: Vec<(u32, Aabb)>,
+    next: Vec<(u32, Aabb)>,
+    used: Vec<bool>,
+    stack: Vec<(u32, u32)>,
+    points: Vec<DVec3>,
+}
+
+impl<B> Bvh<B> {
+    /// All nodes (root at index 0; empty for an empty BVH).
+    #[inline]
+    #[must_use]
+    pub fn nodes(&self) -> &[Node<B>] {
+        &self.nodes
+    }
+
+    /// Node `i`.
+    ///
+    /// # Panics
+    /// When `i >= node_count()` (an index bug in the caller).
+    #[inline]
+    #[must_use]
+    pub fn node(&self, i: u32) -> &Node<B> {
+        &self.nodes[i as usize]
+    }
+
+    /// The root, `None` for an empty BVH.
+    #[inline]
+    #[must_use]
+    pub fn root(&self) -> Option<&Node<B>> {
+        self.nodes.first()
+    }
+
+    /// Number of nodes.
+    #[inline]
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of primitives.
+    #[inline]
+    #[must_use]
+    pub fn primitive_count(&self) -> usize {
+        self.primitives.len()
+    }
+
+    /// The primitive ids in BVH order: node `i` covers
+    /// `primitives()[node(i).primitive_range()]`.
+    #[inline]
+    #[must_use]
+    pub fn primitives(&self) -> &[u32] {
+        &self.primitives
+    }
+
+    /// The primitive ids below node `i` (for a leaf: its primitives).
+    ///
+    /// # Panics
+    /// When `i >= node_count()`.
+    #[inline]
+    #[must_use]
+    pub fn node_primitives(&self, i: u32) -> &[u32] {
+        &self.primitives[self.nodes[i as usize].primitive_range()]
+    }
+
+    /// Depth of the tree (1 for a single leaf, 0 when empty).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        let mut depth = vec![0usize; self.nodes.len()];
+        let mut best = 0;
+        for i in 0..self.nodes.len() {
+            let d = if i == 0 { 1 } else { depth[i] };
+            best = best.max(d);
+            if let Some([l, r]) = self.nodes[i].children() {
+                depth[l as usize] = d + 1;
+                depth[r as usize] = d + 1;
+            }
+        }
+        best
+    }
+}
+
+/// Binned SAH split of `ids` (Wald 2007): returns the size of the left part after
+/// partitioning `ids` in place. Falls back to a median split when the centroids coincide or
+/// the best bin split leaves a side empty.
+fn split_sah(ids: &mut [u32], boxes: &[Aabb], centroids: &[DVec3], bins: usize) -> u32 {
+    let cb = Aabb::from_points(ids.iter().map(|&i| centroids[i as usize]));
+    let ext = cb.extents();
+    let mut best: Option<(usize, usize, f64)> = None; // axis, last bin of left, cost
+    let mut bin_box = [Aabb::EMPTY; 64];
+    let mut bin_count = [0u32; 64];
+    let mut right_area = [0.0f64; 64];
+    let mut right_count = [0u32; 64];
+    for axis in 0..3 {
+        if ext[axis] <= 0.0 {
+            continue;
+        }
+        let scale = bins as f64 / ext[axis];
+        let lo = cb.min[axis];
+        bin_box[..bins].fill(Aabb::EMPTY);
+        bin_count[..bins].fill(0);
+        for &i in ids.iter() {
+            let b = (((centroids[i as usize][axis] - lo) * scale) as usize).min(bins - 1);
+            bin_box[b] = bin_box[b].merge(boxes[i as usize]);
+            bin_count[b] += 1;
+        }
+        let mut acc = Aabb::EMPTY;
+        let mut cnt = 0;
+        for b in (1..bins).rev() {
+            acc = acc.merge(bin_box[b]);
+            cnt += bin_count[b];
+            right_area[b] = acc.surface_area();
+            right_count[b] = cnt;
+        }
+        let mut acc = Aabb::EMPTY;
+        let mut cnt = 0;
+        for b in 0..bins - 1 {
+            acc = acc.merge(bin_box[b]);
+            cnt += bin_count[b];
+            if cnt == 0 || right_count[b + 1] == 0 {
+                continue;
+            }
+            let cost = acc.surface_area() * f64::from(cnt)
+                + right_area[b + 1] * f64::from(right_count[b + 1]);
+            if best.is_none_or(|(_, _, c)| cost < c) {
+                best = Some((axis, b, cost));
+            }
+        }
+    }
+    let Some((axis, last, _)) = best else {
+        return split_median(ids, centroids);
+    };
+    let scale = bins as f64 / ext[axis];
+    let lo = cb.min[axis];
+    let goes_left =
+        |i: u32| (((centroids[i as usize][axis] - lo) * scale) as usize).min(bins - 1) <= last;
+    let mut l = 0usize;
+    for k in 0..ids.len() {
+        if goes_left(ids[k]) {
+            ids.swap(l, k);
+            l += 1;
+        }
+    }
+    if l == 0 || l == ids.len() {
+        return split_median(ids, centroids);
+    }
+    l as u32
+}
+
+/// Median split of the centroids along the longest axis of their box: partitions `ids` in
+/// place (O(n) selection) and returns the size of the left half.
+fn split_median(ids: &mut [u32], centroids: &[DVec3]) -> u32 {
+    let cb = Aabb::from_points(ids.iter().map(|&i| centroids[i as usize]));
+    let ext = cb.extents();
+    let axis = if ext.x >= ext.y && ext.x >= ext.z {
+        0
+    } else if ext.y >= ext.z {
+        1
+    } else {
+        2
+    };
+    let mid = ids.len() / 2;
+    ids.select_nth_unstable_by(mid, |&a, &b| {
+        centroids[a as usize][axis].total_cmp(&centroids[b as usize][axis])
+    });
+    mid as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Obb, Rss, TriangleSoup};
+
+    fn grid(n: u32) -> (Vec<DVec3>, Vec<[u32; 3]>) {
+        let mut v = Vec::new();
+        for j in 0..=n {
+            for i in 0..=n {
+                v.push(DVec3::new(
+                    f64::from(i),
+                    f64::from(j),
+                    (f64::from(i) * 0.3).sin(),
+                ));
+            }
+        }
+        let mut t = Vec::new();
+        for j in 0..n {
+            for i in 0..n {
+                let a = j * (n + 1) + i;
+                t.push([a, a + 1, a + n + 2]);
+                t.push([a, a + n + 2, a + n + 1]);
+            }
+        }
+        (v, t)
+    }
+
+    fn check_structure<B: BoundingVolume>(bvh: &Bvh<B>, soup: &TriangleSoup<'_>, leaf_size: u32) {
+        let mut seen = vec![false; soup.triangles.len()];
+        for &p in bvh.primitives() {
+            assert!(!seen[p as usize]);
+            seen[p as usize] = true;
+        }
+        assert!(seen.iter().all(|s| *s));
+        for (i, node) in bvh.nodes().iter().enumerate() {
+            for &p in bvh.node_primitives(i as u32) {
+                for k in soup.triangles[p as usize] {
+                    assert!(
+                        node.bv().contains_point(soup.vertices[k as usize], 1e-9),
+                        "{} {:?} {:?}",
+                        std::any::type_name::<B>(),
+                        node.bv(),
+                        soup.vertices[k as usize]
+                    );
+                }
+            }
+            match node.children() {
+                Some([l, r]) => {
+                    assert!(l as usize > i);
+                    let (a, b) = (bvh.node(l), bvh.node(r));
+                    assert_eq!(a.primitive_range().start, node.primitive_range().start);
+                    assert_eq!(a.primitive_range().end, b.primitive_range().start);
+                    assert_eq!(b.primitive_range().end, node.primitive_range().end);
+                    assert!(a.primitive_count() > 0 && b.primitive_count() > 0);
+                }
+                None => assert!(node.primitive_count() <= leaf_size),
+            }
+        }
+    }
+
+    #[test]
+    fn builds_are_well_formed_for_every_rule_and_volume() {
+        let (v, t) = grid(12);
+        let soup = TriangleSoup::new(&v, &t);
+        for split in [SplitRule::Median, SplitRule::BinnedSah { bins: 8 }] {
+            for leaf_size in [1, 3, 8] {
+                let o = BvhOptions {
+                    leaf_size,
+                    split: Some(split),
+                };
+                check_structure(&Bvh::<Aabb>::build(&soup, &o).unwrap(), &soup, leaf_size);
+                check_structure(&Bvh::<Obb>::build(&soup, &o).unwrap(), &soup, leaf_size);
+                check_structure(&Bvh::<Rss>::build(&soup, &o).unwrap(), &soup, leaf_size);
+            }
+        }
+        let b = Bvh::<Aabb>::build_bottom_up(&soup).unwrap();
+        check_structure(&b, &soup, 1);
+        let b = Bvh::<Rss>::build_bottom_up(&soup).unwrap();
+        check_structure(&b, &soup, 1);
+    }
+
+    #[test]
+    fn identical_centroids_still_split() {
+        let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+        let t = vec![[0, 1, 2]; 20];
+        let soup = TriangleSoup::new(&v, &t);
+        let bvh = Bvh::<Aabb>::build(
+            &soup,
+            &BvhOptions {
+                leaf_size: 2,
+                split: None,
+            },
+        )
+        .unwrap();
+        check_structure(&bvh, &soup, 2);
+        assert!(bvh.depth() <= 6);
+    }
+
+    #[test]
+    fn refit_follows_moved_vertices() {
+        let (mut v, t) = grid(6);
+        let mut bvh_a =
+            Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap();
+        let mut bvh_r =
+            Bvh::<Rss>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap();
+        for (i, p) in v.iter_mut().enumerate() {
+            *p += DVec3::new(0.0, 0.0, (i as f64 * 0.77).cos() * 2.0);
+        }
+        let soup = TriangleSoup::new(&v, &t);
+        bvh_a.refit(&soup).unwrap();
+        bvh_r.refit(&soup).unwrap();
+        check_structure(&bvh_a, &soup, 4);
+        check_structure(&bvh_r, &soup, 4);
+        let short = TriangleSoup::new(&v, &t[1..]);
+        assert!(matches!(
+            bvh_a.refit(&short),
+            Err(Error::CountMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let v = vec![DVec3::ZERO, DVec3::X, DVec3::new(f64::NAN, 0.0, 0.0)];
+        let t = vec![[0, 1, 2]];
+        let e = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap_err();
+        assert!(matches!(e, Error::NonFinitePrimitive { index: 0 }));
+        let t = vec![[0, 1, 7]];
+        let e = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("triangle 0"));
+        let e = Bvh::<Aabb>::build(
+            &TriangleSoup::new(&v, &[]),
+            &BvhOptions {
+                leaf_size: 0,
+                split: None,
+            },
+        );
+        assert!(matches!(e, Err(Error::InvalidOption(_))));
+        let empty =
+            Bvh::<Aabb>::build(&TriangleSoup::new(&v, &[]), &BvhOptions::default()).unwrap();
+        assert!(empty.root().is_none());
+        assert_eq!(empty.depth(), 0);
+    }
+}
