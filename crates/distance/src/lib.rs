@@ -11,4 +11,5 @@
 
 // --- convex hulls and GJK (owned by the convex work) ---
 mod convex_hull;
+pub use convex_hull::{ConvexHull, HullError};
 mod gjk;
