@@ -1,1 +1,50 @@
-fn main() {}
+//! Workspace tasks for `ccd`.
+//!
+//! - `cargo xtask bench [--quick] [--data DIR] [--scene NAME]... [--readme]`: runs the
+//!   benchmark scenes (procedural, seeded; real frame data from `--data` where a scene uses
+//!   it), prints the papers' tables, and writes `target/bench-report/results.json`,
+//!   `target/bench-report/table.md` and one SVG plot per scene. `--readme` also rewrites the
+//!   benchmark table in README.md between its `bench:start` / `bench:end` markers.
+//! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
+//!   `todo!()` / `unimplemented!()`).
+
+mod bench;
+mod report;
+mod rng;
+mod scenes;
+mod tidy;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Workspace tasks for the ccd workspace.
+#[derive(Parser)]
+#[command(name = "xtask", about = "ccd workspace tasks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the benchmark scenes and print the papers' tables.
+    Bench(bench::BenchArgs),
+    /// Check source conventions (module docs, no stubs).
+    Tidy,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Tidy => tidy::run(&workspace_root()),
+    }
+}
+
+/// The workspace root (the parent of this crate's directory).
+fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}

@@ -1,1 +1,35 @@
-//! placeholder
+//! `ccd`: continuous collision detection — the first time of contact between moving
+//! geometry, with witness features — for games, haptics, motion planning and cloth.
+//!
+//! This facade re-exports the workspace crates; it holds no logic.
+//!
+//! # Example
+//! ```
+//! use ccd::prelude::*;
+//!
+//! // A link turning 30° about z while sliding along x: its swept box over t ∈ [0, 1].
+//! let motion = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 30f64.to_radians(), DVec3::X * 0.1)?;
+//! let world: Transform<TaylorModel> = Transform::from_motion(&motion, Interval::UNIT);
+//! let swept = world.aabb_of_box(&Aabb::new(DVec3::ZERO, DVec3::new(1.0, 0.1, 0.1)));
+//! assert!(swept.contains_point(motion.pose_at(0.5).transform_point3(DVec3::X)));
+//! # Ok::<(), ccd::taylor::TaylorError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+/// Meshes, boxes, segments, triangles, witness features and mesh IO (`ccd-geometry`).
+pub use ccd_geometry as geometry;
+/// Interval arithmetic, order-3 Taylor models and enclosures of rigid motions (`ccd-taylor`, CATCH §5.1–5.2, Avatar §5).
+pub use ccd_taylor as taylor;
+
+pub use ccd_geometry::GeometryError;
+pub use ccd_taylor::TaylorError;
+
+/// The types most programs need, in one import.
+pub mod prelude {
+    pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
+    pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
+    pub use ccd_taylor::{
+        ConstantVelocity, Enclosure, Interval, TaylorError, TaylorModel, Transform,
+    };
+}
