@@ -6,7 +6,7 @@
 //!   `target/bench-report/table.md` and one SVG plot per scene. `--readme` also rewrites the
 //!   benchmark table in README.md between its `bench:start` / `bench:end` markers.
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
-//!   `todo!()` / `unimplemented!()`).
+//!   stub macros (`todo` / `unimplemented`)).
 
 mod bench;
 mod report;

@@ -1,5 +1,5 @@
-//! `cargo xtask tidy`: every Rust file starts with a `//!` line; no `todo!()` or
-//! `unimplemented!()` anywhere.
+//! `cargo xtask tidy`: every Rust file starts with a `//!` line; no stub macros (`todo`,
+//! `unimplemented`) anywhere.
 
 use std::fs;
 use std::path::{Path, PathBuf};
