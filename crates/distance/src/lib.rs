@@ -13,3 +13,7 @@
 mod convex_hull;
 pub use convex_hull::{ConvexHull, HullError};
 mod gjk;
+pub use gjk::{
+    GjkBody, GjkCache, GjkError, GjkOptions, GjkResult, GjkSimplex, GjkStatus, gjk_distance,
+    gjk_distance_cached,
+};

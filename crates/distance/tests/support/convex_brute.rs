@@ -149,7 +149,7 @@ pub fn max_plane_excess(hull: &ccd_distance::ConvexHull, pose: &DAffine3, p: DVe
 
 /// A random point in the cube `[-s, s]³`.
 pub fn point(s: f64) -> impl Strategy<Value = DVec3> {
-    (-s..s, -s..s, -s..s).prop_map(|(x, y, z)| DVec3::new(x, y, z))
+    (-s..=s, -s..=s, -s..=s).prop_map(|(x, y, z)| DVec3::new(x, y, z))
 }
 
 /// A random cloud of `n` points in `[-1, 1]³`.
