@@ -3,11 +3,47 @@
 //! Naming follows `[operation]_[shape1]_[shape2]` with one file per shape pair
 //! (`segment_segment.rs` → [`segment_segment`]); a mirrored pair delegates and swaps the
 //! result with [`Closest::swapped`].
+//!
+//! # Primitive distances
+//! [`point_segment`], [`point_triangle`], [`segment_segment`], [`segment_triangle`],
+//! [`triangle_triangle`] and their mirrors return a [`Closest`]: the distance, a witness
+//! point on each primitive and the local [`Feature`](ccd_geometry::Feature) it lies on
+//! (see [`Closest`] for the ids). Both primitives are given in one frame (a mesh query
+//! moves body 2 into body 1's frame first). They never allocate, never panic and never
+//! return NaN for finite input, including zero-length segments and zero-area triangles
+//! (collinear or coincident vertices), which are treated as the segment or point they
+//! are. Intermediate quantities are up to fourth powers of coordinates, so coordinates
+//! must stay within about `1e-70..1e70` in magnitude.
+//!
+//! ```
+//! use ccd_distance::triangle_triangle;
+//! use ccd_geometry::{glam::DVec3, Feature, Triangle};
+//!
+//! let a = Triangle::new(DVec3::ZERO, DVec3::X, DVec3::Y);
+//! let b = Triangle::new(DVec3::new(0.2, 0.2, 0.5), DVec3::new(1.0, 1.0, 2.0), DVec3::new(0.0, 1.0, 2.0));
+//! let c = triangle_triangle(&a, &b);
+//! assert_eq!(c.distance, 0.5);
+//! assert_eq!((c.feature_a, c.feature_b), (Feature::Face(0), Feature::Vertex(0)));
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 // --- primitive distances (owned by the primitives work) ---
+mod closest;
+mod frame;
+mod point_segment;
+mod point_triangle;
+mod segment_segment;
+mod segment_triangle;
+mod triangle_triangle;
+
+pub use closest::Closest;
+pub use point_segment::{point_segment, segment_point};
+pub use point_triangle::{point_triangle, triangle_point};
+pub use segment_segment::segment_segment;
+pub use segment_triangle::{segment_triangle, triangle_segment};
+pub use triangle_triangle::triangle_triangle;
 
 // --- convex hulls and GJK (owned by the convex work) ---
 mod convex_hull;
