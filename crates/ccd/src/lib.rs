@@ -19,10 +19,13 @@
 
 /// Meshes, boxes, segments, triangles, witness features and mesh IO (`ccd-geometry`).
 pub use ccd_geometry as geometry;
+/// Rigid motion between two poses, its enclosures and motion bounds (`ccd-kinematics`, CATCH §3.2, §6; Avatar §4).
+pub use ccd_kinematics as kinematics;
 /// Interval arithmetic, order-3 Taylor models and enclosures of rigid motions (`ccd-taylor`, CATCH §5.1–5.2, Avatar §5).
 pub use ccd_taylor as taylor;
 
 pub use ccd_geometry::GeometryError;
+pub use ccd_kinematics::KinematicsError;
 pub use ccd_taylor::TaylorError;
 
 /// The types most programs need, in one import.
