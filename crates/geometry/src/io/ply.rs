@@ -360,6 +360,11 @@ trait Body {
     fn remaining(&self) -> usize;
     /// The current line, for text bodies.
     fn line(&self) -> Option<usize>;
+    /// Binary bodies: all bytes not read yet and whether they are big-endian (`None` for text
+    /// bodies). Pair with [`Body::advance`].
+    fn rest(&self) -> Option<(&[u8], bool)>;
+    /// Marks `n <= remaining()` bytes as read (binary bodies).
+    fn advance(&mut self, n: usize);
 }
 
 struct Binary<'a> {
@@ -423,6 +428,40 @@ impl Body for Binary<'_> {
 
     fn line(&self) -> Option<usize> {
         None
+    }
+
+    fn rest(&self) -> Option<(&[u8], bool)> {
+        Some((&self.data[self.pos..], self.big))
+    }
+
+    fn advance(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.data.len());
+    }
+}
+
+/// The first `N` bytes of `b` in little-endian order.
+#[inline]
+fn arr<const N: usize>(b: &[u8], big: bool) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&b[..N]);
+    if big {
+        out.reverse();
+    }
+    out
+}
+
+/// Decodes a scalar of type `ty` at the start of `b` (which holds at least `ty.size()` bytes).
+#[inline]
+fn decode(b: &[u8], ty: Scalar, big: bool) -> f64 {
+    match ty {
+        Scalar::I8 => f64::from(i8::from_le_bytes(arr(b, big))),
+        Scalar::U8 => f64::from(b[0]),
+        Scalar::I16 => f64::from(i16::from_le_bytes(arr(b, big))),
+        Scalar::U16 => f64::from(u16::from_le_bytes(arr(b, big))),
+        Scalar::I32 => f64::from(i32::from_le_bytes(arr(b, big))),
+        Scalar::U32 => f64::from(u32::from_le_bytes(arr(b, big))),
+        Scalar::F32 => f64::from(f32::from_le_bytes(arr(b, big))),
+        Scalar::F64 => f64::from_le_bytes(arr(b, big)),
     }
 }
 
@@ -508,6 +547,12 @@ impl Body for Ascii<'_> {
     fn line(&self) -> Option<usize> {
         Some(self.line)
     }
+
+    fn rest(&self) -> Option<(&[u8], bool)> {
+        None
+    }
+
+    fn advance(&mut self, _n: usize) {}
 }
 
 fn parse_ply(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
@@ -607,6 +652,21 @@ fn read_body<B: Body>(
         match *role {
             Role::Vertex(xyz) => {
                 vertices.reserve_exact(element.count);
+                // Fast path: a binary element of scalars only has fixed-size rows (the
+                // count was checked against the bytes left above).
+                if let (Some((row_bytes, offsets)), Some((rest, big))) =
+                    (fixed_rows(element, xyz), body.rest())
+                {
+                    let total = row_bytes * element.count;
+                    if row_bytes > 0 && total <= rest.len() {
+                        vertices.extend(rest[..total].chunks_exact(row_bytes).map(|r| {
+                            let c = |(at, ty): (usize, Scalar)| decode(&r[at..], ty, big);
+                            DVec3::new(c(offsets[0]), c(offsets[1]), c(offsets[2]))
+                        }));
+                        body.advance(total);
+                        continue;
+                    }
+                }
                 values.resize(element.properties.len(), 0.0);
                 for row in 0..element.count {
                     for (k, p) in element.properties.iter().enumerate() {
@@ -621,6 +681,16 @@ fn read_body<B: Body>(
             }
             Role::Face(list) => {
                 triangles.reserve(element.count);
+                // Fast path: a binary element holding only the index list.
+                if let ([p], Some((rest, big))) = (&element.properties[..], body.rest())
+                    && let Kind::List(count, item) = p.kind
+                {
+                    let (used, result) =
+                        binary_faces(rest, big, count, item, element.count, &mut triangles);
+                    body.advance(used);
+                    result.map_err(|(f, row)| fail(body, f, element, row))?;
+                    continue;
+                }
                 for row in 0..element.count {
                     for (k, p) in element.properties.iter().enumerate() {
                         let got = match p.kind {
@@ -651,6 +721,85 @@ fn read_body<B: Body>(
         }
     }
     Ok((vertices, triangles))
+}
+
+/// Decodes an integer scalar at the start of `b`; float types must hold an integral value.
+#[inline]
+fn decode_int(b: &[u8], ty: Scalar, big: bool) -> Result<i64, Fail> {
+    Ok(match ty {
+        Scalar::I8 => i64::from(i8::from_le_bytes(arr(b, big))),
+        Scalar::U8 => i64::from(b[0]),
+        Scalar::I16 => i64::from(i16::from_le_bytes(arr(b, big))),
+        Scalar::U16 => i64::from(u16::from_le_bytes(arr(b, big))),
+        Scalar::I32 => i64::from(i32::from_le_bytes(arr(b, big))),
+        Scalar::U32 => i64::from(u32::from_le_bytes(arr(b, big))),
+        Scalar::F32 | Scalar::F64 => integral(decode(b, ty, big))?,
+    })
+}
+
+/// Reads `rows` faces of one index list each from binary `data`, fan-triangulating into
+/// `triangles`. Returns the bytes used and, on failure, why and in which row.
+fn binary_faces(
+    data: &[u8],
+    big: bool,
+    count: Scalar,
+    item: Scalar,
+    rows: usize,
+    triangles: &mut Vec<[u32; 3]>,
+) -> (usize, Result<(), (Fail, usize)>) {
+    let mut pos = 0;
+    let (cs, is) = (count.size(), item.size());
+    let mut corners: Vec<u32> = Vec::new();
+    for row in 0..rows {
+        let Some(c) = data.get(pos..pos + cs) else {
+            return (pos, Err((Fail::Eof, row)));
+        };
+        let n = match decode_int(c, count, big) {
+            Ok(n) => n,
+            Err(f) => return (pos, Err((f, row))),
+        };
+        let Ok(n) = usize::try_from(n) else {
+            return (
+                pos,
+                Err((Fail::Bad(format!("negative list length {n}")), row)),
+            );
+        };
+        pos += cs;
+        let Some(list) = n.checked_mul(is).and_then(|b| data.get(pos..pos + b)) else {
+            return (pos, Err((Fail::Eof, row)));
+        };
+        pos += list.len();
+        corners.clear();
+        for chunk in list.chunks_exact(is) {
+            let i = match decode_int(chunk, item, big) {
+                Ok(i) => i,
+                Err(f) => return (pos, Err((f, row))),
+            };
+            let Ok(i) = u32::try_from(i) else {
+                return (
+                    pos,
+                    Err((Fail::Bad(format!("vertex index {i} out of range")), row)),
+                );
+            };
+            corners.push(i);
+        }
+        for k in 1..corners.len().saturating_sub(1) {
+            triangles.push([corners[0], corners[k], corners[k + 1]]);
+        }
+    }
+    (pos, Ok(()))
+}
+
+/// Row size and the byte offsets and types of x, y, z when every property is a scalar.
+fn fixed_rows(element: &Element, xyz: [usize; 3]) -> Option<(usize, [(usize, Scalar); 3])> {
+    let mut offsets = Vec::with_capacity(element.properties.len());
+    let mut row = 0;
+    for p in &element.properties {
+        let Kind::Scalar(t) = p.kind else { return None };
+        offsets.push((row, t));
+        row += t.size();
+    }
+    Some((row, xyz.map(|k| offsets[k])))
 }
 
 /// Assigns each element its role; checks the vertex element has usable x, y, z.
@@ -817,6 +966,47 @@ mod tests {
         let e = read(&format!("{HEAD}element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n300 0 1 2\n"))
             .unwrap_err();
         assert!(e.to_string().contains("out of range"), "{e}");
+    }
+
+    /// A binary little-endian triangle whose face list uses `item` indices `idx`.
+    fn binary_face(item: &str, idx: &[u8]) -> Vec<u8> {
+        let mut b = format!(
+            "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+             property float z\nelement face 1\nproperty list uchar {item} vertex_indices\nend_header\n"
+        )
+        .into_bytes();
+        for x in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.push(3);
+        b.extend_from_slice(idx);
+        b
+    }
+
+    #[test]
+    fn binary_face_index_types() {
+        let ints: Vec<u8> = [0i32, 1, 2].iter().flat_map(|i| i.to_le_bytes()).collect();
+        let m = read_ply_from(&binary_face("int", &ints)[..], "b.ply").unwrap();
+        assert_eq!(m.triangles(), &[[0, 1, 2]]);
+        let neg: Vec<u8> = [0i32, -1, 2].iter().flat_map(|i| i.to_le_bytes()).collect();
+        let e = read_ply_from(&binary_face("int", &neg)[..], "b.ply").unwrap_err();
+        assert!(e.to_string().contains("-1 out of range"), "{e}");
+        let floats: Vec<u8> = [0.0f32, 1.0, 2.0]
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        let m = read_ply_from(&binary_face("float", &floats)[..], "b.ply").unwrap();
+        assert_eq!(m.triangles(), &[[0, 1, 2]]);
+        let half: Vec<u8> = [0.0f32, 1.5, 2.0]
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        let e = read_ply_from(&binary_face("float", &half)[..], "b.ply").unwrap_err();
+        assert!(e.to_string().contains("not an integer"), "{e}");
+        let e = read_ply_from(&binary_face("ushort", &[0, 0, 1, 0])[..], "b.ply").unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+        let m = read_ply_from(&binary_face("ushort", &[0, 0, 1, 0, 2, 0])[..], "b.ply").unwrap();
+        assert_eq!(m.triangles(), &[[0, 1, 2]]);
     }
 
     #[test]
