@@ -157,6 +157,8 @@ impl std::fmt::Display for Coord {
 }
 
 fn parse_obj(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
+    // A UTF-8 byte order mark would hide the first line's keyword from tobj.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(parse_error(path, None, "file is empty"));
     }
@@ -399,6 +401,13 @@ mod tests {
             matches!(e, GeometryError::Parse { line: Some(2), .. }),
             "{e}"
         );
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let m = read("\u{feff}v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n").unwrap();
+        assert_eq!(m.vertices()[0], DVec3::ZERO);
+        assert_eq!(m.triangle_count(), 1);
     }
 
     #[test]

@@ -19,7 +19,7 @@ const RECORD: usize = 50;
 /// The encoding is detected from the content, not from the first word (binary files written
 /// by some exporters also start with `solid`): a file whose size is exactly
 /// `84 + 50 n`, `n` being the count in bytes 80..84, is binary; otherwise a file starting with
-/// `solid` and free of NUL bytes is ASCII; anything else is treated as binary and must then
+/// `solid` (any case, after an optional byte order mark) and free of NUL bytes is ASCII; anything else is treated as binary and must then
 /// have that exact size. Facet normals are ignored. STL stores each triangle's corners
 /// separately, so bit-identical positions are welded (in first-seen order) to give the mesh
 /// shared vertices and edges.
@@ -91,9 +91,13 @@ fn parse_stl(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
     if binary_size == Some(bytes.len() as u64) {
         return parse_binary(bytes, path);
     }
-    let starts_with_solid = bytes.trim_ascii_start().starts_with(b"solid");
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes); // UTF-8 byte order mark
+    let starts_with_solid = text
+        .trim_ascii_start()
+        .get(..5)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"solid"));
     if starts_with_solid && !bytes.contains(&0) {
-        return parse_ascii(bytes, path);
+        return parse_ascii(text, path);
     }
     match (announced, binary_size) {
         (Some(n), Some(size)) => {
@@ -207,13 +211,14 @@ fn parse_ascii(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
         let n = i + 1;
         last_line = n;
         let mut words = line.split_whitespace();
-        let Some(key) = words.next() else { continue };
-        match (key, &state) {
+        let Some(word) = words.next() else { continue };
+        let key = word.to_ascii_lowercase(); // some exporters write upper case
+        match (key.as_str(), &state) {
             ("solid", State::Outside) => state = State::InSolid,
             ("endsolid", State::InSolid) => state = State::Outside,
             ("facet", State::InSolid) => state = State::InFacet,
             ("outer", State::InFacet) => {
-                if words.next() != Some("loop") {
+                if !words.next().is_some_and(|w| w.eq_ignore_ascii_case("loop")) {
                     return Err(err(n, "expected `outer loop`".to_owned()));
                 }
                 corners.clear();
@@ -258,7 +263,7 @@ fn parse_ascii(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
                     State::InFacet => "`outer loop` or `endfacet`",
                     State::InLoop => "`vertex` or `endloop`",
                 };
-                let shown: String = key.chars().take(32).collect();
+                let shown: String = word.chars().take(32).collect();
                 return Err(err(n, format!("unexpected `{shown}`, expected {expected}")));
             }
         }
@@ -345,5 +350,9 @@ mod tests {
         assert!(e.to_string().contains("at least 3"), "{e}");
         let m = read_stl_from(&b"solid empty\nendsolid empty\n"[..], "a.stl").unwrap();
         assert_eq!(m.triangle_count(), 0);
+        let upper = "\u{feff}SOLID X\nFACET NORMAL 0 0 1\nOUTER LOOP\nVERTEX 0 0 0\nVERTEX 1 0 0\nVERTEX 0 1 0\n\
+                     ENDLOOP\nENDFACET\nENDSOLID X\n";
+        let m = read_stl_from(upper.as_bytes(), "a.stl").unwrap();
+        assert_eq!(m.triangle_count(), 1);
     }
 }
