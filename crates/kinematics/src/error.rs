@@ -25,6 +25,25 @@ pub enum KinematicsError {
     /// A time or time interval outside `[0, 1]`.
     #[error("time {0} is outside [0, 1]")]
     TimeOutOfRange(String),
+    /// A broken articulated model (cycles, missing parents, several roots, ...).
+    #[error("invalid articulated model: {0}")]
+    InvalidModel(String),
+    /// Wrong number of joint values or link poses.
+    #[error("expected {expected} values, got {got}")]
+    JointCount {
+        /// Expected count.
+        expected: usize,
+        /// Given count.
+        got: usize,
+    },
+    /// A joint value that is not finite or outside the joint's limits.
+    #[error("joint value {value} of link {link:?} is not finite or outside its limits")]
+    InvalidJointValue {
+        /// The link whose joint got the value.
+        link: String,
+        /// The value.
+        value: f64,
+    },
     /// An error from the enclosure arithmetic.
     #[error(transparent)]
     Taylor(#[from] ccd_taylor::TaylorError),

@@ -7,6 +7,12 @@
 //!   enclosures over any sub-interval, and the projected motion bound that conservative
 //!   advancement divides by (CATCH, Eq. 4 and 6).
 //!
+//! - [`ArticulatedModel`]: links in a tree with fixed, revolute, prismatic, spherical or
+//!   floating joints and constant offsets; [`Pose`] from joint values or given directly.
+//! - [`ArticulatedMotion`]: per-link relative motions between two poses (CATCH, Eq. 2),
+//!   world transforms (Eq. 1) and their enclosures in one pass down the tree, and the
+//!   recursive motion bound (Eq. 7–10).
+//!
 //! Conventions: poses are rigid `DAffine3` (local → world); time is normalized to `[0, 1]`;
 //! the rotation centre is the frame origin.
 //!
@@ -27,9 +33,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod articulated;
 mod error;
+mod model;
 mod rigid;
 
+pub use articulated::ArticulatedMotion;
 pub use error::KinematicsError;
 pub use glam;
+pub use model::{ArticulatedModel, Joint, Limits, Link, LinkId, LinkSpec, Pose};
 pub use rigid::RigidMotion;
