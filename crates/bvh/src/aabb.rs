@@ -3,6 +3,7 @@
 use ccd_geometry::Aabb;
 use glam::{DAffine3, DVec3};
 
+use crate::fit::slack;
 use crate::volume::{BoundingVolume, SplitRule, box_box_gap, rot};
 
 /// The box containing `aabb` moved by the rigid `pose` (Arvo's method: exact for the box).
@@ -30,7 +31,16 @@ fn aabb_gap(a: &Aabb, b: &Aabb, pos12: &DAffine3, stop_above: f64) -> f64 {
     let hb = (b.max - b.min) * 0.5;
     let r = rot(pos12);
     let t = pos12.transform_point3(b.center()) - a.center();
-    box_box_gap(ha, hb, &r, t, stop_above)
+    let scale = a.center().abs().max_element()
+        + b.center().abs().max_element()
+        + pos12.translation.abs().max_element();
+    box_box_gap(ha, hb, &r, t, scale, stop_above)
+}
+
+/// Rounding slack of a translated-box comparison.
+#[inline]
+fn translation_slack(a: &Aabb, b: &Aabb) -> f64 {
+    slack(a.min.abs().max(a.max.abs()).max_element() + b.min.abs().max(b.max.abs()).max_element())
 }
 
 /// True when `pos12` has no rotation (the common case of boxes in one frame).
@@ -61,7 +71,7 @@ impl BoundingVolume for Aabb {
         if is_translation(pos12) {
             let t = pos12.translation;
             let b = Aabb::new(other.min + t, other.max + t);
-            return Aabb::overlaps(self, &b);
+            return Aabb::overlaps(&self.inflate(translation_slack(self, &b)), &b);
         }
         if self.is_empty() || other.is_empty() {
             return false;
@@ -73,7 +83,8 @@ impl BoundingVolume for Aabb {
     fn distance_lower_bound(&self, other: &Self, pos12: &DAffine3) -> f64 {
         if is_translation(pos12) {
             let t = pos12.translation;
-            return self.distance(&Aabb::new(other.min + t, other.max + t));
+            let b = Aabb::new(other.min + t, other.max + t);
+            return (self.distance(&b) - translation_slack(self, &b)).max(0.0);
         }
         aabb_gap(self, other, pos12, f64::INFINITY).max(0.0)
     }

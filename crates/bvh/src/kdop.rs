@@ -110,7 +110,19 @@ impl Kdop18 {
     /// The 18-DOP of the box part (the first three slabs) moved by `pose`.
     fn moved(&self, pose: &DAffine3) -> Self {
         if pose.matrix3 == glam::DMat3::IDENTITY {
-            return self.translated(pose.translation);
+            let mut out = self.translated(pose.translation);
+            let s = slack(
+                self.min
+                    .iter()
+                    .chain(&self.max)
+                    .fold(0.0f64, |m, x| m.max(x.abs()))
+                    + pose.translation.abs().max_element(),
+            );
+            for (lo, hi) in out.min.iter_mut().zip(&mut out.max) {
+                *lo -= s;
+                *hi += s;
+            }
+            return out;
         }
         // the moved box part (8 corners) bounded on every axis: exact for the moved box,
         // which contains the moved 18-DOP

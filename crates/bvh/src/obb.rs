@@ -85,7 +85,17 @@ impl Obb {
         let rt = self.rotation.transpose();
         let r = rt * rot(pos12) * other.rotation;
         let t = rt * (pos12.transform_point3(other.center) - self.center);
-        box_box_gap(self.half_extents, other.half_extents, &r, t, stop_above)
+        let scale = self.center.abs().max_element()
+            + other.center.abs().max_element()
+            + pos12.translation.abs().max_element();
+        box_box_gap(
+            self.half_extents,
+            other.half_extents,
+            &r,
+            t,
+            scale,
+            stop_above,
+        )
     }
 }
 

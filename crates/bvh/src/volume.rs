@@ -109,14 +109,25 @@ pub trait BoundingVolume: Copy + core::fmt::Debug + Send + Sync + 'static {
 /// `h1`, box 2 with half extents `h2`, axes given by the columns of `r` and centre `t` (both in
 /// box 1's frame). Returns the largest gap found along the 15 candidate axes (normalised, so
 /// it is a lower bound on the distance between the boxes); returns as soon as a gap larger
-/// than `stop_above` is found. A value `<= 0` means the boxes overlap.
+/// than `stop_above` is found. A value `<= 0` means the boxes overlap. Every gap is reduced by
+/// a rounding slack relative to `scale` (the magnitude of the coordinates involved), so that
+/// contents touching up to rounding are never reported separate.
 ///
 /// `|r|` is inflated by a small epsilon so that nearly parallel edge pairs, whose cross
 /// product is numerically meaningless, make the radii larger (conservative) rather than
 /// produce a false separation (Gottschalk et al., OBBTree, Sec. 5).
 #[inline]
-pub(crate) fn box_box_gap(h1: DVec3, h2: DVec3, r: &glam::DMat3, t: DVec3, stop_above: f64) -> f64 {
+pub(crate) fn box_box_gap(
+    h1: DVec3,
+    h2: DVec3,
+    r: &glam::DMat3,
+    t: DVec3,
+    scale: f64,
+    stop_above: f64,
+) -> f64 {
     const EPS: f64 = 1e-12;
+    let margin =
+        crate::fit::slack(scale + t.abs().max_element() + h1.max_element() + h2.max_element());
     // rows of r: r.row(i) = (r[0][i], r[1][i], r[2][i]) = components along box-1 axis i of box-2 axes
     let rm = [
         [r.x_axis.x, r.y_axis.x, r.z_axis.x],
@@ -137,7 +148,7 @@ pub(crate) fn box_box_gap(h1: DVec3, h2: DVec3, r: &glam::DMat3, t: DVec3, stop_
     for i in 0..3 {
         let ra = a[i];
         let rb = b[0] * ar[i][0] + b[1] * ar[i][1] + b[2] * ar[i][2];
-        let gap = tv[i].abs() - ra - rb;
+        let gap = tv[i].abs() - ra - rb - margin;
         if gap > best {
             best = gap;
             if best > stop_above {
@@ -150,7 +161,7 @@ pub(crate) fn box_box_gap(h1: DVec3, h2: DVec3, r: &glam::DMat3, t: DVec3, stop_
         let ra = a[0] * ar[0][j] + a[1] * ar[1][j] + a[2] * ar[2][j];
         let rb = b[j];
         let tp = tv[0] * rm[0][j] + tv[1] * rm[1][j] + tv[2] * rm[2][j];
-        let gap = tp.abs() - ra - rb;
+        let gap = tp.abs() - ra - rb - margin;
         if gap > best {
             best = gap;
             if best > stop_above {
@@ -173,7 +184,7 @@ pub(crate) fn box_box_gap(h1: DVec3, h2: DVec3, r: &glam::DMat3, t: DVec3, stop_
             let ra = a[i1] * ar[i2][j] + a[i2] * ar[i1][j];
             let rb = b[j1] * ar[i][j2] + b[j2] * ar[i][j1];
             let tp = tv[i2] * rm[i1][j] - tv[i1] * rm[i2][j];
-            let gap = (tp.abs() - ra - rb) / norm2.sqrt();
+            let gap = (tp.abs() - ra - rb) / norm2.sqrt() - margin;
             if gap > best {
                 best = gap;
                 if best > stop_above {
