@@ -374,40 +374,29 @@ struct Binary<'a> {
 }
 
 impl Binary<'_> {
+    /// The next `ty.size()` bytes (consumed).
     #[inline]
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], Fail> {
-        let bytes = self.data.get(self.pos..self.pos + N).ok_or(Fail::Eof)?;
-        self.pos += N;
-        let mut out = [0u8; N];
-        out.copy_from_slice(bytes);
-        if self.big {
-            out.reverse();
-        }
-        Ok(out)
+    fn value(&mut self, ty: Scalar) -> Result<&[u8], Fail> {
+        let bytes = self
+            .data
+            .get(self.pos..self.pos + ty.size())
+            .ok_or(Fail::Eof)?;
+        self.pos += ty.size();
+        Ok(bytes)
     }
 }
 
 impl Body for Binary<'_> {
     #[inline]
     fn real(&mut self, ty: Scalar) -> Result<f64, Fail> {
-        Ok(match ty {
-            Scalar::F32 => f64::from(f32::from_le_bytes(self.take()?)),
-            Scalar::F64 => f64::from_le_bytes(self.take()?),
-            int => self.int(int)? as f64,
-        })
+        let big = self.big;
+        Ok(decode(self.value(ty)?, ty, big))
     }
 
     #[inline]
     fn int(&mut self, ty: Scalar) -> Result<i64, Fail> {
-        Ok(match ty {
-            Scalar::I8 => i64::from(i8::from_le_bytes(self.take()?)),
-            Scalar::U8 => i64::from(u8::from_le_bytes(self.take()?)),
-            Scalar::I16 => i64::from(i16::from_le_bytes(self.take()?)),
-            Scalar::U16 => i64::from(u16::from_le_bytes(self.take()?)),
-            Scalar::I32 => i64::from(i32::from_le_bytes(self.take()?)),
-            Scalar::U32 => i64::from(u32::from_le_bytes(self.take()?)),
-            float => integral(self.real(float)?)?,
-        })
+        let big = self.big;
+        decode_int(self.value(ty)?, ty, big)
     }
 
     fn skip(&mut self, ty: Scalar, n: usize) -> Result<(), Fail> {
@@ -1007,6 +996,38 @@ mod tests {
         assert!(e.to_string().contains("truncated"), "{e}");
         let m = read_ply_from(&binary_face("ushort", &[0, 0, 1, 0, 2, 0])[..], "b.ply").unwrap();
         assert_eq!(m.triangles(), &[[0, 1, 2]]);
+    }
+
+    #[test]
+    fn binary_big_endian_generic_rows() {
+        // A vertex element with a list property (no fixed row size) and an extra element.
+        let mut b = b"ply\nformat binary_big_endian 1.0\nelement vertex 3\nproperty short x\n\
+            property list uchar double junk\nproperty double y\nproperty int z\nelement face 1\n\
+            property list ushort uint vertex_indices\nproperty uchar tag\nelement extra 2\n\
+            property char c\nend_header\n"
+            .to_vec();
+        for (x, n, y, z) in [(0i16, 0u8, 0.0f64, 0i32), (1, 2, 0.0, 0), (0, 1, 1.0, -3)] {
+            b.extend_from_slice(&x.to_be_bytes());
+            b.push(n);
+            for k in 0..n {
+                b.extend_from_slice(&f64::from(k).to_be_bytes());
+            }
+            b.extend_from_slice(&y.to_be_bytes());
+            b.extend_from_slice(&z.to_be_bytes());
+        }
+        b.extend_from_slice(&3u16.to_be_bytes());
+        for i in [0u32, 1, 2] {
+            b.extend_from_slice(&i.to_be_bytes());
+        }
+        b.push(7);
+        let m = read_ply_from(&b[..], "g.ply").unwrap(); // `extra` rows absent: never read
+        assert_eq!(
+            m.vertices(),
+            &[DVec3::ZERO, DVec3::X, DVec3::new(0.0, 1.0, -3.0)]
+        );
+        assert_eq!(m.triangles(), &[[0, 1, 2]]);
+        let e = read_ply_from(&b[..b.len() - 2], "g.ply").unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
     }
 
     #[test]
