@@ -10,7 +10,7 @@
 
 use std::ops::{Add, Mul, Neg, Sub};
 
-use crate::interval::up;
+use crate::interval::{down, up};
 use crate::{Interval, TaylorError};
 
 /// Relative rounding bound of one operation in round-to-nearest, rounded up (> 2^-53).
@@ -66,15 +66,67 @@ fn s_pow(hp: &[f64; 4], k: usize) -> Interval {
 }
 
 /// `Σ_k err_k h^k` as a symmetric interval (a bound on coefficient rounding errors).
+///
+/// All terms are non-negative, so the floating-point sum of the four products is within
+/// a relative `γ₈ < 1e-15` of the exact one; the result is inflated by `2e-15` relative
+/// and rounded up. The `err_k` themselves may carry a relative rounding error of a few
+/// ulps, which the same margin covers.
 #[inline]
 fn fold_errors(err: &[f64; 4], hp: &[f64; 4]) -> Interval {
-    let mut r = 0.0;
-    for k in 0..4 {
-        if err[k] != 0.0 {
-            r = up(r + up(err[k] * hp[k]));
+    let r = err[0] + err[1] * hp[1] + err[2] * hp[2] + err[3] * hp[3];
+    if r == 0.0 {
+        Interval::ZERO
+    } else {
+        Interval::symmetric(up(r * (1.0 + 2.0e-15)))
+    }
+}
+
+/// A sum of at most eight range terms, each computed with at most one rounding from exact
+/// inputs, rounded outward once at the end (cheaper than an interval operation per term).
+///
+/// Recursive summation of `n` terms that each carry one rounding errs by at most
+/// `γ_{n+1} Σ|term|` (`γ₉ < 1.1e-15`); `finish` adds `2e-15 Σ|term|` (the sum of
+/// magnitudes is itself computed in floating point, hence the margin) and rounds outward.
+struct LazySum {
+    lo: f64,
+    hi: f64,
+    mag: f64,
+}
+
+impl LazySum {
+    #[inline]
+    fn new(lo: f64, hi: f64) -> Self {
+        Self {
+            lo,
+            hi,
+            mag: lo.abs().max(hi.abs()),
         }
     }
-    Interval::symmetric(r)
+
+    /// Adds `[−r, r]` (`r >= 0`).
+    #[inline]
+    fn add_symmetric(&mut self, r: f64) {
+        self.lo -= r;
+        self.hi += r;
+        self.mag += r;
+    }
+
+    /// Adds the range of `x · σ` for `σ ∈ [0, 1]` (an even power of `s` times a coefficient).
+    #[inline]
+    fn add_even(&mut self, x: f64) {
+        if x < 0.0 {
+            self.lo += x;
+        } else {
+            self.hi += x;
+        }
+        self.mag += x.abs();
+    }
+
+    #[inline]
+    fn finish(self) -> Interval {
+        let slack = up(2.0e-15 * self.mag + TINY);
+        Interval::new(down(self.lo - slack), up(self.hi + slack))
+    }
 }
 
 /// Interval Horner evaluation of the cubic at `x`.
@@ -297,10 +349,11 @@ impl TaylorModel {
     fn poly_range_cheap(&self) -> Interval {
         let hp = powers(self.radius);
         let c = &self.coeffs;
-        Interval::point(c[0])
-            + Interval::point(c[1]) * s_pow(&hp, 1)
-            + Interval::point(c[2]) * s_pow(&hp, 2)
-            + Interval::point(c[3]) * s_pow(&hp, 3)
+        let mut acc = LazySum::new(c[0], c[0]);
+        acc.add_symmetric(c[1].abs() * hp[1]);
+        acc.add_even(c[2] * hp[2]);
+        acc.add_symmetric(c[3].abs() * hp[3]);
+        acc.finish()
     }
 
     /// The exact range of the cubic over the domain (endpoints and the enclosed critical
@@ -495,22 +548,23 @@ impl Mul for TaylorModel {
             };
         }
         let mut rem = fold_errors(&err, &hp);
-        // degree 4..=6 terms over S = [−h, h]
+        // degree 4..=6 terms over S = [−h, h], with their coefficients' rounding errors
         let h4 = up(hp[2] * hp[2]);
         let high_pow = [h4, up(h4 * self.radius), up(h4 * hp[2])];
+        let mut high = LazySum::new(0.0, 0.0);
         for k in 4..7 {
             if abs[k] == 0.0 {
                 continue;
             }
             let hk = high_pow[k - 4];
-            let e = up(up(GAMMA * abs[k] + TINY) * hk);
-            let term = if k.is_multiple_of(2) {
-                Interval::spanning(0.0, p[k]) * Interval::new(0.0, hk)
+            high.add_symmetric((GAMMA * abs[k] + TINY) * hk);
+            if k.is_multiple_of(2) {
+                high.add_even(p[k] * hk);
             } else {
-                Interval::symmetric(p[k].abs()) * Interval::new(0.0, hk)
-            };
-            rem += term + Interval::symmetric(e);
+                high.add_symmetric(p[k].abs() * hk);
+            }
         }
+        rem += high.finish();
         if self.rem != Interval::ZERO || rhs.rem != Interval::ZERO {
             let (pa, pb) = (self.poly_range_cheap(), rhs.poly_range_cheap());
             rem += pa * rhs.rem + pb * self.rem + self.rem * rhs.rem;
