@@ -1,4 +1,4 @@
-//! The benchmark scenes. Each returns a [`SceneReport`](crate::report::SceneReport).
+//! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
 pub(crate) mod taylor_chain;
 
