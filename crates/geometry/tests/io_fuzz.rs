@@ -121,6 +121,24 @@ proptest! {
     }
 }
 
+/// Format preambles after which random bytes follow.
+const PREAMBLES: [&str; 6] = [
+    "",
+    "solid x\n",
+    "ply\nformat ascii 1.0\n",
+    "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty double x\nproperty float y\nproperty uchar z\n",
+    "ply\nformat binary_big_endian 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nelement face 3\nproperty list uchar int vertex_indices\nend_header\n",
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\n",
+];
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(pre in 0..PREAMBLES.len(), tail in prop::collection::vec(interesting_byte(), 0..400)) {
+        let bytes = [PREAMBLES[pre].as_bytes(), &tail].concat();
+        read_all_formats(&bytes);
+    }
+}
+
 #[test]
 fn all_prefixes_of_every_seed_are_handled() {
     for (name, format) in SEEDS {
