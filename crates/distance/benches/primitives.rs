@@ -1,0 +1,173 @@
+//! Triangle–triangle and segment–segment distance: ccd-distance vs parry3d-f64 0.31
+//! (`query::distance` through its dispatcher, and its dedicated kernels: GJK
+//! `distance_support_map_support_map` for triangles, `distance_segment_segment`) on the same
+//! fixed-seed inputs, in one criterion group per input set. Each iteration measures a batch
+//! of `N` pairs; per-pair time is the batch time divided by `N` (criterion reports the
+//! throughput in elements/s). Input sets: random triangles of size ~1 with centres
+//! 1.5–3 (`separated`), 0.5–1.5 (`near`, many intersecting) and 0–3 (`mixed`) apart, and
+//! `stacked` nearly parallel flat triangles.
+
+use std::hint::black_box;
+
+use ccd_distance::{segment_segment, triangle_triangle};
+use ccd_geometry::{Segment, Triangle};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::DVec3;
+use parry3d_f64::math::Pose;
+use parry3d_f64::query;
+use parry3d_f64::shape;
+
+/// Pairs per batch.
+const N: usize = 1024;
+
+/// splitmix64: a fixed-seed generator for reproducible inputs.
+fn splitmix(state: &mut u64) -> f64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn point(state: &mut u64) -> DVec3 {
+    DVec3::new(
+        2.0 * splitmix(state) - 1.0,
+        2.0 * splitmix(state) - 1.0,
+        2.0 * splitmix(state) - 1.0,
+    )
+}
+
+/// A unit direction.
+fn direction(state: &mut u64) -> DVec3 {
+    loop {
+        let p = point(state);
+        if p.length_squared() > 1e-2 && p.length_squared() <= 1.0 {
+            return p.normalize();
+        }
+    }
+}
+
+/// Triangles of size ~1 with centres `lo..hi` apart.
+fn triangle_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Triangle, Triangle)> {
+    let mut s = seed;
+    (0..N)
+        .map(|_| {
+            let ca = DVec3::ZERO;
+            let cb = direction(&mut s) * (lo + (hi - lo) * splitmix(&mut s));
+            let tri = |c: DVec3, s: &mut u64| {
+                Triangle::new(c + point(s) * 0.6, c + point(s) * 0.6, c + point(s) * 0.6)
+            };
+            (tri(ca, &mut s), tri(cb, &mut s))
+        })
+        .collect()
+}
+
+/// Segments of length ~1 with midpoints `lo..hi` apart.
+fn segment_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Segment, Segment)> {
+    let mut s = seed;
+    (0..N)
+        .map(|_| {
+            let cb = direction(&mut s) * (lo + (hi - lo) * splitmix(&mut s));
+            let seg = |c: DVec3, s: &mut u64| {
+                let d = point(s) * 0.6;
+                Segment::new(c - d, c + d)
+            };
+            (seg(DVec3::ZERO, &mut s), seg(cb, &mut s))
+        })
+        .collect()
+}
+
+fn bench_triangles(c: &mut Criterion) {
+    for (name, lo, hi) in [
+        ("separated", 1.5, 3.0),
+        ("near", 0.5, 1.5),
+        ("mixed", 0.0, 3.0),
+    ] {
+        let pairs = triangle_pairs(0x5EED_0001, lo, hi);
+        let parry: Vec<(shape::Triangle, shape::Triangle)> = pairs
+            .iter()
+            .map(|(a, b)| {
+                (
+                    shape::Triangle::new(a.a, a.b, a.c),
+                    shape::Triangle::new(b.a, b.b, b.c),
+                )
+            })
+            .collect();
+        let mut g = c.benchmark_group(format!("triangle_triangle/{name}"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("ccd", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&pairs) {
+                    sum += triangle_triangle(a, b).distance;
+                }
+                sum
+            });
+        });
+        g.bench_function("parry_query_distance", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&parry) {
+                    sum += query::distance(&Pose::IDENTITY, a, &Pose::IDENTITY, b)
+                        .map_or(0.0, |d| d.distance);
+                }
+                sum
+            });
+        });
+        g.bench_function("parry_gjk_kernel", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&parry) {
+                    sum += query::details::distance_support_map_support_map(&Pose::IDENTITY, a, b);
+                }
+                sum
+            });
+        });
+        g.finish();
+    }
+}
+
+fn bench_segments(c: &mut Criterion) {
+    for (name, lo, hi) in [("separated", 1.5, 3.0), ("mixed", 0.0, 3.0)] {
+        let pairs = segment_pairs(0x5EED_0002, lo, hi);
+        let parry: Vec<(shape::Segment, shape::Segment)> = pairs
+            .iter()
+            .map(|(a, b)| (shape::Segment::new(a.a, a.b), shape::Segment::new(b.a, b.b)))
+            .collect();
+        let mut g = c.benchmark_group(format!("segment_segment/{name}"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("ccd", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&pairs) {
+                    sum += segment_segment(a, b).distance;
+                }
+                sum
+            });
+        });
+        g.bench_function("parry_query_distance", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&parry) {
+                    sum += query::distance(&Pose::IDENTITY, a, &Pose::IDENTITY, b)
+                        .map_or(0.0, |d| d.distance);
+                }
+                sum
+            });
+        });
+        g.bench_function("parry_segment_kernel", |bench| {
+            bench.iter(|| {
+                let mut sum = 0.0;
+                for (a, b) in black_box(&parry) {
+                    sum += query::details::distance_segment_segment(&Pose::IDENTITY, a, b);
+                }
+                sum
+            });
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench_triangles, bench_segments);
+criterion_main!(benches);
