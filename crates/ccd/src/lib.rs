@@ -17,6 +17,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Bounding volumes (AABB, sphere, OBB, RSS, 18-DOP), BVHs, sweep-and-prune and a dynamic BVH (`ccd-bvh`, Lin survey; LA §IV).
+pub use ccd_bvh as bvh;
+/// Exact primitive distances with witnesses, convex hulls and GJK (`ccd-distance`, Lin survey: PQP, GJK).
+pub use ccd_distance as distance;
 /// Meshes, boxes, segments, triangles, witness features and mesh IO (`ccd-geometry`).
 pub use ccd_geometry as geometry;
 /// Rigid motion between two poses, its enclosures and motion bounds (`ccd-kinematics`, CATCH §3.2, §6; Avatar §4).
@@ -24,12 +28,18 @@ pub use ccd_kinematics as kinematics;
 /// Interval arithmetic, order-3 Taylor models and enclosures of rigid motions (`ccd-taylor`, CATCH §5.1–5.2, Avatar §5).
 pub use ccd_taylor as taylor;
 
+pub use ccd_bvh::Error as BvhError;
+pub use ccd_distance::{GjkError, HullError};
 pub use ccd_geometry::GeometryError;
 pub use ccd_kinematics::KinematicsError;
 pub use ccd_taylor::TaylorError;
 
 /// The types most programs need, in one import.
 pub mod prelude {
+    pub use ccd_bvh::{
+        BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
+    };
+    pub use ccd_distance::{Closest, ConvexHull, gjk_distance};
     pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
     pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
     pub use ccd_taylor::{
