@@ -85,15 +85,16 @@ fn build(c: &mut Criterion) {
     g.finish();
 }
 
-/// Query cost of a tree: the overlap traversal of two interlocked 20K-triangle tori, and a
+/// Query cost of a tree: the overlap traversal of a 20K-triangle torus against a slightly
+/// rotated copy of itself (surfaces crossing along long curves), and a
 /// best-first closest-vertex search between two separated tori (a stand-in for PQP distance:
 /// the leaf work is the vertex-vertex distances, so the time is dominated by the tree).
 fn query(c: &mut Criterion) {
     let (v, t) = noisy_torus(100, 100, 0x00BE_EF00);
     let soup = TriangleSoup::new(&v, &t);
     let interlocked = DAffine3::from_rotation_translation(
-        DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
-        DVec3::new(1.0, 0.0, 0.0),
+        DQuat::from_rotation_x(0.1),
+        DVec3::new(0.05, 0.0, 0.0),
     );
     let apart =
         DAffine3::from_rotation_translation(DQuat::from_rotation_y(0.7), DVec3::new(2.9, 0.4, 0.2));

@@ -186,61 +186,69 @@ impl<B: BoundingVolume> Bvh<B> {
         let mut boxes = Vec::new();
         let mut centroids = Vec::new();
         primitive_boxes(prims, &mut boxes, &mut centroids)?;
+        drop(centroids);
         let n = boxes.len();
         let mut bvh = Self {
             nodes: Vec::new(),
-            primitives: (0..n as u32).collect(),
+            primitives: Vec::new(),
         };
         if n == 0 {
             return Ok(bvh);
         }
+        let mut items: Vec<BuildItem> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BuildItem {
+                min: b.min,
+                max: b.max,
+                id: i as u32,
+            })
+            .collect();
+        drop(boxes);
         let split = options.split.unwrap_or(B::DEFAULT_SPLIT);
         let leaf_size = options.leaf_size;
         bvh.nodes.reserve((2 * n / leaf_size as usize).max(1));
-        let mut points = Vec::new();
-        // stack of (node index, first, count); the node's slot exists already
-        let mut stack: Vec<(u32, u32, u32)> = Vec::with_capacity(64);
-        bvh.nodes.push(Node {
+        // topology first (splits only need boxes and centroids), volumes afterwards
+        let placeholder = Node {
             bv: B::fit_points(&[]),
             first: 0,
             count: n as u32,
             left: 0,
-        });
-        stack.push((0, 0, n as u32));
-        while let Some((index, first, count)) = stack.pop() {
-            let ids = &mut bvh.primitives[first as usize..(first + count) as usize];
-            points.clear();
-            for &p in ids.iter() {
-                prims.push_points(p as usize, &mut points);
-            }
-            let bv = B::fit_points(&points);
+        };
+        bvh.nodes.push(placeholder);
+        // stack of (node index, first, count); the node's slot exists already
+        let mut stack: Vec<(u32, u32, u32, CBounds)> = Vec::with_capacity(64);
+        let mut sah = SahScratch::default();
+        stack.push((0, 0, n as u32, centroid_bounds(&items)));
+        while let Some((index, first, count, cb)) = stack.pop() {
             let node = &mut bvh.nodes[index as usize];
-            node.bv = bv;
             node.first = first;
             node.count = count;
             if count <= leaf_size {
                 continue;
             }
-            let mid = match split {
+            let part = &mut items[first as usize..(first + count) as usize];
+            let (mid, cb_left, cb_right) = match split {
                 SplitRule::BinnedSah { bins } => {
-                    split_sah(ids, &boxes, &centroids, bins.clamp(2, 64) as usize)
+                    split_sah(part, cb, bins.clamp(2, 64) as usize, &mut sah)
                 }
-                SplitRule::Median => split_median(ids, &centroids),
+                SplitRule::Median => {
+                    let mid = split_median(part, cb);
+                    let (l, r) = part.split_at(mid as usize);
+                    (mid, centroid_bounds(l), centroid_bounds(r))
+                }
             };
             let left = bvh.nodes.len() as u32;
             bvh.nodes[index as usize].left = left;
-            let placeholder = Node {
-                bv,
-                first: 0,
-                count: 0,
-                left: 0,
-            };
             bvh.nodes.push(placeholder);
             bvh.nodes.push(placeholder);
             // right first so the left subtree is built (and laid out) first
-            stack.push((left + 1, first + mid, count - mid));
-            stack.push((left, first, mid));
+            stack.push((left + 1, first + mid, count - mid, cb_right));
+            stack.push((left, first, mid, cb_left));
         }
+        bvh.primitives = items.iter().map(|it| it.id).collect();
+        drop(items);
+        bvh.fit_from_set(prims, &mut Vec::new(), false);
         Ok(bvh)
     }
 
@@ -367,7 +375,7 @@ impl<B: BoundingVolume> Bvh<B> {
             s.stack.push((b, left + 1));
             s.stack.push((a, left));
         }
-        self.fit_all(prims, &mut s.points, None);
+        self.fit_from_set(prims, &mut s.points, false);
         Ok(())
     }
 
@@ -409,18 +417,51 @@ impl<B: BoundingVolume> Bvh<B> {
                 return Err(Error::NonFinitePrimitive { index: i });
             }
         }
-        let mut points = Vec::new();
-        self.fit_all(prims, &mut points, Some(()));
+        self.fit_from_set(prims, &mut Vec::new(), true);
         Ok(())
     }
 
-    /// Fits every node: bottom-up merge when exact, else from the points of its range
-    /// (keeping axes when `keep_axes` is set).
-    fn fit_all<P: PrimitiveSet + ?Sized>(
+    /// Fits every node to the primitives of `prims`. For sets over shared vertices (meshes)
+    /// each vertex is gathered once per node (a mesh vertex is in ~6 triangles), which makes
+    /// OBB/RSS fitting several times cheaper.
+    fn fit_from_set<P: PrimitiveSet + ?Sized>(
         &mut self,
         prims: &P,
         points: &mut Vec<DVec3>,
-        keep_axes: Option<()>,
+        keep_axes: bool,
+    ) {
+        match prims.shared_vertices() {
+            Some(verts) if !B::MERGE_IS_EXACT => {
+                let mut stamp = vec![u32::MAX; verts.len()];
+                self.fit_nodes(
+                    |node, p, out| {
+                        for v in prims.vertex_indices(p as usize) {
+                            let slot = &mut stamp[v as usize];
+                            if *slot != node {
+                                *slot = node;
+                                out.push(verts[v as usize]);
+                            }
+                        }
+                    },
+                    points,
+                    keep_axes,
+                );
+            }
+            _ => self.fit_nodes(
+                |_, p, out| prims.push_points(p as usize, out),
+                points,
+                keep_axes,
+            ),
+        }
+    }
+
+    /// Fits every node, children before parents: bottom-up merge when exact, else from the
+    /// points of its range (keeping the current axes when `keep_axes` is set).
+    fn fit_nodes<G: FnMut(u32, u32, &mut Vec<DVec3>)>(
+        &mut self,
+        mut gather: G,
+        points: &mut Vec<DVec3>,
+        keep_axes: bool,
     ) {
         for index in (0..self.nodes.len()).rev() {
             let node = self.nodes[index];
@@ -431,9 +472,9 @@ impl<B: BoundingVolume> Bvh<B> {
                 _ => {
                     points.clear();
                     for &p in &self.primitives[node.primitive_range()] {
-                        prims.push_points(p as usize, points);
+                        gather(index as u32, p, points);
                     }
-                    if keep_axes.is_some() {
+                    if keep_axes {
                         node.bv.refit_points(points)
                     } else {
                         B::fit_points(points)
@@ -533,78 +574,46 @@ impl<B> Bvh<B> {
     }
 }
 
-/// Binned SAH split of `ids` (Wald 2007): returns the size of the left part after
-/// partitioning `ids` in place. Falls back to a median split when the centroids coincide or
-/// the best bin split leaves a side empty.
-fn split_sah(ids: &mut [u32], boxes: &[Aabb], centroids: &[DVec3], bins: usize) -> u32 {
-    let cb = Aabb::from_points(ids.iter().map(|&i| centroids[i as usize]));
-    let ext = cb.extents();
-    let mut best: Option<(usize, usize, f64)> = None; // axis, last bin of left, cost
-    let mut bin_box = [Aabb::EMPTY; 64];
-    let mut bin_count = [0u32; 64];
-    let mut right_area = [0.0f64; 64];
-    let mut right_count = [0u32; 64];
-    for axis in 0..3 {
-        if ext[axis] <= 0.0 {
-            continue;
-        }
-        let scale = bins as f64 / ext[axis];
-        let lo = cb.min[axis];
-        bin_box[..bins].fill(Aabb::EMPTY);
-        bin_count[..bins].fill(0);
-        for &i in ids.iter() {
-            let b = (((centroids[i as usize][axis] - lo) * scale) as usize).min(bins - 1);
-            bin_box[b] = bin_box[b].merge(boxes[i as usize]);
-            bin_count[b] += 1;
-        }
-        let mut acc = Aabb::EMPTY;
-        let mut cnt = 0;
-        for b in (1..bins).rev() {
-            acc = acc.merge(bin_box[b]);
-            cnt += bin_count[b];
-            right_area[b] = acc.surface_area();
-            right_count[b] = cnt;
-        }
-        let mut acc = Aabb::EMPTY;
-        let mut cnt = 0;
-        for b in 0..bins - 1 {
-            acc = acc.merge(bin_box[b]);
-            cnt += bin_count[b];
-            if cnt == 0 || right_count[b + 1] == 0 {
-                continue;
-            }
-            let cost = acc.surface_area() * f64::from(cnt)
-                + right_area[b + 1] * f64::from(right_count[b + 1]);
-            if best.is_none_or(|(_, _, c)| cost < c) {
-                best = Some((axis, b, cost));
-            }
-        }
-    }
-    let Some((axis, last, _)) = best else {
-        return split_median(ids, centroids);
-    };
-    let scale = bins as f64 / ext[axis];
-    let lo = cb.min[axis];
-    let goes_left =
-        |i: u32| (((centroids[i as usize][axis] - lo) * scale) as usize).min(bins - 1) <= last;
-    let mut l = 0usize;
-    for k in 0..ids.len() {
-        if goes_left(ids[k]) {
-            ids.swap(l, k);
-            l += 1;
-        }
-    }
-    if l == 0 || l == ids.len() {
-        return split_median(ids, centroids);
-    }
-    l as u32
+/// A primitive during the top-down build: its box and id, kept in one array that is
+/// partitioned in place (sequential memory access at every level).
+#[derive(Clone, Copy, Debug)]
+struct BuildItem {
+    min: DVec3,
+    max: DVec3,
+    id: u32,
 }
 
-/// Median split of the centroids along the longest axis of their box: partitions `ids` in
-/// place (O(n) selection) and returns the size of the left half.
-fn split_median(ids: &mut [u32], centroids: &[DVec3]) -> u32 {
-    let cb = Aabb::from_points(ids.iter().map(|&i| centroids[i as usize]));
-    let ext = cb.extents();
+impl BuildItem {
+    /// Twice the centroid (the factor cancels in every comparison).
+    #[inline]
+    fn centroid2(&self) -> DVec3 {
+        self.min + self.max
+    }
+}
+
+/// Reusable bin buffers of [`split_sah`].
+#[derive(Default)]
+struct SahScratch {
+    bin_box: Vec<Aabb>,
+    bin_count: Vec<u32>,
+    right_area: Vec<f64>,
+    right_count: Vec<u32>,
+}
+
+/// Binned SAH split (Wald 2007) along the axis of largest centroid extent: returns the size
+/// of the left part after partitioning `items` in place. Falls back to a median split when
+/// the centroids coincide or no bin boundary separates them.
+fn split_sah(
+    items: &mut [BuildItem],
+    cb: CBounds,
+    bins: usize,
+    sc: &mut SahScratch,
+) -> (u32, CBounds, CBounds) {
+    // small nodes need few bins (and resetting fewer bins is what dominates there)
+    let bins = bins.min(items.len().max(2));
+    let (lo, hi) = cb;
+    let ext = hi - lo;
+    // bin along the axis of largest centroid extent only (as Wald 2007 does)
     let axis = if ext.x >= ext.y && ext.x >= ext.z {
         0
     } else if ext.y >= ext.z {
@@ -612,9 +621,105 @@ fn split_median(ids: &mut [u32], centroids: &[DVec3]) -> u32 {
     } else {
         2
     };
-    let mid = ids.len() / 2;
-    ids.select_nth_unstable_by(mid, |&a, &b| {
-        centroids[a as usize][axis].total_cmp(&centroids[b as usize][axis])
+    let median = |items: &mut [BuildItem]| {
+        let mid = split_median(items, cb);
+        let (l, r) = items.split_at(mid as usize);
+        (mid, centroid_bounds(l), centroid_bounds(r))
+    };
+    if ext[axis] <= 0.0 {
+        return median(items);
+    }
+    let scale = bins as f64 / ext[axis];
+    let lo = lo[axis];
+    sc.bin_box.clear();
+    sc.bin_box.resize(bins, Aabb::EMPTY);
+    sc.bin_count.clear();
+    sc.bin_count.resize(bins, 0);
+    sc.right_area.clear();
+    sc.right_area.resize(bins, 0.0);
+    sc.right_count.clear();
+    sc.right_count.resize(bins, 0);
+    let (bin_box, bin_count) = (&mut sc.bin_box, &mut sc.bin_count);
+    let (right_area, right_count) = (&mut sc.right_area, &mut sc.right_count);
+    let bin_of = |c: f64| (((c - lo) * scale) as usize).min(bins - 1);
+    for it in items.iter() {
+        let k = bin_of(it.centroid2()[axis]);
+        bin_box[k] = bin_box[k].merge(Aabb::new(it.min, it.max));
+        bin_count[k] += 1;
+    }
+    let mut best: Option<(usize, f64)> = None; // last bin of left, cost
+    let mut acc = Aabb::EMPTY;
+    let mut cnt = 0;
+    for k in (1..bins).rev() {
+        acc = acc.merge(bin_box[k]);
+        cnt += bin_count[k];
+        right_area[k] = acc.surface_area();
+        right_count[k] = cnt;
+    }
+    let mut acc = Aabb::EMPTY;
+    let mut cnt = 0;
+    for k in 0..bins - 1 {
+        acc = acc.merge(bin_box[k]);
+        cnt += bin_count[k];
+        if cnt == 0 || right_count[k + 1] == 0 {
+            continue;
+        }
+        let cost =
+            acc.surface_area() * f64::from(cnt) + right_area[k + 1] * f64::from(right_count[k + 1]);
+        if best.is_none_or(|(_, c)| cost < c) {
+            best = Some((k, cost));
+        }
+    }
+    let Some((last, _)) = best else {
+        return median(items);
+    };
+    let mut l = 0usize;
+    let empty = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    let (mut cl, mut cr) = (empty, empty);
+    for k in 0..items.len() {
+        let c = items[k].centroid2();
+        if bin_of(c[axis]) <= last {
+            items.swap(l, k);
+            l += 1;
+            cl = (cl.0.min(c), cl.1.max(c));
+        } else {
+            cr = (cr.0.min(c), cr.1.max(c));
+        }
+    }
+    if l == 0 || l == items.len() {
+        return median(items);
+    }
+    (l as u32, cl, cr)
+}
+
+/// Bounds `(lo, hi)` of the doubled centroids of a range of build items.
+type CBounds = (DVec3, DVec3);
+
+/// The [`CBounds`] of `items`.
+fn centroid_bounds(items: &[BuildItem]) -> CBounds {
+    items
+        .iter()
+        .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), it| {
+            let c = it.centroid2();
+            (lo.min(c), hi.max(c))
+        })
+}
+
+/// Median split of the centroids along the longest axis of their box: partitions `items` in
+/// place (O(n) selection) and returns the size of the left half.
+fn split_median(items: &mut [BuildItem], cb: CBounds) -> u32 {
+    let (lo, hi) = cb;
+    let ext = hi - lo;
+    let axis = if ext.x >= ext.y && ext.x >= ext.z {
+        0
+    } else if ext.y >= ext.z {
+        1
+    } else {
+        2
+    };
+    let mid = items.len() / 2;
+    items.select_nth_unstable_by(mid, |a, b| {
+        a.centroid2()[axis].total_cmp(&b.centroid2()[axis])
     });
     mid as u32
 }

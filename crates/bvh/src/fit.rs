@@ -11,20 +11,28 @@ pub(crate) fn principal_axes(points: &[DVec3]) -> DMat3 {
     if points.len() < 2 {
         return DMat3::IDENTITY;
     }
+    // one pass: sums of d and d d^T for d = p - p0 (shifted for accuracy), then
+    // cov = S2 - S1 S1^T / n
     let n = points.len() as f64;
-    let mean = points.iter().copied().sum::<DVec3>() / n;
-    let mut c = [[0.0f64; 3]; 3];
+    let p0 = points[0];
+    let mut s1 = DVec3::ZERO;
+    let (mut xx, mut xy, mut xz, mut yy, mut yz, mut zz) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     for p in points {
-        let d = (*p - mean).to_array();
-        for i in 0..3 {
-            for j in i..3 {
-                c[i][j] += d[i] * d[j];
-            }
-        }
+        let d = *p - p0;
+        s1 += d;
+        xx += d.x * d.x;
+        xy += d.x * d.y;
+        xz += d.x * d.z;
+        yy += d.y * d.y;
+        yz += d.y * d.z;
+        zz += d.z * d.z;
     }
-    c[1][0] = c[0][1];
-    c[2][0] = c[0][2];
-    c[2][1] = c[1][2];
+    let m = s1 / n;
+    let c = [
+        [xx - s1.x * m.x, xy - s1.x * m.y, xz - s1.x * m.z],
+        [xy - s1.x * m.y, yy - s1.y * m.y, yz - s1.y * m.z],
+        [xz - s1.x * m.z, yz - s1.y * m.z, zz - s1.z * m.z],
+    ];
     let (values, vectors) = jacobi_eigen(c);
     let mut order = [0usize, 1, 2];
     order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
@@ -38,8 +46,9 @@ pub(crate) fn principal_axes(points: &[DVec3]) -> DMat3 {
     DMat3::from_cols(e0, e1, e2)
 }
 
-/// Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (at most 32
-/// sweeps; converges quadratically, typically in 4-6). Returns the eigenvalues and the
+/// Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (at most 12
+/// sweeps; converges quadratically, typically in 3-5). Fitting only needs *an* orthonormal
+/// frame close to the principal axes, so the tolerance is loose. Returns the eigenvalues and the
 /// eigenvectors as the columns of the second result.
 #[allow(clippy::needless_range_loop)]
 fn jacobi_eigen(mut a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
@@ -48,9 +57,9 @@ fn jacobi_eigen(mut a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
     if scale == 0.0 || !scale.is_finite() {
         return ([a[0][0], a[1][1], a[2][2]], v);
     }
-    for _sweep in 0..32 {
+    for _sweep in 0..12 {
         let off = a[0][1].abs() + a[0][2].abs() + a[1][2].abs();
-        if off <= 1e-15 * scale {
+        if off <= 1e-12 * scale {
             break;
         }
         for (p, q) in [(0usize, 1usize), (0, 2), (1, 2)] {

@@ -46,6 +46,21 @@ pub trait PrimitiveSet {
     fn validate(&self) -> Result<(), Error> {
         Ok(())
     }
+
+    /// For triangles over a shared vertex array (a mesh): that array. Builders then gather
+    /// each vertex once per node instead of once per triangle. `None` (the default) for
+    /// independent primitives.
+    fn shared_vertices(&self) -> Option<&[DVec3]> {
+        None
+    }
+
+    /// The three indices into [`shared_vertices`](Self::shared_vertices) of primitive `i`
+    /// (only called when that returns `Some`; the points of
+    /// [`push_points`](Self::push_points) must be these vertices).
+    fn vertex_indices(&self, i: usize) -> [u32; 3] {
+        let _ = i;
+        [0; 3]
+    }
 }
 
 /// Triangles given by vertex positions and index triples, e.g. the current positions of a
@@ -98,6 +113,16 @@ impl<'a> TriangleSoup<'a> {
 }
 
 impl PrimitiveSet for TriangleSoup<'_> {
+    #[inline]
+    fn shared_vertices(&self) -> Option<&[DVec3]> {
+        Some(self.vertices)
+    }
+
+    #[inline]
+    fn vertex_indices(&self, i: usize) -> [u32; 3] {
+        self.triangles[i]
+    }
+
     fn validate(&self) -> Result<(), Error> {
         let n = self.vertices.len();
         if let Some(t) = self
