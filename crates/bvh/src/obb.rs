@@ -100,7 +100,7 @@ impl Obb {
 }
 
 impl BoundingVolume for Obb {
-    const DEFAULT_SPLIT: SplitRule = SplitRule::Median;
+    const DEFAULT_SPLIT: SplitRule = SplitRule::BinnedSah { bins: 16 };
     const MERGE_IS_EXACT: bool = false;
 
     fn fit_points(points: &[DVec3]) -> Self {

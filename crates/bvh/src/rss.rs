@@ -170,7 +170,7 @@ impl Rss {
 }
 
 impl BoundingVolume for Rss {
-    const DEFAULT_SPLIT: SplitRule = SplitRule::Median;
+    const DEFAULT_SPLIT: SplitRule = SplitRule::BinnedSah { bins: 16 };
     const MERGE_IS_EXACT: bool = false;
 
     fn fit_points(points: &[DVec3]) -> Self {
@@ -192,6 +192,12 @@ impl BoundingVolume for Rss {
 
     #[inline]
     fn overlaps(&self, other: &Self, pos12: &DAffine3) -> bool {
+        // cheap bounding-sphere rejection before the rectangle-rectangle distance
+        let c2 = pos12.transform_point3(other.center());
+        let reach = self.size() + other.size();
+        if self.center().distance_squared(c2) > reach * reach * (1.0 + 1e-9) {
+            return false;
+        }
         self.distance_lower_bound(other, pos12) <= 0.0
     }
 

@@ -55,7 +55,7 @@ fn pair_slack(a: &Sphere, b: &Sphere, pos12: &DAffine3) -> f64 {
 }
 
 impl BoundingVolume for Sphere {
-    const DEFAULT_SPLIT: SplitRule = SplitRule::Median;
+    const DEFAULT_SPLIT: SplitRule = SplitRule::BinnedSah { bins: 16 };
     const MERGE_IS_EXACT: bool = false;
 
     fn fit_points(points: &[DVec3]) -> Self {

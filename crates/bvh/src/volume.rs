@@ -6,16 +6,19 @@ use glam::{DAffine3, DVec3};
 /// How a top-down [`Bvh`](crate::Bvh) build splits a node's primitives in two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitRule {
-    /// Binned surface-area heuristic over the primitive centroids on all three axes
-    /// (Wald, "On fast construction of SAH-based BVHs", 2007), with this many bins (clamped to
-    /// `2..=64`). The default for [`Aabb`] and [`Kdop18`](crate::Kdop18).
+    /// Binned surface-area heuristic over the primitive centroids, along the axis of largest
+    /// centroid extent (Wald, "On fast construction of SAH-based BVHs", 2007), with this many
+    /// bins (clamped to `2..=64`; 16 by default). The default for every volume type of this
+    /// crate: measured on a 20K-triangle noisy torus (`benches/build.rs`), SAH trees beat
+    /// median trees for AABB overlap (−36% time), RSS overlap (−28%) and RSS best-first
+    /// closest-point search (−23%), for a build about 1.1–1.3× the median build's time.
     BinnedSah {
         /// Number of bins per axis.
         bins: u32,
     },
-    /// Median split of the centroids along the longest axis of their bounding box, as the
-    /// OBBTree and PQP builders do (Lin survey slides, "Building an OBBTree"). The default for
-    /// [`Obb`](crate::Obb), [`Rss`](crate::Rss) and [`Sphere`](crate::Sphere).
+    /// Median split of the centroids along the longest axis of their bounding box, close to
+    /// the OBBTree and PQP builders (Lin survey slides, "Building an OBBTree"): balanced trees
+    /// and the cheapest build, e.g. for deforming meshes rebuilt often.
     Median,
 }
 
