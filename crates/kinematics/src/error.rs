@@ -47,4 +47,98 @@ pub enum KinematicsError {
     /// An error from the enclosure arithmetic.
     #[error(transparent)]
     Taylor(#[from] ccd_taylor::TaylorError),
+    /// A URDF or SRDF file that cannot be read (feature `urdf`).
+    #[error("cannot read {}: {reason}", path.display())]
+    FileRead {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The underlying IO error, as text.
+        reason: String,
+    },
+    /// A URDF or SRDF document that is not well-formed XML or does not follow the format:
+    /// missing elements or attributes, unparsable numbers (feature `urdf`).
+    #[error("cannot parse {source_name}: {reason}")]
+    UrdfParse {
+        /// The file path, or `"<string>"` for a document given as text.
+        source_name: String,
+        /// What is wrong, with the position where known.
+        reason: String,
+    },
+    /// A URDF joint whose `type` is not one of revolute, continuous, prismatic, fixed,
+    /// floating, planar, spherical (feature `urdf`).
+    #[error("joint {joint:?} has an unknown type {kind:?}")]
+    UnknownJointType {
+        /// The joint's name.
+        joint: String,
+        /// The type it gives.
+        kind: String,
+    },
+    /// A valid URDF joint type that this crate does not model (`planar`) (feature `urdf`).
+    #[error("joint {joint:?} has type {kind:?}, which is unsupported")]
+    UnsupportedJointType {
+        /// The joint's name.
+        joint: String,
+        /// The type it gives.
+        kind: String,
+    },
+    /// A URDF joint or an SRDF entry names a link that does not exist (feature `urdf`).
+    #[error("{context} names link {link:?}, which does not exist")]
+    UnknownLink {
+        /// The missing link's name.
+        link: String,
+        /// Who names it (e.g. `joint "elbow" (parent)`).
+        context: String,
+    },
+    /// A URDF link that is the child of two joints (feature `urdf`).
+    #[error("link {link:?} has two parents: it is the child of joints {first:?} and {second:?}")]
+    LinkWithTwoParents {
+        /// The link.
+        link: String,
+        /// The first joint naming it as child.
+        first: String,
+        /// The second joint naming it as child.
+        second: String,
+    },
+    /// URDF joints that connect links in a cycle (feature `urdf`).
+    #[error("the joints form a cycle through links {links:?}")]
+    UrdfCycle {
+        /// The links on (or hanging below) the cycle, sorted by name.
+        links: Vec<String>,
+    },
+    /// A URDF that is structurally invalid in another way: no links, duplicate names,
+    /// several roots, a zero joint axis, a missing `<limit>`, an invalid mesh scale
+    /// (feature `urdf`).
+    #[error("invalid URDF: {0}")]
+    InvalidUrdf(String),
+    /// A collision mesh URI that cannot be resolved to a file: an unknown `package://`
+    /// name, an unsupported scheme (feature `urdf`).
+    #[error("cannot resolve mesh {uri:?} of link {link:?}: {reason}")]
+    UnresolvedUri {
+        /// The link.
+        link: String,
+        /// The `filename` attribute.
+        uri: String,
+        /// Why.
+        reason: String,
+    },
+    /// A collision mesh file that does not exist (feature `urdf`).
+    #[error("collision mesh {uri:?} of link {link:?} not found at {}", path.display())]
+    MissingMesh {
+        /// The link.
+        link: String,
+        /// The `filename` attribute.
+        uri: String,
+        /// The path it resolved to.
+        path: std::path::PathBuf,
+    },
+    /// A collision mesh file that exists but cannot be loaded (feature `urdf`).
+    #[error("cannot load collision mesh {} of link {link:?}: {reason}", path.display())]
+    MeshLoad {
+        /// The link.
+        link: String,
+        /// The mesh file.
+        path: std::path::PathBuf,
+        /// The `ccd_geometry` error, as text.
+        reason: String,
+    },
 }

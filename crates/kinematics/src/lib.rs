@@ -37,6 +37,8 @@ mod articulated;
 mod error;
 mod model;
 mod rigid;
+#[cfg(feature = "urdf")]
+pub mod urdf;
 
 pub use articulated::ArticulatedMotion;
 pub use error::KinematicsError;

@@ -1,0 +1,926 @@
+//! URDF import (feature `urdf`): a robot description into an [`ArticulatedModel`] with its
+//! collision geometry, and SRDF `disable_collisions` pairs into a link-pair filter.
+//!
+//! The document is parsed by `urdf-rs`; a light `quick-xml` pass before it gives typed
+//! errors (malformed XML with its line, unknown joint types, missing `<limit>`s) where
+//! `urdf-rs` would only say that deserialisation failed.
+//!
+//! # URDF semantics as loaded here
+//! - Every `<link>` becomes a link of the model; the root is the link that is no joint's
+//!   child (it gets a [`Joint::Fixed`] to the world with an identity offset). Exactly one
+//!   root is allowed; a link that is the child of two joints, a cycle of joints, a joint
+//!   naming a missing link and duplicate names are errors.
+//! - A `<joint>`'s `<origin xyz rpy>` is the constant offset parent → joint frame
+//!   ([`LinkSpec::offset`]; `rpy` is fixed-axis roll about x, then pitch about y, then yaw
+//!   about z: `R = Rz(yaw)·Ry(pitch)·Rx(roll)`), and the child link's frame is
+//!   `offset · motion(q)`, so [`ArticulatedModel::pose_from_joints`] reproduces URDF forward
+//!   kinematics.
+//! - Types: `revolute` → [`Joint::Revolute`] with [`Limits`] from `<limit lower upper>`,
+//!   `continuous` → [`Joint::Revolute`] without limits, `prismatic` → [`Joint::Prismatic`],
+//!   `fixed` → [`Joint::Fixed`], `floating` → [`Joint::Floating`], `spherical` (URDF 1.2)
+//!   → [`Joint::Spherical`]; `planar` is [`KinematicsError::UnsupportedJointType`], any other
+//!   type [`KinematicsError::UnknownJointType`]. `<axis xyz>` defaults to `(1, 0, 0)` and
+//!   is normalised (a zero or non-finite axis is an error). Revolute and prismatic joints
+//!   need a `<limit>` (as in `urdfdom`); an infinite bound (URDF 1.2 omitted bound) drops
+//!   the limits of that joint. `<mimic>` is ignored: a mimic joint gets its own value.
+//! - Joint values are ordered as the model's links ([`ArticulatedModel::links`],
+//!   [`crate::Link::first_dof`]), which is breadth-first from the root, not the document's
+//!   order; [`UrdfRobot::joint_index`] maps a joint name to its index in `q`.
+//! - Only `<collision>` elements are read (visuals, inertials, materials are ignored, so
+//!   missing visual meshes are fine). Each becomes a [`Collision`] with its rigid
+//!   `<origin>` kept as [`Collision::origin`] (collision frame → link frame) and its
+//!   geometry as a [`TriMesh`] in the collision frame: mesh files are loaded through
+//!   [`ccd_geometry::io::read_mesh`] (`.obj`, `.stl`, `.ply`) with the `scale` **baked into
+//!   the vertices** (a mirroring scale also flips the triangles); boxes, cylinders, spheres
+//!   and capsules are tessellated ([`UrdfOptions::primitive_segments`]).
+//!   [`UrdfRobot::link_mesh`] merges a link's collisions into one mesh in the link frame.
+//!   A file used several times with the same scale is loaded once and shared.
+//! - Mesh `filename`s: `package://NAME/rest` is resolved with [`UrdfOptions::package_dirs`]
+//!   (the longest matching prefix wins, so a prefix may be more than a package name),
+//!   `file:///abs/path` is taken as is, and a plain path is relative to the URDF's directory
+//!   (or the `base_dir` given to [`UrdfRobot::parse`]). A collision mesh that does not
+//!   exist is [`KinematicsError::MissingMesh`].
+//!
+//! # Example
+//! ```
+//! use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+//! use ccd_kinematics::glam::DVec3;
+//!
+//! let urdf = r#"
+//! <robot name="arm">
+//!   <link name="base"/>
+//!   <link name="upper">
+//!     <collision><origin xyz="0 0 0.5"/><geometry><box size="0.1 0.1 1"/></geometry></collision>
+//!   </link>
+//!   <joint name="shoulder" type="revolute">
+//!     <origin xyz="0 0 1" rpy="0 0 0"/>
+//!     <parent link="base"/><child link="upper"/>
+//!     <axis xyz="0 1 0"/>
+//!     <limit lower="-2" upper="2" effort="1" velocity="1"/>
+//!   </joint>
+//! </robot>"#;
+//! let robot = UrdfRobot::parse(urdf, ".", &UrdfOptions::default())?;
+//! assert_eq!(robot.model.len(), 2);
+//! assert_eq!(robot.model.dof(), 1);
+//!
+//! let upper = robot.model.link_id("upper").unwrap();
+//! let mut q = vec![0.0; robot.model.dof()];
+//! q[robot.joint_index("shoulder").unwrap()] = std::f64::consts::FRAC_PI_2;
+//! let world = robot.model.pose_from_joints(&q)?.world_transforms(&robot.model);
+//! // the link's tip (0, 0, 1) swings about +y onto +x
+//! let tip = world[upper.index()].transform_point3(DVec3::Z);
+//! assert!(tip.abs_diff_eq(DVec3::new(1.0, 0.0, 1.0), 1e-12));
+//! // its box, in the link frame, reaches from z = 0 to z = 1
+//! let mesh = robot.link_mesh(upper).unwrap();
+//! assert!((mesh.aabb().max.z - 1.0).abs() < 1e-12);
+//! # Ok::<(), ccd_kinematics::KinematicsError>(())
+//! ```
+
+mod shapes;
+mod srdf;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ccd_geometry::TriMesh;
+use glam::{DAffine3, DQuat, DVec3};
+use quick_xml::events::Event;
+
+use crate::{ArticulatedModel, Joint, KinematicsError, Limits, LinkId, LinkSpec};
+
+pub use srdf::{parse_srdf_disabled_pairs, read_srdf_disabled_pairs};
+
+/// How to load a URDF: where `package://` URIs point and how finely primitives are
+/// tessellated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrdfOptions {
+    /// `(prefix, directory)` pairs: `package://PREFIX/rest` resolves to `directory/rest`.
+    /// A prefix is a package name (`"panda_description"`) or a longer path
+    /// (`"example-robot-data/robots/panda_description"`); the longest match wins.
+    pub package_dirs: Vec<(String, PathBuf)>,
+    /// Vertices around the axis of tessellated cylinders, spheres and capsules (at least 3;
+    /// default 16).
+    pub primitive_segments: u32,
+}
+
+impl Default for UrdfOptions {
+    fn default() -> Self {
+        Self {
+            package_dirs: Vec::new(),
+            primitive_segments: 16,
+        }
+    }
+}
+
+impl UrdfOptions {
+    /// These options with one more `package://` prefix mapped to `dir`.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::UrdfOptions;
+    /// use std::path::Path;
+    ///
+    /// let opts = UrdfOptions::default().with_package("robots/arm_description", "/data/arm");
+    /// let path = opts.resolve_uri("package://robots/arm_description/meshes/a.stl", Path::new("."));
+    /// assert_eq!(path.unwrap(), Path::new("/data/arm/meshes/a.stl"));
+    /// ```
+    #[must_use]
+    pub fn with_package(mut self, prefix: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
+        self.package_dirs.push((prefix.into(), dir.into()));
+        self
+    }
+
+    /// The file a mesh `filename` refers to (see the [module docs](self)); `base_dir` is the
+    /// URDF's directory.
+    ///
+    /// # Errors
+    /// A message when no package prefix matches or the URI scheme is not `package://` or
+    /// `file://`.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::UrdfOptions;
+    /// use std::path::Path;
+    ///
+    /// let opts = UrdfOptions::default().with_package("arm", "/pkgs/arm");
+    /// let base = Path::new("/robots/urdf");
+    /// assert_eq!(opts.resolve_uri("../meshes/a.stl", base).unwrap(), base.join("../meshes/a.stl"));
+    /// assert_eq!(opts.resolve_uri("package://arm/a.obj", base).unwrap(), Path::new("/pkgs/arm/a.obj"));
+    /// assert_eq!(opts.resolve_uri("file:///abs/a.ply", base).unwrap(), Path::new("/abs/a.ply"));
+    /// assert!(opts.resolve_uri("package://other/a.stl", base).is_err());
+    /// assert!(opts.resolve_uri("https://example.invalid/a.stl", base).is_err());
+    /// ```
+    pub fn resolve_uri(&self, uri: &str, base_dir: &Path) -> Result<PathBuf, String> {
+        if let Some(rest) = uri.strip_prefix("package://") {
+            let mut best: Option<(usize, &Path)> = None;
+            for (prefix, dir) in &self.package_dirs {
+                let p = prefix.trim_matches('/');
+                let matches = !p.is_empty()
+                    && rest.starts_with(p)
+                    && (rest.len() == p.len() || rest[p.len()..].starts_with('/'));
+                if matches && best.is_none_or(|(len, _)| p.len() > len) {
+                    best = Some((p.len(), dir));
+                }
+            }
+            match best {
+                Some((len, dir)) => Ok(dir.join(rest[len..].trim_start_matches('/'))),
+                None => {
+                    let package = rest.split('/').next().unwrap_or(rest);
+                    Err(format!(
+                        "no directory for package {package:?} in UrdfOptions::package_dirs"
+                    ))
+                }
+            }
+        } else if let Some(path) = uri.strip_prefix("file://") {
+            Ok(PathBuf::from(path))
+        } else if let Some((scheme, _)) = uri.split_once("://") {
+            Err(format!("unsupported URI scheme {scheme:?}"))
+        } else {
+            Ok(base_dir.join(uri))
+        }
+    }
+}
+
+/// The shape of one `<collision>` element as the URDF gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CollisionGeometry {
+    /// `<mesh filename scale>`.
+    Mesh {
+        /// The `filename` attribute as written.
+        uri: String,
+        /// The file it resolved to.
+        path: PathBuf,
+        /// The `scale` attribute (default `(1, 1, 1)`), baked into [`Collision::mesh`].
+        scale: DVec3,
+    },
+    /// `<box size>`: full extents, centred.
+    Box {
+        /// Full extents along x, y, z.
+        size: DVec3,
+    },
+    /// `<cylinder radius length>`: axis z, centred.
+    Cylinder {
+        /// Radius.
+        radius: f64,
+        /// Length along z.
+        length: f64,
+    },
+    /// `<capsule radius length>` (URDF 1.2): a cylinder along z with hemispherical caps.
+    Capsule {
+        /// Radius.
+        radius: f64,
+        /// Length of the cylindrical part.
+        length: f64,
+    },
+    /// `<sphere radius>`: centred.
+    Sphere {
+        /// Radius.
+        radius: f64,
+    },
+}
+
+/// One `<collision>` element of a link.
+#[derive(Clone, Debug)]
+pub struct Collision {
+    /// The element's `name`, if any.
+    pub name: Option<String>,
+    /// Its rigid `<origin>`: collision frame → link frame.
+    pub origin: DAffine3,
+    /// What the URDF says the shape is.
+    pub geometry: CollisionGeometry,
+    /// The shape as triangles in the collision frame (mesh scale baked in, primitives
+    /// tessellated). Shared between collisions that use the same file and scale.
+    pub mesh: Arc<TriMesh>,
+}
+
+/// A robot loaded from a URDF: its [`ArticulatedModel`] and per-link collision geometry.
+///
+/// See the [module docs](self) for the semantics and an example.
+#[derive(Clone, Debug)]
+pub struct UrdfRobot {
+    /// The `<robot name>`.
+    pub name: String,
+    /// The link tree with joints and offsets.
+    pub model: ArticulatedModel,
+    /// `joint_names[i]`: the joint whose child is link `i` (`None` for the root).
+    pub joint_names: Vec<Option<String>>,
+    /// `collisions[i]`: the collision shapes of link `i` in document order.
+    pub collisions: Vec<Vec<Collision>>,
+}
+
+/// What the pre-pass learns about a `<joint>` (direct child of `<robot>`).
+struct JointScan {
+    kind: String,
+    has_limit: bool,
+}
+
+impl UrdfRobot {
+    /// Loads a URDF file; relative mesh paths are resolved against its directory.
+    ///
+    /// # Errors
+    /// [`KinematicsError::FileRead`] when the file cannot be read, and everything
+    /// [`UrdfRobot::parse`] reports.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("ccd-urdf-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(
+    ///     dir.join("tri.stl"),
+    ///     "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n\
+    ///      endloop\nendfacet\nendsolid t\n",
+    /// )
+    /// .unwrap();
+    /// std::fs::write(
+    ///     dir.join("one.urdf"),
+    ///     r#"<robot name="one"><link name="base"><collision><geometry>
+    ///        <mesh filename="tri.stl" scale="2 2 2"/></geometry></collision></link></robot>"#,
+    /// )
+    /// .unwrap();
+    /// let robot = UrdfRobot::from_file(dir.join("one.urdf"), &UrdfOptions::default());
+    /// std::fs::remove_dir_all(&dir).ok();
+    /// let robot = robot?;
+    /// assert_eq!(robot.collisions[0][0].mesh.aabb().max.x, 2.0);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn from_file(
+        path: impl AsRef<Path>,
+        options: &UrdfOptions,
+    ) -> Result<Self, KinematicsError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| KinematicsError::FileRead {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Self::load(&text, &path.display().to_string(), base, options)
+    }
+
+    /// Loads a URDF document given as text; relative mesh paths are resolved against
+    /// `base_dir`.
+    ///
+    /// # Errors
+    /// - [`KinematicsError::UrdfParse`]: malformed XML (with its line), a root element
+    ///   other than `<robot>`, missing or unparsable elements and attributes.
+    /// - [`KinematicsError::UnknownJointType`], [`KinematicsError::UnsupportedJointType`]
+    ///   (`planar`).
+    /// - [`KinematicsError::UnknownLink`]: a joint's parent or child does not exist.
+    /// - [`KinematicsError::LinkWithTwoParents`], [`KinematicsError::UrdfCycle`].
+    /// - [`KinematicsError::InvalidUrdf`]: no links, duplicate link or joint names, several
+    ///   roots, a zero or non-finite axis, origin or dimension, a revolute or prismatic
+    ///   joint without `<limit>`, `lower > upper`, a zero or non-finite mesh scale.
+    /// - [`KinematicsError::UnresolvedUri`], [`KinematicsError::MissingMesh`],
+    ///   [`KinematicsError::MeshLoad`] for collision meshes.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    /// use ccd_kinematics::KinematicsError;
+    ///
+    /// let bad = r#"<robot name="r"><link name="a"/><link name="b"/>
+    ///   <joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint></robot>"#;
+    /// let err = UrdfRobot::parse(bad, ".", &UrdfOptions::default()).unwrap_err();
+    /// assert!(matches!(err, KinematicsError::UnknownJointType { ref kind, .. } if kind == "hinge"));
+    /// ```
+    pub fn parse(
+        text: &str,
+        base_dir: impl AsRef<Path>,
+        options: &UrdfOptions,
+    ) -> Result<Self, KinematicsError> {
+        Self::load(text, "<string>", base_dir.as_ref(), options)
+    }
+
+    fn load(
+        text: &str,
+        source_name: &str,
+        base_dir: &Path,
+        options: &UrdfOptions,
+    ) -> Result<Self, KinematicsError> {
+        let scans = scan(text, source_name)?;
+        let robot = urdf_rs::read_from_string(text).map_err(|e| KinematicsError::UrdfParse {
+            source_name: source_name.to_owned(),
+            reason: e.to_string(),
+        })?;
+        let (specs, joint_of_link) = link_specs(&robot, &scans)?;
+        let model = ArticulatedModel::new(specs)?;
+
+        let by_name: HashMap<&str, usize> = robot
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.name.as_str(), i))
+            .collect();
+        let mut cache: HashMap<(PathBuf, [u64; 3]), Arc<TriMesh>> = HashMap::new();
+        let mut collisions = Vec::with_capacity(model.len());
+        let mut joint_names = Vec::with_capacity(model.len());
+        for link in model.links() {
+            let i = by_name[link.name.as_str()];
+            joint_names.push(joint_of_link[i].map(|j| robot.joints[j].name.clone()));
+            let mut shapes = Vec::with_capacity(robot.links[i].collision.len());
+            for c in &robot.links[i].collision {
+                shapes.push(collision(&link.name, c, base_dir, options, &mut cache)?);
+            }
+            collisions.push(shapes);
+        }
+        Ok(Self {
+            name: robot.name,
+            model,
+            joint_names,
+            collisions,
+        })
+    }
+
+    /// The link whose parent joint is named `joint`.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    ///
+    /// let robot = UrdfRobot::parse(
+    ///     r#"<robot name="r"><link name="a"/><link name="b"/>
+    ///        <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></robot>"#,
+    ///     ".",
+    ///     &UrdfOptions::default(),
+    /// )?;
+    /// assert_eq!(robot.joint_link("j"), robot.model.link_id("b"));
+    /// assert_eq!(robot.joint_link("nope"), None);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    #[must_use]
+    pub fn joint_link(&self, joint: &str) -> Option<LinkId> {
+        self.joint_names
+            .iter()
+            .position(|n| n.as_deref() == Some(joint))
+            .map(|i| LinkId(i as u32))
+    }
+
+    /// Index of the first value of joint `joint` in the model's joint vector `q`, or `None`
+    /// for an unknown name or a joint without values (fixed).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    ///
+    /// let robot = UrdfRobot::parse(
+    ///     r#"<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
+    ///        <joint name="fix" type="fixed"><parent link="a"/><child link="b"/></joint>
+    ///        <joint name="spin" type="continuous"><parent link="b"/><child link="c"/></joint></robot>"#,
+    ///     ".",
+    ///     &UrdfOptions::default(),
+    /// )?;
+    /// assert_eq!(robot.joint_index("spin"), Some(0));
+    /// assert_eq!(robot.joint_index("fix"), None);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    #[must_use]
+    pub fn joint_index(&self, joint: &str) -> Option<usize> {
+        let link = &self.model.links()[self.joint_link(joint)?.index()];
+        (link.joint.dof() > 0).then_some(link.first_dof)
+    }
+
+    /// All collision shapes of link `id` merged into one mesh in the link frame (origins
+    /// applied), or `None` when the link has no collision geometry.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    ///
+    /// let robot = UrdfRobot::parse(
+    ///     r#"<robot name="r"><link name="a">
+    ///          <collision><origin xyz="1 0 0"/><geometry><box size="1 1 1"/></geometry></collision>
+    ///          <collision><origin xyz="-1 0 0"/><geometry><box size="1 1 1"/></geometry></collision>
+    ///        </link></robot>"#,
+    ///     ".",
+    ///     &UrdfOptions::default(),
+    /// )?;
+    /// let mesh = robot.link_mesh(robot.model.root()).unwrap();
+    /// assert_eq!(mesh.triangle_count(), 24);
+    /// assert_eq!(mesh.aabb().max.x, 1.5);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    #[must_use]
+    pub fn link_mesh(&self, id: LinkId) -> Option<TriMesh> {
+        let shapes = self.collisions.get(id.index())?;
+        if shapes.is_empty() {
+            return None;
+        }
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for c in shapes {
+            let first = u32::try_from(vertices.len()).ok()?;
+            vertices.extend(
+                c.mesh
+                    .vertices()
+                    .iter()
+                    .map(|&v| c.origin.transform_point3(v)),
+            );
+            triangles.extend(c.mesh.triangles().iter().map(|t| t.map(|k| k + first)));
+        }
+        TriMesh::new(vertices, triangles).ok()
+    }
+
+    /// The SRDF `disable_collisions` pairs of this robot ([`read_srdf_disabled_pairs`]).
+    ///
+    /// # Errors
+    /// As [`read_srdf_disabled_pairs`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot};
+    ///
+    /// let robot = UrdfRobot::parse(r#"<robot name="r"><link name="a"/></robot>"#, ".", &UrdfOptions::default())?;
+    /// assert!(robot.srdf_disabled_pairs("/nonexistent/robot.srdf").is_err());
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn srdf_disabled_pairs(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> Result<HashSet<(LinkId, LinkId)>, KinematicsError> {
+        read_srdf_disabled_pairs(path, &self.model)
+    }
+}
+
+/// A [`KinematicsError::UrdfParse`] at byte `position` of `text` (reported as a line).
+fn parse_error(source_name: &str, text: &str, position: u64, reason: &str) -> KinematicsError {
+    let end = usize::try_from(position)
+        .unwrap_or(usize::MAX)
+        .min(text.len());
+    let line = 1 + text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    KinematicsError::UrdfParse {
+        source_name: source_name.to_owned(),
+        reason: format!("line {line}: {reason}"),
+    }
+}
+
+fn xml_error(
+    source_name: &str,
+    text: &str,
+    position: u64,
+    e: &quick_xml::Error,
+) -> KinematicsError {
+    parse_error(source_name, text, position, &format!("malformed XML: {e}"))
+}
+
+/// Checks that `text` is well-formed XML with a `<robot>` root and collects, for every
+/// `<joint>` directly under it, its `type` and whether it has a `<limit>`. Unknown joint
+/// types are reported here.
+fn scan(text: &str, source_name: &str) -> Result<HashMap<String, JointScan>, KinematicsError> {
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut joints: HashMap<String, JointScan> = HashMap::new();
+    let mut depth = 0usize;
+    let mut seen_root = false;
+    let mut open_joint: Option<String> = None;
+    loop {
+        let position = reader.buffer_position();
+        let event = reader
+            .read_event()
+            .map_err(|e| xml_error(source_name, text, reader.error_position().max(position), &e))?;
+        let (element, is_start) = match &event {
+            Event::Start(e) => (e, true),
+            Event::Empty(e) => (e, false),
+            Event::End(_) => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    open_joint = None;
+                }
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let bad = |reason: &str| parse_error(source_name, text, position, reason);
+        let name = element.local_name();
+        if depth == 0 {
+            if seen_root {
+                return Err(bad("more than one root element"));
+            }
+            seen_root = true;
+            if name.as_ref() != b"robot" {
+                return Err(bad("the root element is not <robot>"));
+            }
+        } else if depth == 1 && name.as_ref() == b"joint" {
+            let attr = |key: &str| srdf::attribute(element, key, &reader).map_err(|r| bad(&r));
+            let joint = attr("name")?.ok_or_else(|| bad("a <joint> has no name"))?;
+            let kind = attr("type")?.ok_or_else(|| bad(&format!("joint {joint:?} has no type")))?;
+            const KNOWN: [&str; 7] = [
+                "revolute",
+                "continuous",
+                "prismatic",
+                "fixed",
+                "floating",
+                "planar",
+                "spherical",
+            ];
+            if !KNOWN.contains(&kind.as_str()) {
+                return Err(KinematicsError::UnknownJointType { joint, kind });
+            }
+            if joints.contains_key(&joint) {
+                return Err(KinematicsError::InvalidUrdf(format!(
+                    "two joints are named {joint:?}"
+                )));
+            }
+            joints.insert(
+                joint.clone(),
+                JointScan {
+                    kind,
+                    has_limit: false,
+                },
+            );
+            if is_start {
+                open_joint = Some(joint);
+            }
+        } else if depth == 2
+            && name.as_ref() == b"limit"
+            && let Some(j) = open_joint.as_ref().and_then(|j| joints.get_mut(j))
+        {
+            j.has_limit = true;
+        }
+        if is_start {
+            depth += 1;
+        }
+    }
+    if !seen_root {
+        return Err(parse_error(
+            source_name,
+            text,
+            reader.buffer_position(),
+            "the document has no root element",
+        ));
+    }
+    if depth != 0 {
+        return Err(parse_error(
+            source_name,
+            text,
+            reader.buffer_position(),
+            "unexpected end of document (unclosed element)",
+        ));
+    }
+    Ok(joints)
+}
+
+fn finite3(v: [f64; 3]) -> Option<DVec3> {
+    let v = DVec3::from_array(v);
+    v.is_finite().then_some(v)
+}
+
+/// The rigid transform of an `<origin xyz rpy>`.
+fn origin(pose: &urdf_rs::Pose, what: &str) -> Result<DAffine3, KinematicsError> {
+    let (Some(xyz), Some(rpy)) = (finite3(pose.xyz.0), finite3(pose.rpy.0)) else {
+        return Err(KinematicsError::InvalidUrdf(format!(
+            "{what} has a non-finite origin"
+        )));
+    };
+    let rotation = DQuat::from_rotation_z(rpy.z)
+        * DQuat::from_rotation_y(rpy.y)
+        * DQuat::from_rotation_x(rpy.x);
+    Ok(DAffine3::from_rotation_translation(rotation, xyz))
+}
+
+/// The link specs in document order, and for each link the index of its parent joint.
+fn link_specs(
+    robot: &urdf_rs::Robot,
+    scans: &HashMap<String, JointScan>,
+) -> Result<(Vec<LinkSpec>, Vec<Option<usize>>), KinematicsError> {
+    let invalid = |m: String| Err(KinematicsError::InvalidUrdf(m));
+    if robot.links.is_empty() {
+        return invalid("the robot has no links".into());
+    }
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(robot.links.len());
+    for (i, l) in robot.links.iter().enumerate() {
+        if index.insert(l.name.as_str(), i).is_some() {
+            return invalid(format!("two links are named {:?}", l.name));
+        }
+    }
+    let n = robot.links.len();
+    let mut parent_joint: Vec<Option<usize>> = vec![None; n];
+    let mut parent_link: Vec<Option<usize>> = vec![None; n];
+    for (j, joint) in robot.joints.iter().enumerate() {
+        let find = |name: &str, role: &str| {
+            index
+                .get(name)
+                .copied()
+                .ok_or_else(|| KinematicsError::UnknownLink {
+                    link: name.to_owned(),
+                    context: format!("joint {:?} ({role})", joint.name),
+                })
+        };
+        let parent = find(&joint.parent.link, "parent")?;
+        let child = find(&joint.child.link, "child")?;
+        if let Some(first) = parent_joint[child] {
+            return Err(KinematicsError::LinkWithTwoParents {
+                link: joint.child.link.clone(),
+                first: robot.joints[first].name.clone(),
+                second: joint.name.clone(),
+            });
+        }
+        if parent == child {
+            return Err(KinematicsError::UrdfCycle {
+                links: vec![joint.child.link.clone()],
+            });
+        }
+        parent_joint[child] = Some(j);
+        parent_link[child] = Some(parent);
+    }
+    let roots: Vec<usize> = (0..n).filter(|&i| parent_joint[i].is_none()).collect();
+    let sorted_names = |ids: &mut dyn Iterator<Item = usize>| {
+        let mut names: Vec<String> = ids.map(|i| robot.links[i].name.clone()).collect();
+        names.sort();
+        names
+    };
+    if roots.is_empty() {
+        return Err(KinematicsError::UrdfCycle {
+            links: sorted_names(&mut (0..n)),
+        });
+    }
+    // every non-root link has exactly one parent, so a link that cannot reach a root by
+    // following parents lies on (or hangs below) a cycle
+    let mut reaches_root: Vec<Option<bool>> = vec![None; n];
+    for start in 0..n {
+        let mut path = Vec::new();
+        let mut cur = start;
+        let verdict = loop {
+            if let Some(v) = reaches_root[cur] {
+                break v;
+            }
+            if path.len() > n {
+                break false;
+            }
+            path.push(cur);
+            match parent_link[cur] {
+                None => break true,
+                Some(p) => cur = p,
+            }
+        };
+        for i in path {
+            reaches_root[i] = Some(verdict);
+        }
+    }
+    let stuck: Vec<usize> = (0..n).filter(|&i| reaches_root[i] != Some(true)).collect();
+    if !stuck.is_empty() {
+        return Err(KinematicsError::UrdfCycle {
+            links: sorted_names(&mut stuck.into_iter()),
+        });
+    }
+    if roots.len() > 1 {
+        return invalid(format!(
+            "the links form {} trees (roots {:?}); a URDF has exactly one root",
+            roots.len(),
+            sorted_names(&mut roots.into_iter())
+        ));
+    }
+    let mut specs = Vec::with_capacity(n);
+    for (i, link) in robot.links.iter().enumerate() {
+        let spec = match parent_joint[i] {
+            None => LinkSpec {
+                name: link.name.clone(),
+                parent: None,
+                joint: Joint::Fixed,
+                offset: DAffine3::IDENTITY,
+            },
+            Some(j) => {
+                let joint = &robot.joints[j];
+                let scan = scans.get(&joint.name);
+                LinkSpec {
+                    name: link.name.clone(),
+                    parent: Some(joint.parent.link.clone()),
+                    joint: joint_of(joint, scan)?,
+                    offset: origin(&joint.origin, &format!("joint {:?}", joint.name))?,
+                }
+            }
+        };
+        specs.push(spec);
+    }
+    Ok((specs, parent_joint))
+}
+
+/// The [`Joint`] of a URDF joint.
+fn joint_of(joint: &urdf_rs::Joint, scan: Option<&JointScan>) -> Result<Joint, KinematicsError> {
+    use urdf_rs::JointType as T;
+    let name = &joint.name;
+    let axis = || {
+        let a = finite3(joint.axis.xyz.0)
+            .and_then(DVec3::try_normalize)
+            .ok_or_else(|| {
+                KinematicsError::InvalidUrdf(format!(
+                    "joint {name:?} has a zero or non-finite axis {:?}",
+                    joint.axis.xyz.0
+                ))
+            })?;
+        Ok::<_, KinematicsError>(a)
+    };
+    let limits = || {
+        if !scan.is_some_and(|s| s.has_limit) {
+            return Err(KinematicsError::InvalidUrdf(format!(
+                "joint {name:?} ({}) has no <limit>",
+                scan.map_or("revolute or prismatic", |s| s.kind.as_str())
+            )));
+        }
+        let (lower, upper) = (joint.limit.lower, joint.limit.upper);
+        if lower.is_nan() || upper.is_nan() || lower > upper {
+            return Err(KinematicsError::InvalidUrdf(format!(
+                "joint {name:?} has invalid limits [{lower}, {upper}]"
+            )));
+        }
+        Ok((lower.is_finite() && upper.is_finite()).then_some(Limits { lower, upper }))
+    };
+    Ok(match joint.joint_type {
+        T::Fixed => Joint::Fixed,
+        T::Revolute => Joint::Revolute {
+            axis: axis()?,
+            limits: limits()?,
+        },
+        T::Continuous => Joint::Revolute {
+            axis: axis()?,
+            limits: None,
+        },
+        T::Prismatic => Joint::Prismatic {
+            axis: axis()?,
+            limits: limits()?,
+        },
+        T::Floating => Joint::Floating,
+        T::Spherical => Joint::Spherical,
+        T::Planar => {
+            return Err(KinematicsError::UnsupportedJointType {
+                joint: name.clone(),
+                kind: "planar".into(),
+            });
+        }
+    })
+}
+
+/// A positive finite dimension, or an error naming it.
+fn positive(value: f64, what: &str, link: &str) -> Result<f64, KinematicsError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(KinematicsError::InvalidUrdf(format!(
+            "a collision {what} of link {link:?} is {value} (must be positive and finite)"
+        )))
+    }
+}
+
+/// One `<collision>` element: its origin and geometry, with the mesh loaded or tessellated.
+fn collision(
+    link: &str,
+    c: &urdf_rs::Collision,
+    base_dir: &Path,
+    options: &UrdfOptions,
+    cache: &mut HashMap<(PathBuf, [u64; 3]), Arc<TriMesh>>,
+) -> Result<Collision, KinematicsError> {
+    use urdf_rs::Geometry as G;
+    let origin = origin(&c.origin, &format!("a collision of link {link:?}"))?;
+    let segments = options.primitive_segments.max(3);
+    let tessellation_failed = || {
+        KinematicsError::InvalidUrdf(format!(
+            "a collision primitive of link {link:?} cannot be tessellated"
+        ))
+    };
+    let (geometry, mesh) = match &c.geometry {
+        G::Box { size } => {
+            let size = DVec3::from_array(size.0);
+            for s in size.to_array() {
+                positive(s, "box size", link)?;
+            }
+            let mesh = shapes::box_mesh(size).ok_or_else(tessellation_failed)?;
+            (CollisionGeometry::Box { size }, Arc::new(mesh))
+        }
+        G::Cylinder { radius, length } => {
+            let (radius, length) = (
+                positive(*radius, "cylinder radius", link)?,
+                positive(*length, "cylinder length", link)?,
+            );
+            let mesh =
+                shapes::cylinder_mesh(radius, length, segments).ok_or_else(tessellation_failed)?;
+            (
+                CollisionGeometry::Cylinder { radius, length },
+                Arc::new(mesh),
+            )
+        }
+        G::Capsule { radius, length } => {
+            let radius = positive(*radius, "capsule radius", link)?;
+            let length = if *length == 0.0 {
+                0.0
+            } else {
+                positive(*length, "capsule length", link)?
+            };
+            let mesh =
+                shapes::capsule_mesh(radius, length, segments).ok_or_else(tessellation_failed)?;
+            (
+                CollisionGeometry::Capsule { radius, length },
+                Arc::new(mesh),
+            )
+        }
+        G::Sphere { radius } => {
+            let radius = positive(*radius, "sphere radius", link)?;
+            let mesh = shapes::sphere_mesh(radius, segments).ok_or_else(tessellation_failed)?;
+            (CollisionGeometry::Sphere { radius }, Arc::new(mesh))
+        }
+        G::Mesh { filename, scale } => {
+            let scale = scale.map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
+            if !scale.is_finite() || scale.x * scale.y * scale.z == 0.0 {
+                return Err(KinematicsError::InvalidUrdf(format!(
+                    "collision mesh {filename:?} of link {link:?} has scale {scale} \
+                     (components must be non-zero and finite)"
+                )));
+            }
+            let path = options.resolve_uri(filename, base_dir).map_err(|reason| {
+                KinematicsError::UnresolvedUri {
+                    link: link.to_owned(),
+                    uri: filename.clone(),
+                    reason,
+                }
+            })?;
+            let key = (path.clone(), scale.to_array().map(f64::to_bits));
+            let mesh = match cache.get(&key) {
+                Some(m) => Arc::clone(m),
+                None => {
+                    let m = Arc::new(load_mesh(link, filename, &path, scale)?);
+                    cache.insert(key, Arc::clone(&m));
+                    m
+                }
+            };
+            (
+                CollisionGeometry::Mesh {
+                    uri: filename.clone(),
+                    path,
+                    scale,
+                },
+                mesh,
+            )
+        }
+    };
+    Ok(Collision {
+        name: c.name.clone(),
+        origin,
+        geometry,
+        mesh,
+    })
+}
+
+/// Reads a collision mesh file and bakes in its scale.
+fn load_mesh(link: &str, uri: &str, path: &Path, scale: DVec3) -> Result<TriMesh, KinematicsError> {
+    if !path.is_file() {
+        return Err(KinematicsError::MissingMesh {
+            link: link.to_owned(),
+            uri: uri.to_owned(),
+            path: path.to_path_buf(),
+        });
+    }
+    let load_error = |reason: String| KinematicsError::MeshLoad {
+        link: link.to_owned(),
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mesh = ccd_geometry::io::read_mesh(path).map_err(|e| load_error(e.to_string()))?;
+    if scale == DVec3::ONE {
+        return Ok(mesh);
+    }
+    shapes::scaled(&mesh, scale)
+        .ok_or_else(|| load_error(format!("scaling by {scale} gives non-finite vertices")))
+}
