@@ -15,6 +15,13 @@
 //! are. Intermediate quantities are up to fourth powers of coordinates, so coordinates
 //! must stay within about `1e-70..1e70` in magnitude.
 //!
+//! # Mesh distance
+//! [`mesh_distance`] (and [`mesh_distance_with`], reusing a [`MeshDistanceWorkspace`])
+//! computes the distance between two [`ccd_bvh::MeshBvh<Rss>`](ccd_bvh::MeshBvh) under world
+//! poses, PQP-style: RSS lower bounds prune node pairs, leaves run [`triangle_triangle`],
+//! with tolerance, upper-bound and "closer than" exits and a coherence hint (Lin survey
+//! slides, "SSV/PQP"). Features are lifted to mesh ids.
+//!
 //! ```
 //! use ccd_distance::triangle_triangle;
 //! use ccd_geometry::{glam::DVec3, Feature, Triangle};
@@ -32,6 +39,7 @@
 // --- primitive distances (owned by the primitives work) ---
 mod closest;
 mod frame;
+mod mesh_distance;
 mod point_segment;
 mod point_triangle;
 mod segment_segment;
@@ -39,6 +47,10 @@ mod segment_triangle;
 mod triangle_triangle;
 
 pub use closest::Closest;
+pub use mesh_distance::{
+    MeshClosest, MeshDistanceError, MeshDistanceOptions, MeshDistanceStats, MeshDistanceStatus,
+    MeshDistanceWorkspace, mesh_distance, mesh_distance_brute_force, mesh_distance_with,
+};
 pub use point_segment::{point_segment, segment_point};
 pub use point_triangle::{point_triangle, triangle_point};
 pub use segment_segment::segment_segment;
