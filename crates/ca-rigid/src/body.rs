@@ -1,0 +1,54 @@
+//! Rigid bodies: a shared mesh with its RSS hierarchy.
+
+use std::sync::Arc;
+
+use ccd_bvh::{MeshBvh, Rss};
+
+/// A rigid body for CA queries: an `Arc`-shared mesh and RSS hierarchy in the body's local
+/// frame, whose origin is the rotation centre of its motions.
+///
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::RigidBody;
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::DVec3, TriMesh};
+/// let mesh = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+/// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(mesh, &BvhOptions::default())?));
+/// assert_eq!(body.radius(), 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct RigidBody {
+    mesh: Arc<MeshBvh<Rss>>,
+    radius: f64,
+}
+
+impl RigidBody {
+    /// A body over a shared mesh hierarchy.
+    #[must_use]
+    pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
+        let radius = mesh.max_radius();
+        Self { mesh, radius }
+    }
+
+    /// The mesh and its hierarchy.
+    #[inline]
+    #[must_use]
+    pub fn mesh_bvh(&self) -> &MeshBvh<Rss> {
+        &self.mesh
+    }
+
+    /// The shared handle.
+    #[inline]
+    #[must_use]
+    pub fn shared(&self) -> &Arc<MeshBvh<Rss>> {
+        &self.mesh
+    }
+
+    /// Largest distance of a vertex from the local origin (the rotation centre).
+    #[inline]
+    #[must_use]
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
