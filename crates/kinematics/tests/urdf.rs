@@ -529,3 +529,83 @@ fn srdf_pairs_are_normalised_and_checked() {
         Err(KinematicsError::FileRead { .. })
     ));
 }
+
+mod never_panics {
+    //! Bad input is an error, never a panic: arbitrary edits of valid URDF and SRDF text.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `text` with up to 4 edits: a byte range deleted, or a snippet inserted, at arbitrary
+    /// (char-boundary) positions.
+    fn mutated(text: &'static str) -> impl Strategy<Value = String> {
+        let snippets = prop::sample::select(vec![
+            "<",
+            ">",
+            "/>",
+            "</joint>",
+            "<link name=\"x\"/>",
+            "\"",
+            "=",
+            " type=\"planar\"",
+            "nan",
+            "-",
+            "1e400",
+            "package://",
+            "<joint name=\"j\">",
+            "&amp;",
+            "&bogus;",
+            "\u{e9}",
+            "<![CDATA[",
+            "<!--",
+        ]);
+        prop::collection::vec(
+            (
+                any::<prop::sample::Index>(),
+                0usize..12,
+                prop::option::of(snippets),
+            ),
+            1..5,
+        )
+        .prop_map(move |edits| {
+            let mut s = text.to_owned();
+            for (at, len, insert) in edits {
+                let mut i = at.index(s.len() + 1);
+                while !s.is_char_boundary(i) {
+                    i -= 1;
+                }
+                match insert {
+                    Some(snippet) => s.insert_str(i, snippet),
+                    None => {
+                        let mut j = (i + len).min(s.len());
+                        while !s.is_char_boundary(j) {
+                            j -= 1;
+                        }
+                        s.replace_range(i..j, "");
+                    }
+                }
+            }
+            s
+        })
+    }
+
+    const ARM3: &str = include_str!("data/arm3/arm3.urdf");
+    const SRDF: &str = include_str!("data/arm3/arm3.srdf");
+
+    proptest! {
+        #[test]
+        fn mutated_urdf_loads_or_errors(text in mutated(ARM3)) {
+            // either a valid robot or a typed error; both are fine, a panic is not
+            if let Ok(robot) = load(&text) {
+                prop_assert_eq!(robot.collisions.len(), robot.model.len());
+            }
+        }
+
+        #[test]
+        fn mutated_srdf_parses_or_errors(text in mutated(SRDF)) {
+            let robot = UrdfRobot::from_file(data("arm3/arm3.urdf"), &arm3_options()).unwrap();
+            if let Ok(pairs) = parse_srdf_disabled_pairs(&text, &robot.model) {
+                prop_assert!(pairs.iter().all(|(a, b)| a <= b));
+            }
+        }
+    }
+}
