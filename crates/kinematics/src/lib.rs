@@ -12,6 +12,10 @@
 //! - [`ArticulatedMotion`]: per-link relative motions between two poses (CATCH, Eq. 2),
 //!   world transforms (Eq. 1) and their enclosures in one pass down the tree, and the
 //!   recursive motion bound (Eq. 7–10).
+//! - [`AssemblyTree`]: a balanced binary assembly of the link tree (adaptive-dynamics CCD
+//!   paper, Sec. 2–3) that updates only the active joints' paths and computes world
+//!   transforms of requested bodies top-down; [`AssemblyBounds`] does the same for their
+//!   Taylor/interval enclosures over a time interval (Sec. 2.3).
 //!
 //! Conventions: poses are rigid `DAffine3` (local → world); time is normalized to `[0, 1]`;
 //! the rotation centre is the frame origin.
@@ -34,6 +38,7 @@
 #![warn(missing_docs)]
 
 mod articulated;
+mod assembly;
 mod error;
 mod model;
 mod rigid;
@@ -41,6 +46,7 @@ mod rigid;
 pub mod urdf;
 
 pub use articulated::ArticulatedMotion;
+pub use assembly::{AssemblyBounds, AssemblyNode, AssemblyTree, NodeId};
 pub use error::KinematicsError;
 pub use glam;
 pub use model::{ArticulatedModel, Joint, Limits, Link, LinkId, LinkSpec, Pose};
