@@ -80,6 +80,8 @@ pub struct ConvexHull {
     dimension: u8,
     plane_normal: DVec3,
     centroid: DVec3,
+    /// Vertices extreme along +x, −x, +y, −y, +z, −z: hill-climbing starts without a hint.
+    axis_extremes: [u32; 6],
 }
 
 impl ConvexHull {
@@ -223,7 +225,8 @@ impl ConvexHull {
 
     /// The support point of the hull in direction `dir` (a vertex maximising `dir · v`) and
     /// its vertex index. Small hulls scan all vertices; larger ones climb the vertex
-    /// adjacency graph from vertex 0 (see [`ConvexHull::support_from`]).
+    /// adjacency graph (see [`ConvexHull::support_from`]) from the vertex extreme along the
+    /// coordinate axis closest to `dir`.
     ///
     /// # Example
     /// ```
@@ -239,14 +242,15 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn support(&self, dir: DVec3) -> (DVec3, u32) {
-        self.support_from(dir, 0)
+        self.support_from(dir, u32::MAX)
     }
 
     /// The support point in direction `dir`, starting the hill climb at vertex `start`
     /// (e.g. the previous answer, for coherent queries). The climb moves to a neighbour with a
     /// strictly larger `dir · v` until none exists; on a convex polytope such a local maximum
     /// is global. It ends after at most one step per vertex. Small hulls scan linearly and
-    /// ignore `start`; an out-of-range `start` is replaced by 0.
+    /// ignore `start`; an out-of-range `start` (e.g. `u32::MAX` for "no hint") starts at the
+    /// vertex extreme along the coordinate axis closest to `dir`.
     ///
     /// # Example
     /// ```
@@ -286,7 +290,19 @@ impl ConvexHull {
             }
             return (self.vertices[best], best as u32);
         }
-        let mut best = if (start as usize) < n { start } else { 0 };
+        let mut best = if (start as usize) < n {
+            start
+        } else {
+            let a = dir.abs();
+            let axis = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            self.axis_extremes[2 * axis + usize::from(dir[axis] < 0.0)]
+        };
         let mut best_dot = dir.dot(self.vertices[best as usize]);
         // Each pass strictly increases `best_dot`, so at most `n` passes happen.
         for _ in 0..n {
@@ -470,6 +486,14 @@ fn from_parts(
         .collect();
     let (vertex_faces_start, vertex_faces) = build_csr(n, &incidence);
     let centroid = vertices.iter().copied().sum::<DVec3>() / n as f64;
+    let mut axis_extremes = [0u32; 6];
+    for (k, slot) in axis_extremes.iter_mut().enumerate() {
+        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let axis = k / 2;
+        *slot = (0..n)
+            .max_by(|&i, &j| (sign * vertices[i][axis]).total_cmp(&(sign * vertices[j][axis])))
+            .unwrap_or(0) as u32;
+    }
     ConvexHull {
         vertices,
         input_indices,
@@ -481,6 +505,7 @@ fn from_parts(
         dimension,
         plane_normal,
         centroid,
+        axis_extremes,
     }
 }
 

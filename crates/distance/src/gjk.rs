@@ -172,8 +172,10 @@ pub struct GjkResult {
     pub point_b: DVec3,
     /// Unit vector from A towards B along the closest pair; zero when intersecting.
     pub normal: DVec3,
-    /// The feature of A carrying `point_a`: a vertex, an edge (the simplex's vertex pair) or
-    /// a face, indexing [`ConvexHull::vertices`] / [`ConvexHull::faces`].
+    /// The feature of A carrying `point_a`: a vertex, an edge (the simplex's vertex pair, not
+    /// necessarily a hull edge when faces are coplanar) or a face, indexing
+    /// [`ConvexHull::vertices`] / [`ConvexHull::faces`]. When three simplex vertices do not
+    /// form a hull face (a coplanar triangulation), a face incident to the first is given.
     pub feature_a: Feature,
     /// The feature of B carrying `point_b`.
     pub feature_b: Feature,
@@ -206,14 +208,24 @@ impl GjkResult {
 /// Coherence between successive GJK queries on the same pair of hulls (e.g. along a CA
 /// loop): the last simplex and the last support vertices, from which the next query starts.
 /// A cache used with other hulls is harmless (out-of-range ids are ignored) but useless.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GjkCache {
     /// The simplex the next query starts from.
     pub simplex: GjkSimplex,
-    /// Start vertex for hill climbing on A.
+    /// Start vertex for hill climbing on A (`u32::MAX`: none).
     pub hint_a: u32,
-    /// Start vertex for hill climbing on B.
+    /// Start vertex for hill climbing on B (`u32::MAX`: none).
     pub hint_b: u32,
+}
+
+impl Default for GjkCache {
+    fn default() -> Self {
+        Self {
+            simplex: GjkSimplex::default(),
+            hint_a: u32::MAX,
+            hint_b: u32::MAX,
+        }
+    }
 }
 
 impl GjkCache {

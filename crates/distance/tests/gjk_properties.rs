@@ -133,6 +133,51 @@ proptest! {
         check_separated(&a, &pose_a, &b, &pose_b, &r);
     }
 
+    /// Boxes and plates with parallel faces and edges (degenerate closest features), at
+    /// small and large gaps, under a common random pose.
+    #[test]
+    fn parallel_faces_match_brute_force(
+        size_a in point(1.0),
+        size_b in point(1.0),
+        offset in point(1.0),
+        log_gap in -8.0f64..0.5,
+        flat in 0usize..3,
+        common in pose(5.0),
+    ) {
+        let boxed = |s: DVec3| -> Vec<DVec3> {
+            let s = s.abs() + DVec3::splat(0.05);
+            (0..8)
+                .map(|i| DVec3::new(
+                    if i & 1 == 0 { -s.x } else { s.x },
+                    if i & 2 == 0 { -s.y } else { s.y },
+                    if i & 4 == 0 { -s.z } else { s.z },
+                ))
+                .collect()
+        };
+        let mut pb = boxed(size_b);
+        if flat > 0 {
+            // A plate (2D hull) or a bar (1D hull) for B.
+            for p in &mut pb {
+                p.z = 0.0;
+                if flat == 2 {
+                    p.y = 0.0;
+                }
+            }
+        }
+        let (a, b) = (
+            ConvexHull::new(&boxed(size_a)).unwrap(),
+            ConvexHull::new(&pb).unwrap(),
+        );
+        let top_a = a.vertices().iter().map(|v| v.z).fold(f64::MIN, f64::max);
+        let bottom_b = b.vertices().iter().map(|v| v.z).fold(f64::MAX, f64::min);
+        let shift = DVec3::new(offset.x, offset.y, top_a - bottom_b + 10f64.powf(log_gap));
+        let pose_a = common;
+        let pose_b = common * DAffine3::from_translation(shift);
+        let r = gjk(&a, &pose_a, &b, &pose_b);
+        prop_assert!(!r.intersecting);
+        check_separated(&a, &pose_a, &b, &pose_b, &r);
+    }
+
     #[test]
     fn symmetric(
         pa in cloud(1..30),
