@@ -25,22 +25,67 @@ fn revolute(axis: DVec3) -> Joint {
 }
 
 fn link(name: &str, parent: Option<&str>, joint: Joint, at: DVec3) -> LinkSpec {
-    LinkSpec { name: name.into(), parent: parent.map(Into::into), joint, offset: DAffine3::from_translation(at) }
+    LinkSpec {
+        name: name.into(),
+        parent: parent.map(Into::into),
+        joint,
+        offset: DAffine3::from_translation(at),
+    }
 }
 
 /// Pelvis (floating) with torso–head, two arms (3 links) and two legs (3 links).
 fn humanoid() -> ArticulatedModel {
     let mut s = vec![link("pelvis", None, Joint::Floating, DVec3::ZERO)];
-    s.push(link("torso", Some("pelvis"), Joint::Spherical, DVec3::Y * 0.2));
-    s.push(link("head", Some("torso"), Joint::Spherical, DVec3::Y * 0.5));
+    s.push(link(
+        "torso",
+        Some("pelvis"),
+        Joint::Spherical,
+        DVec3::Y * 0.2,
+    ));
+    s.push(link(
+        "head",
+        Some("torso"),
+        Joint::Spherical,
+        DVec3::Y * 0.5,
+    ));
     for side in [-1.0, 1.0] {
         let tag = if side < 0.0 { "l" } else { "r" };
-        s.push(link(&format!("{tag}_upper_arm"), Some("torso"), Joint::Spherical, DVec3::new(0.2 * side, 0.45, 0.0)));
-        s.push(link(&format!("{tag}_forearm"), Some(&format!("{tag}_upper_arm")), revolute(DVec3::Z), -DVec3::Y * 0.3));
-        s.push(link(&format!("{tag}_hand"), Some(&format!("{tag}_forearm")), revolute(DVec3::X), -DVec3::Y * 0.25));
-        s.push(link(&format!("{tag}_thigh"), Some("pelvis"), Joint::Spherical, DVec3::new(0.1 * side, -0.1, 0.0)));
-        s.push(link(&format!("{tag}_shin"), Some(&format!("{tag}_thigh")), revolute(DVec3::X), -DVec3::Y * 0.45));
-        s.push(link(&format!("{tag}_foot"), Some(&format!("{tag}_shin")), revolute(DVec3::X), -DVec3::Y * 0.45));
+        s.push(link(
+            &format!("{tag}_upper_arm"),
+            Some("torso"),
+            Joint::Spherical,
+            DVec3::new(0.2 * side, 0.45, 0.0),
+        ));
+        s.push(link(
+            &format!("{tag}_forearm"),
+            Some(&format!("{tag}_upper_arm")),
+            revolute(DVec3::Z),
+            -DVec3::Y * 0.3,
+        ));
+        s.push(link(
+            &format!("{tag}_hand"),
+            Some(&format!("{tag}_forearm")),
+            revolute(DVec3::X),
+            -DVec3::Y * 0.25,
+        ));
+        s.push(link(
+            &format!("{tag}_thigh"),
+            Some("pelvis"),
+            Joint::Spherical,
+            DVec3::new(0.1 * side, -0.1, 0.0),
+        ));
+        s.push(link(
+            &format!("{tag}_shin"),
+            Some(&format!("{tag}_thigh")),
+            revolute(DVec3::X),
+            -DVec3::Y * 0.45,
+        ));
+        s.push(link(
+            &format!("{tag}_foot"),
+            Some(&format!("{tag}_shin")),
+            revolute(DVec3::X),
+            -DVec3::Y * 0.45,
+        ));
     }
     s.push(link("neck_cam", Some("head"), Joint::Fixed, DVec3::Z * 0.1));
     ArticulatedModel::new(s).expect("valid humanoid")
@@ -51,7 +96,12 @@ fn chain(n: usize) -> ArticulatedModel {
     let specs = (0..n)
         .map(|i| {
             let parent = (i > 0).then(|| format!("l{}", i - 1));
-            link(&format!("l{i}"), parent.as_deref(), revolute(axes[i % 3]), if i == 0 { DVec3::ZERO } else { DVec3::X * 0.2 })
+            link(
+                &format!("l{i}"),
+                parent.as_deref(),
+                revolute(axes[i % 3]),
+                if i == 0 { DVec3::ZERO } else { DVec3::X * 0.2 },
+            )
         })
         .collect();
     ArticulatedModel::new(specs).expect("valid chain")
@@ -67,12 +117,19 @@ fn motion(model: &ArticulatedModel, seed: u64, amplitude: f64) -> ArticulatedMot
 }
 
 fn bench(c: &mut Criterion) {
-    let cases = [("humanoid15", humanoid(), 0.3), ("chain64", chain(64), 0.05)];
+    let cases = [
+        ("humanoid15", humanoid(), 0.3),
+        ("chain64", chain(64), 0.05),
+    ];
     let mut g = c.benchmark_group("world_enclosures");
     for (name, model, amp) in &cases {
         let m = motion(model, 7, *amp);
-        g.bench_function(format!("{name}/taylor"), |b| b.iter(|| black_box(&m).enclosures::<TaylorModel>(Interval::UNIT)));
-        g.bench_function(format!("{name}/interval"), |b| b.iter(|| black_box(&m).enclosures::<Interval>(Interval::UNIT)));
+        g.bench_function(format!("{name}/taylor"), |b| {
+            b.iter(|| black_box(&m).enclosures::<TaylorModel>(Interval::UNIT))
+        });
+        g.bench_function(format!("{name}/interval"), |b| {
+            b.iter(|| black_box(&m).enclosures::<Interval>(Interval::UNIT))
+        });
     }
     g.finish();
     let mut g = c.benchmark_group("motion_bound");
@@ -80,7 +137,9 @@ fn bench(c: &mut Criterion) {
         let m = motion(model, 7, *amp);
         let last = LinkId(model.len() as u32 - 1);
         g.bench_function(format!("{name}/deepest_link"), |b| {
-            b.iter(|| black_box(&m).motion_bound(black_box(last), DVec3::new(0.3, 0.8, 0.52), 0.25, 0.1))
+            b.iter(|| {
+                black_box(&m).motion_bound(black_box(last), DVec3::new(0.3, 0.8, 0.52), 0.25, 0.1)
+            })
         });
     }
     g.finish();
