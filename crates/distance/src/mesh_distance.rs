@@ -1,7 +1,7 @@
 //! Mesh–mesh distance over RSS bounding-volume hierarchies (PQP-style), with witness
 //! features lifted to mesh ids, tolerance and upper-bound early exits, and a coherence hint.
 
-use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
+use ccd_bvh::{BoundingVolume, Bvh, MeshBvh, Rss};
 use ccd_geometry::{TriMesh, Triangle};
 use glam::{DAffine3, DVec3};
 
@@ -103,6 +103,8 @@ pub enum MeshDistanceStatus {
 pub struct MeshDistanceStats {
     /// RSS–RSS lower-bound computations.
     pub bv_tests: u64,
+    /// Node pairs pruned by their bounding spheres before an RSS–RSS bound was needed.
+    pub sphere_rejects: u64,
     /// Triangle–triangle distance computations.
     pub primitive_tests: u64,
 }
@@ -209,6 +211,32 @@ impl Search<'_> {
             self.best_pair = (ta, tb);
         }
     }
+}
+
+/// Lower bound on the distance between the contents of node `ia` of `bva` and node `ib` of
+/// `bvb` (placed by `pos_ab`): first the bounding spheres of the two RSSs (cheap), and only
+/// when that cannot prune (bound below `cut`) the exact RSS–RSS bound.
+#[inline]
+fn node_bound(
+    bva: &Bvh<Rss>,
+    bvb: &Bvh<Rss>,
+    pos_ab: &DAffine3,
+    (ia, ib): (u32, u32),
+    cut: f64,
+    stats: &mut MeshDistanceStats,
+) -> f64 {
+    let (a, b) = (bva.node(ia).bv(), bvb.node(ib).bv());
+    let (ca, cb) = (a.center(), pos_ab.transform_point3(b.center()));
+    let reach = a.size() + b.size();
+    // Rounding slack relative to the coordinates involved keeps the bound conservative.
+    let slack = 1e-12 * (ca.abs().max_element() + cb.abs().max_element() + reach);
+    let sphere = ca.distance(cb) - reach - slack;
+    if sphere >= cut {
+        stats.sphere_rejects += 1;
+        return sphere;
+    }
+    stats.bv_tests += 1;
+    a.distance_lower_bound(b, pos_ab).max(sphere)
 }
 
 /// Distance between two triangle meshes under world poses, PQP-style: a depth-first
@@ -338,11 +366,7 @@ pub fn mesh_distance_with(
     let (bva, bvb) = (a.bvh(), b.bvh());
     let mut status = MeshDistanceStatus::Converged;
     ws.stack.clear();
-    s.stats.bv_tests += 1;
-    let lb0 = bva
-        .node(0)
-        .bv()
-        .distance_lower_bound(bvb.node(0).bv(), &pos_ab);
+    let lb0 = node_bound(bva, bvb, &pos_ab, (0, 0), f64::INFINITY, &mut s.stats);
     ws.stack.push((0, 0, lb0));
     while let Some((ia, ib, lb)) = ws.stack.pop() {
         if s.best.distance == 0.0 {
@@ -377,22 +401,15 @@ pub fn mesh_distance_with(
             let [c0, c1] = nb_.children().unwrap_or([ib, ib]);
             [(ia, c0), (ia, c1)]
         };
-        s.stats.bv_tests += 2;
-        let l0 = bva
-            .node(pairs[0].0)
-            .bv()
-            .distance_lower_bound(bvb.node(pairs[0].1).bv(), &pos_ab);
-        let l1 = bva
-            .node(pairs[1].0)
-            .bv()
-            .distance_lower_bound(bvb.node(pairs[1].1).bv(), &pos_ab);
+        let cut = prune_at(s.best.distance);
+        let l0 = node_bound(bva, bvb, &pos_ab, pairs[0], cut, &mut s.stats);
+        let l1 = node_bound(bva, bvb, &pos_ab, pairs[1], cut, &mut s.stats);
         // Push the farther pair first so the nearer one is explored first.
         let ((p_near, l_near), (p_far, l_far)) = if l0 <= l1 {
             ((pairs[0], l0), (pairs[1], l1))
         } else {
             ((pairs[1], l1), (pairs[0], l0))
         };
-        let cut = prune_at(s.best.distance);
         if l_far < cut {
             ws.stack.push((p_far.0, p_far.1, l_far));
         }
