@@ -82,22 +82,43 @@ impl Rect {
         (p - (self.origin + self.u * s + self.v * t)).length_squared()
     }
 
-    /// True when segment `p q` crosses the rectangle's plane at a point of the rectangle.
-    /// Segments lying in the plane return false (their contacts are found by the edge and
-    /// vertex tests).
+    /// True when an edge of the closed polygon `corners` crosses the rectangle's plane at a
+    /// point of the rectangle. Edges lying in the plane are not reported (their contacts are
+    /// found by the edge and vertex tests).
     #[inline]
-    fn crossed_by(&self, p: DVec3, q: DVec3) -> bool {
+    fn crossed_by_edges(&self, corners: &[DVec3; 4]) -> bool {
         let n = self.u.cross(self.v);
-        let dp = (p - self.origin).dot(n);
-        let dq = (q - self.origin).dot(n);
-        if dp * dq > 0.0 || dp == dq {
+        let sd = corners.map(|c| (c - self.origin).dot(n));
+        if sd.iter().all(|&x| x > 0.0) || sd.iter().all(|&x| x < 0.0) {
             return false;
         }
-        let x = p + (q - p) * (dp / (dp - dq)) - self.origin;
-        let s = x.dot(self.u);
-        let t = x.dot(self.v);
-        (0.0..=self.lu).contains(&s) && (0.0..=self.lv).contains(&t)
+        for k in 0..4 {
+            let (dp, dq) = (sd[k], sd[(k + 1) % 4]);
+            if dp * dq > 0.0 || dp == dq {
+                continue;
+            }
+            let (p, q) = (corners[k], corners[(k + 1) % 4]);
+            let x = p + (q - p) * (dp / (dp - dq)) - self.origin;
+            let s = x.dot(self.u);
+            let t = x.dot(self.v);
+            if (0.0..=self.lu).contains(&s) && (0.0..=self.lv).contains(&t) {
+                return true;
+            }
+        }
+        false
     }
+}
+
+/// Midpoints and half lengths of the four edges of a rectangle with corners `c` (edges 0 and
+/// 2 have length `lu`, edges 1 and 3 length `lv`).
+#[inline]
+fn edge_spheres(c: &[DVec3; 4], lu: f64, lv: f64) -> [(DVec3, f64); 4] {
+    [
+        ((c[0] + c[1]) * 0.5, 0.5 * lu),
+        ((c[1] + c[2]) * 0.5, 0.5 * lv),
+        ((c[2] + c[3]) * 0.5, 0.5 * lu),
+        ((c[3] + c[0]) * 0.5, 0.5 * lv),
+    ]
 }
 
 /// Distance between two rectangles: the minimum over the 16 edge pairs and the 8
@@ -107,23 +128,27 @@ impl Rect {
 pub(crate) fn rect_rect_distance(a: &Rect, b: &Rect) -> f64 {
     let ca = a.corners();
     let cb = b.corners();
-    for i in 0..4 {
-        let (p, q) = (ca[i], ca[(i + 1) % 4]);
-        if b.crossed_by(p, q) {
-            return 0.0;
-        }
-        let (p, q) = (cb[i], cb[(i + 1) % 4]);
-        if a.crossed_by(p, q) {
-            return 0.0;
-        }
+    if b.crossed_by_edges(&ca) || a.crossed_by_edges(&cb) {
+        return 0.0;
     }
     let mut best = f64::INFINITY;
     for i in 0..4 {
         best = best.min(b.point_dist2(ca[i])).min(a.point_dist2(cb[i]));
     }
+    // edge pairs, skipping those whose bounding spheres (midpoint, half length) are already
+    // farther apart than the best distance so far (a safe prune: it only skips pairs that
+    // cannot improve `best`)
+    let ma = edge_spheres(&ca, a.lu, a.lv);
+    let mb = edge_spheres(&cb, b.lu, b.lv);
     for i in 0..4 {
         let (p1, q1) = (ca[i], ca[(i + 1) % 4]);
+        let (m1, h1) = ma[i];
         for j in 0..4 {
+            let (m2, h2) = mb[j];
+            let gap = m1.distance(m2) - h1 - h2;
+            if gap > 0.0 && gap * gap >= best {
+                continue;
+            }
             best = best.min(segment_segment_dist2(p1, q1, cb[j], cb[(j + 1) % 4]));
         }
     }

@@ -2,10 +2,38 @@
 //! "Sweep & Prune"; Cohen, Lin, Manocha and Ponamgi, I-COLLIDE, 1995).
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use ccd_geometry::Aabb;
 
 use crate::Error;
+
+/// A multiply-shift hasher for the `u64` pair keys (SipHash is several times slower here and
+/// the keys are not attacker-controlled).
+#[derive(Clone, Copy, Debug, Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, k: u64) {
+        let h = (self.0 ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
 
 /// One interval endpoint on one axis: the value and `box id << 1 | is_max`.
 #[derive(Clone, Copy, Debug)]
@@ -76,7 +104,7 @@ pub struct SapStats {
 pub struct SweepAndPrune {
     boxes: Vec<Aabb>,
     axes: [Vec<Endpoint>; 3],
-    pairs: HashSet<u64>,
+    pairs: PairSet,
     candidates: Vec<u64>,
     active: Vec<u32>,
 }
