@@ -17,9 +17,11 @@ use glam::DVec3;
 ///   vertices `i` and `j`), `Face(0)` (interior).
 ///
 /// The feature is the lowest-dimensional one containing the witness point (a witness in an
-/// edge interior is an `Edge`, at a vertex a `Vertex`, in the face interior a `Face`); when
-/// the closest pair is not unique (parallel edges, coplanar faces), a pair involving a vertex
-/// is preferred. Mesh queries map local features to mesh ids with [`Closest::lifted`]
+/// edge interior is an `Edge`, at a vertex a `Vertex`, in the face interior a `Face`). When
+/// the closest pair is not unique (parallel edges or faces) any closest pair may be reported;
+/// segment–segment then reports a vertex witness. Intersecting shapes report distance `0`
+/// with one point of the intersection as both witnesses. Mesh queries map local features to
+/// mesh ids with [`Closest::lifted`]
 /// ([`Feature::lift`]).
 ///
 /// # Example
