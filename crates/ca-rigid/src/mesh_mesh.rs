@@ -58,6 +58,30 @@ fn rss_radius(r: &Rss) -> f64 {
         + r.radius
 }
 
+/// Closest points of the two RSS rectangles (`y` mapped into `x`'s frame by `pos_xy`), as
+/// the distance between the rectangles and the unit direction from `x`'s to `y`'s
+/// (`None` when they touch). Each rectangle is split into two triangles.
+fn rectangles_closest(x: &Rss, y: &Rss, pos_xy: &DAffine3) -> (f64, Option<DVec3>) {
+    let cx = x.rectangle_corners();
+    let cy = y.rectangle_corners().map(|p| pos_xy.transform_point3(p));
+    let tx = [
+        Triangle::new(cx[0], cx[1], cx[2]),
+        Triangle::new(cx[0], cx[2], cx[3]),
+    ];
+    let ty = [
+        Triangle::new(cy[0], cy[1], cy[2]),
+        Triangle::new(cy[0], cy[2], cy[3]),
+    ];
+    let mut best = triangle_triangle(&tx[0], &ty[0]);
+    for (i, j) in [(0, 1), (1, 0), (1, 1)] {
+        let c = triangle_triangle(&tx[i], &ty[j]);
+        if c.distance < best.distance {
+            best = c;
+        }
+    }
+    (best.distance, (best.point_b - best.point_a).try_normalize())
+}
+
 #[inline]
 fn tri_radius(t: &Triangle) -> f64 {
     t.a.length_squared()
@@ -131,24 +155,47 @@ impl Query<'_> {
         let rot_a: DMat3 = self.motion_a.pose_at(t).matrix3;
         let half = 0.5 * self.eps;
         let rates = &self.rates;
-        let mut best = 1.0 - t;
+        let best = std::cell::Cell::new(1.0 - t);
         let mut touching = None;
         let mut closest: Option<Witness> = None;
         let (ba, bb) = (self.a.mesh_bvh().bvh(), self.b.mesh_bvh().bvh());
         let (_, ts) = ba.traverse_pair_best_first(
             bb,
             ws,
-            best,
+            best.get(),
             |x: &Rss, y: &Rss| {
+                // A node pair's key is a safe advancement time for its contents: they stay
+                // inside their RSS, which cannot touch before it. Pruning a pair whose key
+                // is at least the current step is therefore safe.
                 let lb = x.distance_lower_bound(y, &pos_ab);
                 if lb <= half {
                     return 0.0;
                 }
-                let mu = rates.free(rss_radius(x), rss_radius(y));
-                if mu > 0.0 {
-                    (lb - half) / mu
+                let (ra, rb) = (rss_radius(x), rss_radius(y));
+                let free = rates.free(ra, rb);
+                let key_free = if free > 0.0 {
+                    (lb - half) / free
                 } else {
                     f64::INFINITY
+                };
+                if key_free >= best.get() {
+                    return key_free;
+                }
+                // C2A: project the motion on the separating direction of the two (convex)
+                // RSS, given by the closest points of their rectangles.
+                let (d_rect, n) = rectangles_closest(x, y, &pos_ab);
+                let d = d_rect - x.radius - y.radius;
+                match n {
+                    Some(n) if d > half => {
+                        let mu = rates.projected(rot_a * n, ra, rb);
+                        let key = if mu > 0.0 {
+                            (d - half) / mu
+                        } else {
+                            f64::INFINITY
+                        };
+                        key.max(key_free)
+                    }
+                    _ => key_free,
                 }
             },
             |ia, ib| {
@@ -163,15 +210,15 @@ impl Query<'_> {
                 let n = rot_a * ((w.point_b - w.point_a) / w.distance);
                 let mu = rates.projected(n, tri_radius(&ta), tri_radius(&tb));
                 if mu > 0.0 {
-                    best = best.min((w.distance - half) / mu);
+                    best.set(best.get().min((w.distance - half) / mu));
                 }
-                best
+                best.get()
             },
         );
         stats.bv_tests += ts.bv_tests;
         stats.primitive_tests += ts.primitive_tests;
         Evaluation {
-            step: best,
+            step: best.get(),
             touching,
             closest,
         }

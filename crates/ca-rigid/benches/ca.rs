@@ -1,0 +1,324 @@
+//! CA time of contact vs parry3d-f64 0.31 `cast_shapes_nonlinear` on the same meshes and the
+//! same constant linear + angular velocity motions (`local_center` = frame origin).
+//!
+//! Workloads (issue 6): torus vs sphere (~5K triangles each) head-on, near miss (0.01),
+//! far miss, rotating 90° per step; a long bar spinning 170° through a sphere; two thin
+//! plates passing at high speed; a 20K noisy sphere dropping on a 100K terrain; convex pairs.
+//! parry's mesh–mesh cast takes seconds per query, so it runs with criterion's minimum
+//! sample count (10) and only on the 5K workloads when `CCD_BENCH_PARRY_MESH=1`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact};
+use ccd_geometry::TriMesh;
+use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_kinematics::RigidMotion;
+use criterion::{Criterion, criterion_group, criterion_main};
+use parry3d_f64::math::Pose;
+use parry3d_f64::query::{NonlinearRigidMotion, cast_shapes_nonlinear};
+use parry3d_f64::shape::{ConvexPolyhedron, Shape, TriMesh as ParryTriMesh};
+
+/// Deterministic noise in [-1, 1].
+fn noise(i: u64) -> f64 {
+    let mut z = i
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(0x1234_5678);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    2.0 * (((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64) - 1.0
+}
+
+/// A (u, v) grid surface with wrap-around in u (and in v when `closed_v`), as triangles.
+fn grid(nu: usize, nv: usize, closed_v: bool, mut f: impl FnMut(f64, f64) -> DVec3) -> TriMesh {
+    let rows = if closed_v { nv } else { nv + 1 };
+    let mut v = Vec::with_capacity(nu * rows);
+    for j in 0..rows {
+        for i in 0..nu {
+            v.push(f(i as f64 / nu as f64, j as f64 / nv as f64));
+        }
+    }
+    let id = |i: usize, j: usize| ((j % rows) * nu + (i % nu)) as u32;
+    let mut t = Vec::with_capacity(2 * nu * nv);
+    for j in 0..nv {
+        for i in 0..nu {
+            t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t).expect("valid grid")
+}
+
+fn torus(n: usize) -> TriMesh {
+    use std::f64::consts::TAU;
+    grid(2 * n, n, true, |u, v| {
+        let (a, b) = (TAU * u, TAU * v);
+        DVec3::new(
+            (1.0 + 0.35 * b.cos()) * a.cos(),
+            (1.0 + 0.35 * b.cos()) * a.sin(),
+            0.35 * b.sin(),
+        )
+    })
+}
+
+/// A sphere as a closed latitude–longitude grid (poles pinched), with optional noise.
+fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
+    use std::f64::consts::{PI, TAU};
+    let mut k = 0u64;
+    let m = grid(2 * n, n, false, |u, v| {
+        let (a, b) = (TAU * u, PI * v);
+        k += 1;
+        let rr = r * (1.0 + rough * noise(k));
+        DVec3::new(rr * b.sin() * a.cos(), rr * b.sin() * a.sin(), rr * b.cos())
+    });
+    m
+}
+
+fn terrain(n: usize) -> TriMesh {
+    grid(n, n, false, |u, v| {
+        let (x, y) = (20.0 * u - 10.0, 20.0 * v - 10.0);
+        DVec3::new(x, y, 0.3 * (0.7 * x).sin() * (0.5 * y).cos())
+    })
+}
+
+fn box_mesh(h: DVec3) -> TriMesh {
+    let v: Vec<DVec3> = (0..8)
+        .map(|i| {
+            DVec3::new(
+                if i & 1 == 0 { -h.x } else { h.x },
+                if i & 2 == 0 { -h.y } else { h.y },
+                if i & 4 == 0 { -h.z } else { h.z },
+            )
+        })
+        .collect();
+    let t = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    TriMesh::new(v, t).expect("valid box")
+}
+
+struct Workload {
+    name: &'static str,
+    a: TriMesh,
+    b: TriMesh,
+    ma: RigidMotion,
+    mb: RigidMotion,
+    parry_mesh: bool,
+}
+
+fn pose(axis: DVec3, angle: f64, at: DVec3) -> DAffine3 {
+    DAffine3::from_rotation_translation(DQuat::from_axis_angle(axis.normalize(), angle), at)
+}
+
+fn workloads() -> Vec<Workload> {
+    let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
+    let tor = torus(35); // 4900 triangles
+    let sph = sphere(35, 0.6, 0.0); // 4900 triangles
+    let head_on = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),
+        pose(DVec3::Y, 0.6, DVec3::new(-1.0, 0.0, 0.0)),
+    )
+    .unwrap();
+    // the sphere passes above the torus tube: tube top z = 0.35, sphere radius 0.6
+    let near = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 0.96)),
+        pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 0.96)),
+    )
+    .unwrap();
+    let far = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 3.0)),
+        pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 3.0)),
+    )
+    .unwrap();
+    let rot90 = RigidMotion::between(
+        pose(DVec3::X, 0.0, DVec3::new(2.5, 0.0, 0.5)),
+        pose(DVec3::new(1.0, 1.0, 0.0), 1.5, DVec3::new(0.0, 0.0, 0.2)),
+    )
+    .unwrap();
+    let bar = box_mesh(DVec3::new(3.0, 0.05, 0.05));
+    let spin = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::ZERO),
+        pose(DVec3::Z, 170f64.to_radians(), DVec3::ZERO),
+    )
+    .unwrap();
+    let ball = RigidMotion::stationary(pose(DVec3::Z, 0.0, DVec3::new(0.0, 2.0, 0.0))).unwrap();
+    let plate = box_mesh(DVec3::new(0.5, 0.5, 0.005));
+    let fly = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::new(0.3, 0.1, 20.0)),
+        pose(DVec3::Z, 0.3, DVec3::new(0.0, 0.0, -20.0)),
+    )
+    .unwrap();
+    let drop = RigidMotion::between(
+        pose(DVec3::X, 0.0, DVec3::new(0.5, 0.3, 3.0)),
+        pose(DVec3::X, 0.4, DVec3::new(0.4, 0.2, -1.0)),
+    )
+    .unwrap();
+    vec![
+        Workload {
+            name: "torus_sphere_head_on",
+            a: tor.clone(),
+            b: sph.clone(),
+            ma: still,
+            mb: head_on,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "torus_sphere_near_miss",
+            a: tor.clone(),
+            b: sph.clone(),
+            ma: still,
+            mb: near,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "torus_sphere_far_miss",
+            a: tor.clone(),
+            b: sph.clone(),
+            ma: still,
+            mb: far,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "torus_sphere_rot90",
+            a: tor,
+            b: sph.clone(),
+            ma: still,
+            mb: rot90,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "bar_spin170_sphere",
+            a: bar,
+            b: sph,
+            ma: spin,
+            mb: ball,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "thin_plates",
+            a: plate.clone(),
+            b: plate,
+            ma: still,
+            mb: fly,
+            parry_mesh: true,
+        },
+        Workload {
+            name: "sphere20k_terrain100k",
+            a: terrain(224),
+            b: sphere(100, 1.0, 0.02),
+            ma: still,
+            mb: drop,
+            parry_mesh: false,
+        },
+    ]
+}
+
+fn body(m: &TriMesh) -> RigidBody {
+    RigidBody::new(Arc::new(
+        MeshBvh::<Rss>::new(m.clone(), &BvhOptions::default()).unwrap(),
+    ))
+}
+
+fn parry_motion(m: &RigidMotion) -> NonlinearRigidMotion {
+    let p = m.pose_at(0.0);
+    let start = Pose::from_parts(p.translation, DQuat::from_mat3(&p.matrix3));
+    NonlinearRigidMotion::new(
+        start,
+        DVec3::ZERO,
+        m.linear_velocity(),
+        m.angular_velocity(),
+    )
+}
+
+fn parry_cast(
+    ma: &NonlinearRigidMotion,
+    a: &dyn Shape,
+    mb: &NonlinearRigidMotion,
+    b: &dyn Shape,
+) -> Option<f64> {
+    cast_shapes_nonlinear(ma, a, mb, b, 0.0, 1.0, true)
+        .expect("supported")
+        .map(|h| h.time_of_impact)
+}
+
+fn bench(c: &mut Criterion) {
+    let parry_mesh = std::env::var("CCD_BENCH_PARRY_MESH").is_ok_and(|v| v == "1");
+    let opts = CaOptions::default();
+    let mut g = c.benchmark_group("ca_rigid");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for w in workloads() {
+        let (ba, bb) = (body(&w.a), body(&w.b));
+        let ours = time_of_contact(&ba, &w.ma, &bb, &w.mb, &opts).unwrap();
+        eprintln!(
+            "{}: {}x{} triangles, toc = {:?}, iterations = {:?}",
+            w.name,
+            w.a.triangle_count(),
+            w.b.triangle_count(),
+            ours.map(|c| c.toc),
+            ours.map(|c| c.stats.iterations)
+        );
+        g.bench_function(format!("{}/ccd", w.name), |bch| {
+            bch.iter(|| time_of_contact(black_box(&ba), &w.ma, black_box(&bb), &w.mb, &opts))
+        });
+        if parry_mesh && w.parry_mesh {
+            let pa = ParryTriMesh::new(w.a.vertices().to_vec(), w.a.triangles().to_vec()).unwrap();
+            let pb = ParryTriMesh::new(w.b.vertices().to_vec(), w.b.triangles().to_vec()).unwrap();
+            let (qa, qb) = (parry_motion(&w.ma), parry_motion(&w.mb));
+            eprintln!(
+                "{}: parry toc = {:?}",
+                w.name,
+                parry_cast(&qa, &pa, &qb, &pb)
+            );
+            g.bench_function(format!("{}/parry", w.name), |bch| {
+                bch.iter(|| parry_cast(&qa, &pa, &qb, &pb))
+            });
+        }
+    }
+    // convex pairs: both sides convex hulls (parry: ConvexPolyhedron; ours: the hull meshes)
+    let hull_pts: Vec<DVec3> = (0..200)
+        .map(|i| DVec3::new(noise(3 * i), noise(3 * i + 1), noise(3 * i + 2)).normalize() * 0.5)
+        .collect();
+    let poly = ConvexPolyhedron::from_convex_hull(&hull_pts).unwrap();
+    let (hv, hi) = poly.to_trimesh();
+    let hull = TriMesh::new(hv, hi).unwrap();
+    let hb = body(&hull);
+    let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
+    let mv = RigidMotion::between(
+        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.2, 0.0)),
+        pose(DVec3::Y, 1.0, DVec3::new(-1.0, 0.0, 0.1)),
+    )
+    .unwrap();
+    let (qa, qb) = (parry_motion(&still), parry_motion(&mv));
+    eprintln!(
+        "convex_pair: ours toc = {:?}, parry toc = {:?}",
+        time_of_contact(&hb, &still, &hb, &mv, &opts)
+            .unwrap()
+            .map(|c| c.toc),
+        parry_cast(&qa, &poly, &qb, &poly)
+    );
+    g.bench_function("convex_pair/ccd", |bch| {
+        bch.iter(|| time_of_contact(black_box(&hb), &still, black_box(&hb), &mv, &opts))
+    });
+    g.bench_function("convex_pair/parry", |bch| {
+        bch.iter(|| parry_cast(&qa, &poly, &qb, &poly))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
