@@ -67,13 +67,12 @@ fn torus(n: usize) -> TriMesh {
 fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
     use std::f64::consts::{PI, TAU};
     let mut k = 0u64;
-    let m = grid(2 * n, n, false, |u, v| {
+    grid(2 * n, n, false, |u, v| {
         let (a, b) = (TAU * u, PI * v);
         k += 1;
         let rr = r * (1.0 + rough * noise(k));
         DVec3::new(rr * b.sin() * a.cos(), rr * b.sin() * a.sin(), rr * b.cos())
-    });
-    m
+    })
 }
 
 fn terrain(n: usize) -> TriMesh {
