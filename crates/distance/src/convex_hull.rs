@@ -10,7 +10,10 @@
 //! never create inconsistent topology. Points exactly on the plane of a face are treated as
 //! inside (they are not added), so a cube's corners plus points on its faces give 8 vertices.
 //! Floating-point distances are only used to pick *which* outside point to add next (the
-//! farthest), which affects speed but never correctness.
+//! farthest), which affects speed but never correctness. Coordinates are limited to
+//! ±[`ConvexHull::MAX_COORDINATE`] (1e100) so the predicates' products cannot overflow;
+//! like Shewchuk's predicates themselves, exactness assumes no underflow (coordinate
+//! differences far below 1e-100 are not guarded).
 //!
 //! # Flat hulls
 //!
@@ -43,6 +46,15 @@ pub enum HullError {
     NotThreeDimensional {
         /// The dimension actually spanned (0, 1 or 2).
         dimension: u8,
+    },
+    /// A coordinate's magnitude exceeds [`ConvexHull::MAX_COORDINATE`], where the exact predicates'
+    /// products could overflow.
+    #[error("point {index} has a coordinate beyond ±1e100: {point}")]
+    OutOfRange {
+        /// Index of the offending point in the input slice.
+        index: usize,
+        /// The offending point.
+        point: DVec3,
     },
     /// More points than `u32` indices can address.
     #[error("too many points ({count}); at most {max} are supported", max = u32::MAX)]
@@ -85,6 +97,10 @@ pub struct ConvexHull {
 }
 
 impl ConvexHull {
+    /// Largest coordinate magnitude accepted by [`ConvexHull::new`]: the exact `orient3d`
+    /// predicate multiplies three coordinate differences, which must not overflow.
+    pub const MAX_COORDINATE: f64 = 1e100;
+
     /// Builds the convex hull of `points` (quickhull with exact predicates).
     ///
     /// Inputs spanning fewer than three dimensions give a flat hull (polygon, segment or
@@ -92,7 +108,8 @@ impl ConvexHull {
     ///
     /// # Errors
     /// [`HullError::Empty`] for no points, [`HullError::NonFinite`] for NaN/infinite
-    /// coordinates, [`HullError::TooManyPoints`] beyond `u32` indexing.
+    /// coordinates, [`HullError::OutOfRange`] for coordinates beyond [`ConvexHull::MAX_COORDINATE`],
+    /// [`HullError::TooManyPoints`] beyond `u32` indexing.
     ///
     /// # Example
     /// ```
@@ -395,6 +412,13 @@ fn build(points: &[DVec3]) -> Result<ConvexHull, HullError> {
     }
     if let Some((index, &point)) = points.iter().enumerate().find(|(_, p)| !p.is_finite()) {
         return Err(HullError::NonFinite { index, point });
+    }
+    if let Some((index, &point)) = points
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.abs().max_element() > ConvexHull::MAX_COORDINATE)
+    {
+        return Err(HullError::OutOfRange { index, point });
     }
 
     // Initial simplex: extreme in x, then farthest from it, farthest from that line, and
@@ -857,6 +881,18 @@ mod tests {
             ConvexHull::new(&inf),
             Err(HullError::NonFinite { index: 0, .. })
         ));
+        let huge = [DVec3::ZERO, DVec3::X, DVec3::new(0.0, 0.0, -1e101)];
+        assert!(matches!(
+            ConvexHull::new(&huge),
+            Err(HullError::OutOfRange { index: 2, .. })
+        ));
+        let big = [
+            DVec3::ZERO,
+            DVec3::X * 1e100,
+            DVec3::Y * 1e100,
+            DVec3::Z * 1e100,
+        ];
+        assert_eq!(ConvexHull::new_3d(&big).map(|h| h.faces().len()), Ok(4));
     }
 
     #[test]
