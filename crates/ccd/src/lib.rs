@@ -19,6 +19,8 @@
 
 /// Bounding volumes (AABB, sphere, OBB, RSS, 18-DOP), BVHs, sweep-and-prune and a dynamic BVH (`ccd-bvh`, Lin survey; LA §IV).
 pub use ccd_bvh as bvh;
+/// Conservative advancement between rigid meshes: time of contact with witnesses (`ccd-ca-rigid`, CATCH §3.4, C2A).
+pub use ccd_ca_rigid as ca_rigid;
 /// Exact primitive distances with witnesses, convex hulls and GJK (`ccd-distance`, Lin survey: PQP, GJK).
 pub use ccd_distance as distance;
 /// Meshes, boxes, segments, triangles, witness features and mesh IO (`ccd-geometry`).
@@ -29,6 +31,7 @@ pub use ccd_kinematics as kinematics;
 pub use ccd_taylor as taylor;
 
 pub use ccd_bvh::Error as BvhError;
+pub use ccd_ca_rigid::CaError;
 pub use ccd_distance::{GjkError, HullError};
 pub use ccd_geometry::GeometryError;
 pub use ccd_kinematics::KinematicsError;
@@ -39,6 +42,7 @@ pub mod prelude {
     pub use ccd_bvh::{
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
     };
+    pub use ccd_ca_rigid::{CaOptions, Contact, Mode, RigidBody, Status, time_of_contact};
     pub use ccd_distance::{Closest, ConvexHull, gjk_distance};
     pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
     pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
