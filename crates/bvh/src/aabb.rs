@@ -68,6 +68,9 @@ impl BoundingVolume for Aabb {
 
     #[inline]
     fn overlaps(&self, other: &Self, pos12: &DAffine3) -> bool {
+        if !pos12.is_finite() {
+            return true; // conservative answer for a NaN/infinite pose
+        }
         if is_translation(pos12) {
             let t = pos12.translation;
             let b = Aabb::new(other.min + t, other.max + t);
@@ -81,6 +84,9 @@ impl BoundingVolume for Aabb {
 
     #[inline]
     fn distance_lower_bound(&self, other: &Self, pos12: &DAffine3) -> f64 {
+        if !pos12.is_finite() {
+            return 0.0; // conservative answer for a NaN/infinite pose
+        }
         if is_translation(pos12) {
             let t = pos12.translation;
             let b = Aabb::new(other.min + t, other.max + t);

@@ -120,11 +120,17 @@ impl BoundingVolume for Obb {
 
     #[inline]
     fn overlaps(&self, other: &Self, pos12: &DAffine3) -> bool {
+        if !pos12.is_finite() {
+            return true; // conservative answer for a NaN/infinite pose
+        }
         self.gap(other, pos12, 0.0) <= 0.0
     }
 
     #[inline]
     fn distance_lower_bound(&self, other: &Self, pos12: &DAffine3) -> f64 {
+        if !pos12.is_finite() {
+            return 0.0; // conservative answer for a NaN/infinite pose
+        }
         self.gap(other, pos12, f64::INFINITY).max(0.0)
     }
 

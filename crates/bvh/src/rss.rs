@@ -192,6 +192,9 @@ impl BoundingVolume for Rss {
 
     #[inline]
     fn overlaps(&self, other: &Self, pos12: &DAffine3) -> bool {
+        if !pos12.is_finite() {
+            return true; // conservative answer for a NaN/infinite pose
+        }
         // cheap bounding-sphere rejection before the rectangle-rectangle distance
         let c2 = pos12.transform_point3(other.center());
         let reach = self.size() + other.size();
@@ -202,6 +205,9 @@ impl BoundingVolume for Rss {
     }
 
     fn distance_lower_bound(&self, other: &Self, pos12: &DAffine3) -> f64 {
+        if !pos12.is_finite() {
+            return 0.0; // conservative answer for a NaN/infinite pose
+        }
         let a = self.rect(None);
         let b = other.rect(Some(pos12));
         let d = rect_rect_distance(&a, &b);

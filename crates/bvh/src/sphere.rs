@@ -91,6 +91,9 @@ impl BoundingVolume for Sphere {
 
     #[inline]
     fn overlaps(&self, other: &Self, pos12: &DAffine3) -> bool {
+        if !pos12.is_finite() {
+            return true; // conservative answer for a NaN/infinite pose
+        }
         let c2 = pos12.transform_point3(other.center);
         let r = self.radius + other.radius + pair_slack(self, other, pos12);
         self.center.distance_squared(c2) <= r * r
@@ -98,6 +101,9 @@ impl BoundingVolume for Sphere {
 
     #[inline]
     fn distance_lower_bound(&self, other: &Self, pos12: &DAffine3) -> f64 {
+        if !pos12.is_finite() {
+            return 0.0; // conservative answer for a NaN/infinite pose
+        }
         let c2 = pos12.transform_point3(other.center);
         (self.center.distance(c2) - self.radius - other.radius - pair_slack(self, other, pos12))
             .max(0.0)

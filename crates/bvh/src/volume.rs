@@ -28,7 +28,8 @@ pub enum SplitRule {
 ///
 /// Conventions: a volume lives in its body's local frame. `pos12` is the pose of body 2 (the
 /// `other` volume's frame) expressed in body 1's frame (the frame of `self`), as in parry; it
-/// must be rigid (rotation + translation, no scale or shear).
+/// must be rigid (rotation + translation, no scale or shear). A non-finite `pos12` (NaN or
+/// infinite entries) gets the conservative answers: overlap, distance bound 0.
 ///
 /// Every operation is *conservative*: a fitted volume contains its points; when the contents
 /// of two volumes touch, [`overlaps`](Self::overlaps) is `true`; and

@@ -313,3 +313,50 @@ fn early_stop_is_reported() {
     assert_eq!(n, 5);
     assert_eq!(stats.primitive_tests, 5);
 }
+
+#[test]
+fn nan_pose_traversal_terminates_and_is_conservative() {
+    let pts: Vec<DVec3> = (0..40)
+        .map(|i| DVec3::new(f64::from(i), 0.0, 0.0))
+        .collect();
+    let bvh = Bvh::<Rss>::build(pts.as_slice(), &BvhOptions::default()).unwrap();
+    let pose = DAffine3::from_translation(DVec3::new(f64::NAN, 0.0, 0.0));
+    let mut out = Vec::new();
+    bvh.overlapping_pairs_into(&bvh, &pose, &mut Workspace::new(), &mut out);
+    assert_eq!(out.len(), 40 * 40);
+    let (thr, _) = bvh.traverse_pair_best_first(
+        &bvh,
+        &mut Workspace::new(),
+        f64::INFINITY,
+        |a, b| a.distance_lower_bound(b, &pose),
+        |_, _| f64::NAN,
+    );
+    assert!(thr.is_nan());
+}
+
+#[test]
+fn single_and_all_degenerate_triangles() {
+    // one triangle
+    let v = [DVec3::ZERO, DVec3::X, DVec3::Y];
+    let one =
+        Bvh::<Rss>::build(&TriangleSoup::new(&v, &[[0, 1, 2]]), &BvhOptions::default()).unwrap();
+    assert_eq!(one.node_count(), 1);
+    assert_eq!(one.depth(), 1);
+    // all triangles collapsed to points or segments
+    let v: Vec<DVec3> = (0..30)
+        .map(|i| DVec3::new(f64::from(i / 3), 0.0, 0.0))
+        .collect();
+    let t: Vec<[u32; 3]> = (0..10u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+    for leaf_size in [1, 4] {
+        let opts = BvhOptions {
+            leaf_size,
+            split: None,
+        };
+        let b = Bvh::<Obb>::build(&TriangleSoup::new(&v, &t), &opts).unwrap();
+        let mut out = Vec::new();
+        b.self_overlapping_pairs_into(&mut Workspace::new(), &mut out);
+        assert!(out.is_empty() || leaf_size > 1);
+        let r = Bvh::<Rss>::build(&TriangleSoup::new(&v, &t), &opts).unwrap();
+        assert_eq!(r.primitive_count(), 10);
+    }
+}

@@ -182,3 +182,24 @@ fn rss_parallel_and_crossing_rectangles() {
     assert_eq!(a.distance_lower_bound(&a, &pose), 0.0);
     assert!(a.overlaps(&a, &pose));
 }
+
+fn check_nan_pose<B: BoundingVolume>() {
+    let a = B::fit_points(&[DVec3::ZERO, DVec3::X, DVec3::Y]);
+    for pose in [
+        DAffine3::from_translation(DVec3::new(f64::NAN, 0.0, 0.0)),
+        DAffine3::from_translation(DVec3::new(f64::INFINITY, 0.0, 0.0)),
+        DAffine3::from_quat(ccd_bvh::glam::DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0)),
+    ] {
+        assert!(a.overlaps(&a, &pose), "{}", std::any::type_name::<B>());
+        assert_eq!(a.distance_lower_bound(&a, &pose), 0.0);
+    }
+}
+
+#[test]
+fn nan_poses_give_conservative_answers() {
+    check_nan_pose::<Aabb>();
+    check_nan_pose::<Sphere>();
+    check_nan_pose::<Obb>();
+    check_nan_pose::<Rss>();
+    check_nan_pose::<Kdop18>();
+}
