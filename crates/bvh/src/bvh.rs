@@ -199,8 +199,8 @@ impl<B: BoundingVolume> Bvh<B> {
             .iter()
             .enumerate()
             .map(|(i, b)| BuildItem {
-                min: b.min,
-                max: b.max,
+                min: b.min.as_vec3(),
+                max: b.max.as_vec3(),
                 id: i as u32,
             })
             .collect();
@@ -574,12 +574,13 @@ impl<B> Bvh<B> {
     }
 }
 
-/// A primitive during the top-down build: its box and id, kept in one array that is
-/// partitioned in place (sequential memory access at every level).
+/// A primitive during the top-down build: its box (in f32: it only steers the splits; node
+/// volumes are fitted to the exact f64 points afterwards) and id, kept in one 28-byte record
+/// array that is partitioned in place (sequential memory access at every level).
 #[derive(Clone, Copy, Debug)]
 struct BuildItem {
-    min: DVec3,
-    max: DVec3,
+    min: glam::Vec3,
+    max: glam::Vec3,
     id: u32,
 }
 
@@ -587,7 +588,7 @@ impl BuildItem {
     /// Twice the centroid (the factor cancels in every comparison).
     #[inline]
     fn centroid2(&self) -> DVec3 {
-        self.min + self.max
+        (self.min + self.max).as_dvec3()
     }
 }
 
@@ -644,7 +645,7 @@ fn split_sah(
     let bin_of = |c: f64| (((c - lo) * scale) as usize).min(bins - 1);
     for it in items.iter() {
         let k = bin_of(it.centroid2()[axis]);
-        bin_box[k] = bin_box[k].merge(Aabb::new(it.min, it.max));
+        bin_box[k] = bin_box[k].merge(Aabb::new(it.min.as_dvec3(), it.max.as_dvec3()));
         bin_count[k] += 1;
     }
     let mut best: Option<(usize, f64)> = None; // last bin of left, cost
