@@ -228,7 +228,7 @@ impl ConvexHull {
     #[must_use]
     pub fn face_normal(&self, f: usize) -> DVec3 {
         let [a, b, c] = self.faces[f].map(|i| self.vertices[i as usize]);
-        (b - a).cross(c - a).normalize_or_zero()
+        accurate_cross(a, b, c).normalize_or_zero()
     }
 
     /// The index of a face whose three vertices are `a`, `b` and `c` (in any order), if any.
@@ -399,6 +399,45 @@ fn orient_projected(a: DVec3, b: DVec3, c: DVec3, axis: usize) -> f64 {
 /// Exact collinearity test: the cross product vanishes iff all three projections do.
 fn collinear(a: DVec3, b: DVec3, c: DVec3) -> bool {
     (0..3).all(|axis| orient_projected(a, b, c, axis) == 0.0)
+}
+
+/// Error-free `a + b = s + e`.
+#[inline]
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// `(b − a) × (c − a)` with the differences kept exactly (hi + lo) and the products split
+/// with fused multiply-adds, summed with compensation: accurate to a few ulps unless the
+/// cancellation exceeds double-double precision.
+fn accurate_cross(a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let d1: [(f64, f64); 3] = [0, 1, 2].map(|k| two_sum(b[k], -a[k]));
+    let d2: [(f64, f64); 3] = [0, 1, 2].map(|k| two_sum(c[k], -a[k]));
+    let component = |u: usize, v: usize| {
+        let (x, y) = (d1[u], d2[v]);
+        let (z, w) = (d1[v], d2[u]);
+        let p1 = x.0 * y.0;
+        let p2 = z.0 * w.0;
+        let terms = [
+            p1,
+            x.0.mul_add(y.0, -p1),
+            x.0 * y.1 + x.1 * y.0,
+            -p2,
+            -z.0.mul_add(w.0, -p2),
+            -(z.0 * w.1 + z.1 * w.0),
+        ];
+        // Neumaier's compensated sum.
+        let (mut sum, mut comp) = (0.0f64, 0.0f64);
+        for t in terms {
+            let (s, e) = two_sum(sum, t);
+            sum = s;
+            comp += e;
+        }
+        sum + comp
+    };
+    DVec3::new(component(1, 2), component(2, 0), component(0, 1))
 }
 
 fn build(points: &[DVec3]) -> Result<ConvexHull, HullError> {
@@ -613,15 +652,11 @@ fn polygon_hull(points: &[DVec3], tri: [DVec3; 3]) -> ConvexHull {
         .map(|i| [0, i as u32, i as u32 + 1])
         .collect();
     let verts: Vec<DVec3> = chain.iter().map(|&i| points[i as usize]).collect();
-    // Newell's normal of the polygon.
+    // Area-weighted normal of the fan, each cross product to double-double accuracy: a
+    // sliver polygon's plane is ill-conditioned in plain floating point.
     let mut normal = DVec3::ZERO;
-    for i in 0..n {
-        let (a, b) = (verts[i], verts[(i + 1) % n]);
-        normal += DVec3::new(
-            (a.y - b.y) * (a.z + b.z),
-            (a.z - b.z) * (a.x + b.x),
-            (a.x - b.x) * (a.y + b.y),
-        );
+    for i in 1..n.saturating_sub(1) {
+        normal += accurate_cross(verts[0], verts[i], verts[i + 1]);
     }
     let mut normal = normal.normalize_or_zero();
     if normal[axis] < 0.0 {
@@ -838,6 +873,21 @@ mod tests {
         (0..8)
             .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .collect()
+    }
+
+    #[test]
+    fn accurate_cross_matches_plain_cross_and_resolves_slivers() {
+        let (a, b, c) = (
+            DVec3::new(1.0, 2.0, 3.0),
+            DVec3::new(-1.0, 0.5, 2.0),
+            DVec3::ONE,
+        );
+        assert!(accurate_cross(a, b, c).abs_diff_eq((b - a).cross(c - a), 1e-15));
+        // Midpoint of a segment nudged off it: plain cross products lose the direction.
+        let (p, q) = (DVec3::new(0.1, 0.9, 0.0), DVec3::new(0.3, 0.3, 1.4));
+        let m = DVec3::new(0.2, 0.6, 0.7);
+        let n = accurate_cross(p, q, m).normalize();
+        assert!(n.dot(m - p).abs() < 1e-15 && n.dot(q - p).abs() < 1e-15);
     }
 
     #[test]
