@@ -189,10 +189,51 @@ impl<B: BoundingVolume> Bvh<B> {
         other: &Bvh<B>,
         ws: &mut Workspace,
         mut descend: F,
-        mut leaf: L,
+        leaf: L,
     ) -> TraversalStats
     where
         F: FnMut(&B, &B) -> bool,
+        L: FnMut(u32, u32) -> ControlFlow<()>,
+    {
+        self.traverse_pair_nodes(
+            other,
+            ws,
+            |a, b| descend(&self.nodes[a as usize].bv, &other.nodes[b as usize].bv),
+            leaf,
+        )
+    }
+
+    /// [`Bvh::traverse_pair`] with node indices instead of volumes in `descend(node_self,
+    /// node_other)` (for callers keeping per-node data, e.g. motion bounds or caches; read the
+    /// volumes with [`Bvh::node`]).
+    ///
+    /// # Example
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use ccd_bvh::{Bvh, BvhOptions, Workspace};
+    /// use ccd_bvh::geometry::Aabb;
+    /// use ccd_bvh::glam::DVec3;
+    /// let pts: Vec<DVec3> = (0..8).map(|i| DVec3::splat(f64::from(i))).collect();
+    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let mut visited = Vec::new();
+    /// let stats = bvh.traverse_pair_nodes(&bvh, &mut Workspace::new(), |a, b| {
+    ///     visited.push((a, b));
+    ///     true
+    /// }, |_, _| ControlFlow::Continue(()));
+    /// assert_eq!(visited[0], (0, 0)); // the roots first
+    /// assert_eq!(visited.len() as u64, stats.bv_tests);
+    /// assert_eq!(stats.primitive_tests, 64);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn traverse_pair_nodes<F, L>(
+        &self,
+        other: &Bvh<B>,
+        ws: &mut Workspace,
+        mut descend: F,
+        mut leaf: L,
+    ) -> TraversalStats
+    where
+        F: FnMut(u32, u32) -> bool,
         L: FnMut(u32, u32) -> ControlFlow<()>,
     {
         let mut stats = TraversalStats::default();
@@ -205,7 +246,7 @@ impl<B: BoundingVolume> Bvh<B> {
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
             stats.bv_tests += 1;
-            if !descend(&na.bv, &nb.bv) {
+            if !descend(a, b) {
                 continue;
             }
             match (na.children(), nb.children()) {
@@ -307,10 +348,47 @@ impl<B: BoundingVolume> Bvh<B> {
         ws: &mut Workspace,
         initial_threshold: f64,
         mut lower_bound: F,
-        mut leaf: L,
+        leaf: L,
     ) -> (f64, TraversalStats)
     where
         F: FnMut(&B, &B) -> f64,
+        L: FnMut(u32, u32) -> f64,
+    {
+        self.traverse_pair_best_first_nodes(
+            other,
+            ws,
+            initial_threshold,
+            |a, b| lower_bound(&self.nodes[a as usize].bv, &other.nodes[b as usize].bv),
+            leaf,
+        )
+    }
+
+    /// [`Bvh::traverse_pair_best_first`] with node indices instead of volumes in
+    /// `lower_bound(node_self, node_other)`.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Rss, Workspace};
+    /// use ccd_bvh::glam::{DAffine3, DVec3};
+    /// let pts: Vec<DVec3> = (0..16).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
+    /// let bvh = Bvh::<Rss>::build(pts.as_slice(), &BvhOptions::default())?;
+    /// let pos12 = DAffine3::from_translation(DVec3::new(0.0, 0.0, 2.0));
+    /// let (best, _) = bvh.traverse_pair_best_first_nodes(&bvh, &mut Workspace::new(), f64::INFINITY,
+    ///     |a, b| bvh.node(a).bv().distance_lower_bound(bvh.node(b).bv(), &pos12),
+    ///     |a, b| pts[a as usize].distance(pos12.transform_point3(pts[b as usize])));
+    /// assert_eq!(best, 2.0);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn traverse_pair_best_first_nodes<F, L>(
+        &self,
+        other: &Bvh<B>,
+        ws: &mut Workspace,
+        initial_threshold: f64,
+        mut lower_bound: F,
+        mut leaf: L,
+    ) -> (f64, TraversalStats)
+    where
+        F: FnMut(u32, u32) -> f64,
         L: FnMut(u32, u32) -> f64,
     {
         let mut stats = TraversalStats::default();
@@ -320,7 +398,7 @@ impl<B: BoundingVolume> Bvh<B> {
         }
         ws.heap.clear();
         stats.bv_tests += 1;
-        let root = lower_bound(&self.nodes[0].bv, &other.nodes[0].bv);
+        let root = lower_bound(0, 0);
         if root < threshold {
             ws.heap.push(HeapEntry {
                 bound: root,
@@ -361,7 +439,7 @@ impl<B: BoundingVolume> Bvh<B> {
             };
             for (ca, cb) in children {
                 stats.bv_tests += 1;
-                let lb = lower_bound(&self.nodes[ca as usize].bv, &other.nodes[cb as usize].bv);
+                let lb = lower_bound(ca, cb);
                 if lb < threshold {
                     ws.heap.push(HeapEntry {
                         bound: lb,
