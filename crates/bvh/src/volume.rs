@@ -11,7 +11,7 @@ pub enum SplitRule {
     /// bins (clamped to `2..=64`; 16 by default). The default for every volume type of this
     /// crate: measured on a 20K-triangle noisy torus (`benches/build.rs`), SAH trees beat
     /// median trees for AABB overlap (−36% time), RSS overlap (−28%) and RSS best-first
-    /// closest-point search (−23%), for a build about 1.1–1.3× the median build's time.
+    /// closest-point search (−23%), for a build 1.0–1.6× the median build's time.
     BinnedSah {
         /// Number of bins per axis.
         bins: u32,
