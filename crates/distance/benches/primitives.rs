@@ -78,13 +78,38 @@ fn segment_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Segment, Segment)> {
         .collect()
 }
 
+/// Flat triangles (thickness 0.05) stacked 0.3 apart along z with in-plane offsets: the
+/// nearly parallel configuration of two mesh surfaces facing each other (vertex–face
+/// answers are common).
+fn stacked_pairs(seed: u64) -> Vec<(Triangle, Triangle)> {
+    let mut s = seed;
+    let flat = |p: DVec3| DVec3::new(p.x, p.y, p.z * 0.05);
+    (0..N)
+        .map(|_| {
+            let a = Triangle::new(
+                flat(point(&mut s) * 0.6),
+                flat(point(&mut s) * 0.6),
+                flat(point(&mut s) * 0.6),
+            );
+            let off = DVec3::new(0.0, 0.0, 0.3) + point(&mut s) * DVec3::new(0.5, 0.5, 0.0);
+            let b = Triangle::new(
+                flat(point(&mut s) * 0.6) + off,
+                flat(point(&mut s) * 0.6) + off,
+                flat(point(&mut s) * 0.6) + off,
+            );
+            (a, b)
+        })
+        .collect()
+}
+
 fn bench_triangles(c: &mut Criterion) {
-    for (name, lo, hi) in [
-        ("separated", 1.5, 3.0),
-        ("near", 0.5, 1.5),
-        ("mixed", 0.0, 3.0),
-    ] {
-        let pairs = triangle_pairs(0x5EED_0001, lo, hi);
+    let sets = [
+        ("separated", triangle_pairs(0x5EED_0001, 1.5, 3.0)),
+        ("near", triangle_pairs(0x5EED_0001, 0.5, 1.5)),
+        ("mixed", triangle_pairs(0x5EED_0001, 0.0, 3.0)),
+        ("stacked", stacked_pairs(0x5EED_0003)),
+    ];
+    for (name, pairs) in sets {
         let parry: Vec<(shape::Triangle, shape::Triangle)> = pairs
             .iter()
             .map(|(a, b)| {

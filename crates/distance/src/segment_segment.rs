@@ -11,12 +11,17 @@ use crate::point_segment::{segment_feature, segment_point_at};
 /// segment length (the distance along the common direction is that flat).
 const PARALLEL: f64 = 1e-28;
 
+/// Squared sine above which the normal equations (`a e - b²`) are accurate enough for the
+/// line–line solution (relative error of the determinant at most `ε / 1e-6`).
+const WELL_CONDITIONED: f64 = 1e-6;
+
 /// Closest points of segments `a1 → b1` and `a2 → b2`: parameters `(s, t)` in `[0, 1]` and
 /// the points (exact endpoints at parameters 0 and 1).
 ///
 /// Minimises the convex quadratic `|a1 + s d1 - a2 - t d2|²` over the unit square: start
-/// from the line–line solution (computed from `d1 × d2`, which keeps full relative
-/// precision where `|d1|²|d2|² - (d1·d2)²` cancels), clamp `s`, take the best `t` for it,
+/// from the line–line solution (from the normal equations when well conditioned, else from
+/// `d1 × d2`, which keeps full relative precision where `|d1|²|d2|² - (d1·d2)²` cancels),
+/// clamp `s`, take the best `t` for it,
 /// and if that `t` is clamped re-optimise `s` for the clamped `t`. Each step's optimality
 /// follows from convexity (the unconstrained minimum over `t` is monotone along `s` away
 /// from the line–line solution). Parallel or zero-length segments start from `s = 0`, so a
@@ -49,12 +54,21 @@ pub(crate) fn closest_segment_segment(
             s = (-c / a).clamp(0.0, 1.0);
         } else {
             let b = d1.dot(d2);
-            let n = d1.cross(d2);
-            let nn = n.length_squared();
-            let mut s0 = if nn > PARALLEL * a * e {
-                ((-r).cross(d2).dot(n) / nn).clamp(0.0, 1.0)
+            let ae = a * e;
+            let denom = ae - b * b;
+            let mut s0 = if denom > WELL_CONDITIONED * ae {
+                // Well-conditioned: the normal equations lose at most 6 digits here.
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
             } else {
-                0.0
+                // Nearly parallel: |d1 × d2|² keeps full relative precision where
+                // `a e - b²` cancels.
+                let n = d1.cross(d2);
+                let nn = n.length_squared();
+                if nn > PARALLEL * ae {
+                    ((-r).cross(d2).dot(n) / nn).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
             };
             let mut t0 = (b * s0 + f) / e;
             if t0 < 0.0 {

@@ -230,7 +230,8 @@ pub(crate) fn vertices_vertices(va: &[DVec3; 3], vb: &[DVec3; 3]) -> Closest {
 ///
 /// Intersecting triangles have distance `0`, with a point of the intersection as both
 /// witnesses (an edge of one triangle crossing the face of the other: `Edge(i, j)` /
-/// `Face(0)`; touching or coplanar overlapping triangles report the touching features).
+/// `Face(0)`; touching or coplanar overlapping triangles report the touching features, with
+/// a distance at rounding level).
 /// Degenerate triangles are handled as the segment or point they are. Inputs must be
 /// finite; the result never is NaN for finite input.
 ///
@@ -278,7 +279,8 @@ mod tests {
             DVec3::new(0.1, 2.0, 0.0),
         );
         let c = triangle_triangle(&a, &b);
-        assert_eq!(c.distance, 0.0);
+        // Touching up to rounding (crossing edges are solved in floating point).
+        assert!(c.distance < 1e-15, "{}", c.distance);
         // B's vertex 0 is inside A, and A's edge (1, 2) crosses B's edges (0, 1) and (0, 2):
         // each touching pair is a valid witness.
         assert!(matches!(
