@@ -303,6 +303,21 @@ pub fn time_of_contact(
         rates: Rates::new(motion_a, motion_b),
         eps: opts.tolerance,
     };
+    // Bounding-sphere sweep: each body stays within its radius of its frame origin, and the
+    // origins move linearly, so if the origins never come closer than the sum of the radii
+    // (plus ε) there is no contact in [0, 1].
+    let d0 = motion_b.pose_at(0.0).translation - motion_a.pose_at(0.0).translation;
+    let v = q.rates.rel_linear;
+    let vv = v.length_squared();
+    let s = if vv > 0.0 {
+        (-d0.dot(v) / vv).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let reach = a.radius() + b.radius() + opts.tolerance;
+    if (d0 + v * s).length() > reach * (1.0 + 1e-9) + 1e-300 {
+        return Ok(None);
+    }
     let mut ws = Workspace::new();
     let mut stats = Stats::default();
     if opts.mode == Mode::Boolean
