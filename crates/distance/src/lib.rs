@@ -20,7 +20,8 @@
 //! computes the distance between two [`ccd_bvh::MeshBvh<Rss>`](ccd_bvh::MeshBvh) under world
 //! poses, PQP-style: RSS lower bounds prune node pairs, leaves run [`triangle_triangle`],
 //! with tolerance, upper-bound and "closer than" exits and a coherence hint (Lin survey
-//! slides, "SSV/PQP"). Features are lifted to mesh ids.
+//! slides, "SSV/PQP"). Features are lifted to mesh ids. [`mesh_overlap`] is the Boolean
+//! discrete check (any volume type, e.g. OBB or AABB trees).
 //!
 //! ```
 //! use ccd_distance::triangle_triangle;
@@ -40,6 +41,7 @@
 mod closest;
 mod frame;
 mod mesh_distance;
+mod mesh_overlap;
 mod point_segment;
 mod point_triangle;
 mod segment_segment;
@@ -51,6 +53,7 @@ pub use mesh_distance::{
     MeshClosest, MeshDistanceError, MeshDistanceOptions, MeshDistanceStats, MeshDistanceStatus,
     MeshDistanceWorkspace, mesh_distance, mesh_distance_brute_force, mesh_distance_with,
 };
+pub use mesh_overlap::{MeshOverlap, mesh_overlap};
 pub use point_segment::{point_segment, segment_point};
 pub use point_triangle::{point_triangle, triangle_point};
 pub use segment_segment::segment_segment;

@@ -148,7 +148,7 @@ impl MeshDistanceWorkspace {
     }
 }
 
-fn check_pose(p: &DAffine3, which: char) -> Result<(), MeshDistanceError> {
+pub(crate) fn check_pose(p: &DAffine3, which: char) -> Result<(), MeshDistanceError> {
     if !p.is_finite() {
         return Err(MeshDistanceError::NonFinitePose { which });
     }
