@@ -595,7 +595,9 @@ impl BuildItem {
 /// Reusable bin buffers of [`split_sah`].
 #[derive(Default)]
 struct SahScratch {
-    bin_box: Vec<Aabb>,
+    /// Bin bounds in f32, like the build items (binning is a heuristic; only the partition
+    /// has to be consistent, and it uses the same binning function).
+    bin_box: Vec<(glam::Vec3, glam::Vec3)>,
     bin_count: Vec<u32>,
     right_area: Vec<f64>,
     right_count: Vec<u32>,
@@ -633,7 +635,8 @@ fn split_sah(
     let scale = bins as f64 / ext[axis];
     let lo = lo[axis];
     sc.bin_box.clear();
-    sc.bin_box.resize(bins, Aabb::EMPTY);
+    sc.bin_box
+        .resize(bins, (glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY));
     sc.bin_count.clear();
     sc.bin_count.resize(bins, 0);
     sc.right_area.clear();
@@ -644,15 +647,17 @@ fn split_sah(
     let (right_area, right_count) = (&mut sc.right_area, &mut sc.right_count);
     let bin_of = |c: f64| (((c - lo) * scale) as usize).min(bins - 1);
     for it in items.iter() {
-        let k = bin_of(it.centroid2()[axis]);
-        bin_box[k] = bin_box[k].merge(Aabb::new(it.min.as_dvec3(), it.max.as_dvec3()));
+        let k = bin_of(f64::from(it.min[axis] + it.max[axis]));
+        let b = &mut bin_box[k];
+        *b = (b.0.min(it.min), b.1.max(it.max));
         bin_count[k] += 1;
     }
+    let bin_aabb = |b: &(glam::Vec3, glam::Vec3)| Aabb::new(b.0.as_dvec3(), b.1.as_dvec3());
     let mut best: Option<(usize, f64)> = None; // last bin of left, cost
     let mut acc = Aabb::EMPTY;
     let mut cnt = 0;
     for k in (1..bins).rev() {
-        acc = acc.merge(bin_box[k]);
+        acc = acc.merge(bin_aabb(&bin_box[k]));
         cnt += bin_count[k];
         right_area[k] = acc.surface_area();
         right_count[k] = cnt;
@@ -660,7 +665,7 @@ fn split_sah(
     let mut acc = Aabb::EMPTY;
     let mut cnt = 0;
     for k in 0..bins - 1 {
-        acc = acc.merge(bin_box[k]);
+        acc = acc.merge(bin_aabb(&bin_box[k]));
         cnt += bin_count[k];
         if cnt == 0 || right_count[k + 1] == 0 {
             continue;
@@ -675,11 +680,12 @@ fn split_sah(
         return median(items);
     };
     let mut l = 0usize;
-    let empty = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    let empty = (glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY);
     let (mut cl, mut cr) = (empty, empty);
     for k in 0..items.len() {
-        let c = items[k].centroid2();
-        if bin_of(c[axis]) <= last {
+        // the same f32 sum as in the binning loop, so both agree on every item's bin
+        let c = items[k].min + items[k].max;
+        if bin_of(f64::from(c[axis])) <= last {
             items.swap(l, k);
             l += 1;
             cl = (cl.0.min(c), cl.1.max(c));
@@ -690,7 +696,8 @@ fn split_sah(
     if l == 0 || l == items.len() {
         return median(items);
     }
-    (l as u32, cl, cr)
+    let wide = |b: (glam::Vec3, glam::Vec3)| (b.0.as_dvec3(), b.1.as_dvec3());
+    (l as u32, wide(cl), wide(cr))
 }
 
 /// Bounds `(lo, hi)` of the doubled centroids of a range of build items.
