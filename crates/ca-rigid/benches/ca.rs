@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact};
+use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact, time_of_contact_convex};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
@@ -295,7 +295,10 @@ fn bench(c: &mut Criterion) {
     let poly = ConvexPolyhedron::from_convex_hull(&hull_pts).unwrap();
     let (hv, hi) = poly.to_trimesh();
     let hull = TriMesh::new(hv, hi).unwrap();
-    let hb = body(&hull);
+    let hb = RigidBody::with_hull(Arc::new(
+        MeshBvh::<Rss>::new(hull.clone(), &BvhOptions::default()).unwrap(),
+    ))
+    .unwrap();
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let mv = RigidMotion::between(
         pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.2, 0.0)),
@@ -312,6 +315,15 @@ fn bench(c: &mut Criterion) {
     );
     g.bench_function("convex_pair/ccd", |bch| {
         bch.iter(|| time_of_contact(black_box(&hb), &still, black_box(&hb), &mv, &opts))
+    });
+    eprintln!(
+        "convex_pair: ours (GJK path) toc = {:?}",
+        time_of_contact_convex(&hb, &still, &hb, &mv, &opts)
+            .unwrap()
+            .map(|c| c.toc)
+    );
+    g.bench_function("convex_pair/ccd_gjk", |bch| {
+        bch.iter(|| time_of_contact_convex(black_box(&hb), &still, black_box(&hb), &mv, &opts))
     });
     g.bench_function("convex_pair/parry", |bch| {
         bch.iter(|| parry_cast(&qa, &poly, &qb, &poly))

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use ccd_bvh::{MeshBvh, Rss};
+use ccd_distance::{ConvexHull, HullError};
 
 /// A rigid body for CA queries: an `Arc`-shared mesh and RSS hierarchy in the body's local
 /// frame, whose origin is the rotation centre of its motions.
@@ -21,6 +22,7 @@ use ccd_bvh::{MeshBvh, Rss};
 pub struct RigidBody {
     mesh: Arc<MeshBvh<Rss>>,
     radius: f64,
+    hull: Option<Arc<ConvexHull>>,
 }
 
 impl RigidBody {
@@ -28,7 +30,42 @@ impl RigidBody {
     #[must_use]
     pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
         let radius = mesh.max_radius();
-        Self { mesh, radius }
+        Self {
+            mesh,
+            radius,
+            hull: None,
+        }
+    }
+
+    /// A body that also carries the convex hull of its vertices (computed once), for the
+    /// convex fast path [`time_of_contact_convex`](crate::time_of_contact_convex). Hull
+    /// vertex ids map back to mesh vertices through [`ConvexHull::input_indices`].
+    ///
+    /// # Errors
+    /// [`HullError`] when the hull cannot be built (non-finite or out-of-range points).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_rigid::RigidBody;
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_geometry::{glam::DVec3, TriMesh};
+    /// let mesh = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(mesh, &BvhOptions::default())?))?;
+    /// assert_eq!(body.hull().map(|h| h.vertices().len()), Some(4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_hull(mesh: Arc<MeshBvh<Rss>>) -> Result<Self, HullError> {
+        let hull = ConvexHull::new(mesh.mesh().vertices())?;
+        let mut body = Self::new(mesh);
+        body.hull = Some(Arc::new(hull));
+        Ok(body)
+    }
+
+    /// The convex hull, when built with [`RigidBody::with_hull`].
+    #[inline]
+    #[must_use]
+    pub fn hull(&self) -> Option<&ConvexHull> {
+        self.hull.as_deref()
     }
 
     /// The mesh and its hierarchy.

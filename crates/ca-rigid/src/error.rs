@@ -7,6 +7,12 @@ pub enum CaError {
     /// The tolerance is not a positive finite distance.
     #[error("tolerance {0} must be positive and finite")]
     InvalidTolerance(f64),
+    /// The convex fast path needs bodies built with `RigidBody::with_hull`.
+    #[error("a body has no convex hull: build it with RigidBody::with_hull")]
+    MissingHull,
+    /// GJK rejected its input (a non-rigid or non-finite pose).
+    #[error("GJK failed: {0}")]
+    Gjk(String),
     /// `max_iterations` is zero.
     #[error("max_iterations must be at least 1")]
     NoIterations,

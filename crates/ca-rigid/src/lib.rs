@@ -9,6 +9,9 @@
 //! triangles). The step is the minimum over surviving pairs; a node pair whose key already
 //! exceeds the best step is pruned.
 //!
+//! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK
+//! distances between their convex hulls (warm-started across iterations).
+//!
 //! Conventions: meshes in their local frames, shared as `Arc<MeshBvh<Rss>>`; motions are
 //! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]` whose
 //! rotation centre is the frame origin. The tolerance `ε` is an absolute distance: a reported
@@ -45,10 +48,12 @@
 
 mod body;
 mod contact;
+mod convex;
 mod error;
 mod mesh_mesh;
 
 pub use body::RigidBody;
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
+pub use convex::time_of_contact_convex;
 pub use error::CaError;
 pub use mesh_mesh::time_of_contact;

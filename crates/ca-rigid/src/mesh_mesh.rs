@@ -9,7 +9,7 @@ use glam::{DAffine3, DMat3, DVec3};
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
-struct Rates {
+pub(crate) struct Rates {
     /// `s_b − s_a`: relative velocity of the frame origins.
     rel_linear: DVec3,
     axis_a: DVec3,
@@ -19,7 +19,7 @@ struct Rates {
 }
 
 impl Rates {
-    fn new(a: &RigidMotion, b: &RigidMotion) -> Self {
+    pub(crate) fn new(a: &RigidMotion, b: &RigidMotion) -> Self {
         Self {
             rel_linear: b.linear_velocity() - a.linear_velocity(),
             axis_a: a.axis(),
@@ -32,7 +32,7 @@ impl Rates {
     /// Bound on the approach speed of any point within `ra` of A's origin and any point
     /// within `rb` of B's origin, in any direction: `|Δs| + ω_a r_a + ω_b r_b`.
     #[inline]
-    fn free(&self, ra: f64, rb: f64) -> f64 {
+    pub(crate) fn free(&self, ra: f64, rb: f64) -> f64 {
         (self.rel_linear.length() + self.omega_a * ra + self.omega_b * rb) * (1.0 + 1e-12)
     }
 
@@ -40,7 +40,7 @@ impl Rates {
     /// `|Δs · n| + ω_a |u_a × n| r_a + ω_b |u_b × n| r_b`. Absolute values throughout, so it
     /// holds whatever the sign of the motion (FCL #555 used a signed form).
     #[inline]
-    fn projected(&self, n: DVec3, ra: f64, rb: f64) -> f64 {
+    pub(crate) fn projected(&self, n: DVec3, ra: f64, rb: f64) -> f64 {
         let lin = self.rel_linear.dot(n).abs();
         let ang = self.omega_a * self.axis_a.cross(n).length() * ra
             + self.omega_b * self.axis_b.cross(n).length() * rb;
@@ -267,6 +267,17 @@ impl Query<'_> {
     }
 }
 
+/// Validates the options shared by the CA entry points.
+pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
+    if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
+        return Err(CaError::InvalidTolerance(opts.tolerance));
+    }
+    if opts.max_iterations == 0 {
+        return Err(CaError::NoIterations);
+    }
+    Ok(())
+}
+
 /// The first time of contact of two rigid meshes under constant-velocity motions over
 /// `t ∈ [0, 1]`, by conservative advancement with C2A-style per-node steps.
 ///
@@ -289,12 +300,7 @@ pub fn time_of_contact(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
-    if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
-        return Err(CaError::InvalidTolerance(opts.tolerance));
-    }
-    if opts.max_iterations == 0 {
-        return Err(CaError::NoIterations);
-    }
+    check_options(opts)?;
     let q = Query {
         a,
         b,
