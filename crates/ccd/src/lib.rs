@@ -27,6 +27,8 @@ pub use ccd_distance as distance;
 pub use ccd_geometry as geometry;
 /// Rigid motion between two poses, its enclosures and motion bounds (`ccd-kinematics`, CATCH §3.2, §6; Avatar §4).
 pub use ccd_kinematics as kinematics;
+/// Local advancement CCD for deforming meshes: inter- and self-collision (`ccd-la-deformable`, LA §III–VI).
+pub use ccd_la_deformable as la_deformable;
 /// Interval arithmetic, order-3 Taylor models and enclosures of rigid motions (`ccd-taylor`, CATCH §5.1–5.2, Avatar §5).
 pub use ccd_taylor as taylor;
 
@@ -35,6 +37,7 @@ pub use ccd_ca_rigid::CaError;
 pub use ccd_distance::{GjkError, HullError};
 pub use ccd_geometry::GeometryError;
 pub use ccd_kinematics::KinematicsError;
+pub use ccd_la_deformable::LaError;
 pub use ccd_taylor::TaylorError;
 
 /// The types most programs need, in one import.

@@ -1,0 +1,26 @@
+//! Local advancement (LA) continuous collision detection for deforming triangle meshes
+//! (Tang, Kim, Manocha, ICRA 2010): inter-object and self-collision between meshes whose
+//! vertices move linearly over `t ∈ [0, 1]`.
+//!
+//! LA computes a conservative time of contact by repeatedly advancing `Δt = d / μ`, where
+//! `d` is the current distance between two features and `μ` an upper bound of how fast that
+//! distance can shrink (Lemmas 1–3 of the paper, with `|·|`-safe bounds). The same idea
+//! applies to moving bounding volumes (Sec. IV), which a two-layer hybrid BVH (Sec. VI) uses
+//! to cull whole subtrees by time.
+//!
+//! Conventions: time is normalized to `[0, 1]`; the tolerance `ε` is an absolute distance
+//! (default [`DEFAULT_TOLERANCE`] = 1e-6); a reported `toc` never exceeds the true first
+//! time the features come within `ε` of each other.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod mesh;
+mod options;
+
+pub use error::LaError;
+pub use mesh::DeformingMesh;
+pub use options::{
+    DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, LaOptions, LaStatus, Output, PrimitiveToc,
+    SceneContact, SceneStats,
+};

@@ -1,0 +1,116 @@
+//! Options and results shared by the elementary kernels and the scene query.
+
+use ccd_geometry::Feature;
+
+/// Default distance tolerance `ε` for deformable LA (the LA paper's setting).
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
+/// Default cap on LA iterations per elementary query.
+pub const DEFAULT_MAX_ITERATIONS: u32 = 1000;
+
+/// Settings of a local-advancement query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaOptions {
+    /// Absolute distance `ε`: a contact is reported once the features are closer than this.
+    pub tolerance: f64,
+    /// Cap on LA iterations per elementary query; hitting it reports a conservative
+    /// contact with [`LaStatus::OutOfIterations`].
+    pub max_iterations: u32,
+}
+
+impl Default for LaOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: DEFAULT_TOLERANCE,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+        }
+    }
+}
+
+impl LaOptions {
+    /// Checks the options.
+    ///
+    /// # Errors
+    /// [`LaError::InvalidTolerance`](crate::LaError::InvalidTolerance) or
+    /// [`LaError::NoIterations`](crate::LaError::NoIterations).
+    pub fn validate(&self) -> Result<(), crate::LaError> {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
+            return Err(crate::LaError::InvalidTolerance(self.tolerance));
+        }
+        if self.max_iterations == 0 {
+            return Err(crate::LaError::NoIterations);
+        }
+        Ok(())
+    }
+}
+
+/// How an elementary query ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LaStatus {
+    /// The distance fell below the tolerance at `toc`.
+    Converged,
+    /// The features were already within the tolerance at `t = 0`.
+    InitiallyTouching,
+    /// The iteration cap was hit: `toc` is a lower bound of the true time of contact, and the
+    /// contact is reported so that nothing is missed.
+    OutOfIterations,
+}
+
+/// Result of an elementary LA query (vertex–face, edge–edge, triangle–triangle).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrimitiveToc {
+    /// Conservative time of contact in `[0, 1]`: the features do not touch before it.
+    pub toc: f64,
+    /// Distance between the features at `toc` (`< tolerance` unless out of iterations).
+    pub distance: f64,
+    /// LA iterations taken.
+    pub iterations: u32,
+    /// How the query ended.
+    pub status: LaStatus,
+}
+
+/// One contact in a scene: which mesh features touch, and when.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneContact {
+    /// Conservative time of contact.
+    pub toc: f64,
+    /// Index of the first mesh in the scene.
+    pub mesh_a: u32,
+    /// Feature of the first mesh (a vertex or an edge, indices into its mesh).
+    pub feature_a: Feature,
+    /// Index of the second mesh (equal to `mesh_a` for a self-contact).
+    pub mesh_b: u32,
+    /// Feature of the second mesh (a face or an edge).
+    pub feature_b: Feature,
+    /// Distance at `toc`.
+    pub distance: f64,
+    /// How the elementary query ended.
+    pub status: LaStatus,
+}
+
+/// What a scene query reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Output {
+    /// The first contact in the scene (global ToC); pruning uses the current best as a bound.
+    #[default]
+    Global,
+    /// Every colliding vertex–face and edge–edge pair with its own ToC.
+    All,
+    /// Only whether anything collides in `[0, 1]` (for planners): stops at the first contact.
+    Boolean,
+}
+
+/// Counters of a scene query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SceneStats {
+    /// Bounding-volume pair tests.
+    pub bv_tests: u64,
+    /// Bounding-volume pairs culled (by overlap or by LA time bound).
+    pub culled_bv_pairs: u64,
+    /// Triangle pairs that reached the elementary tests.
+    pub triangle_pairs: u64,
+    /// Elementary vertex–face and edge–edge queries run.
+    pub primitive_tests: u64,
+    /// Elementary queries that hit the iteration cap.
+    pub capped: u64,
+}
