@@ -14,9 +14,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod baseline;
 mod error;
+pub mod kernels;
 mod mesh;
 mod options;
+pub mod scene;
 
 pub use error::LaError;
 pub use mesh::DeformingMesh;
