@@ -1,5 +1,14 @@
 //! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
+// generators land before the scene query they feed; wired into `ALL` with it
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod cloth_ball;
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod exploding_dragon;
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod la_common;
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod n_body;
 pub(crate) mod taylor_chain;
 
 use crate::report::SceneReport;
