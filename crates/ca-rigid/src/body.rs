@@ -22,7 +22,19 @@ use ccd_distance::{ConvexHull, HullError};
 pub struct RigidBody {
     mesh: Arc<MeshBvh<Rss>>,
     radius: f64,
+    /// Per BVH node: the largest distance from the local origin of a point of its RSS.
+    node_radii: Arc<[f64]>,
     hull: Option<Arc<ConvexHull>>,
+}
+
+/// Largest distance from the local origin of a point of the RSS: at a rectangle corner (the
+/// distance is convex) plus the sphere radius, rounded up.
+fn rss_radius(r: &Rss) -> f64 {
+    let far = r
+        .rectangle_corners()
+        .iter()
+        .fold(0.0f64, |m, c| m.max(c.length()));
+    (far + r.radius) * (1.0 + 4.0 * f64::EPSILON)
 }
 
 impl RigidBody {
@@ -30,9 +42,16 @@ impl RigidBody {
     #[must_use]
     pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
         let radius = mesh.max_radius();
+        let node_radii = mesh
+            .bvh()
+            .nodes()
+            .iter()
+            .map(|n| rss_radius(n.bv()))
+            .collect();
         Self {
             mesh,
             radius,
+            node_radii,
             hull: None,
         }
     }
@@ -80,6 +99,13 @@ impl RigidBody {
     #[must_use]
     pub fn shared(&self) -> &Arc<MeshBvh<Rss>> {
         &self.mesh
+    }
+
+    /// Per BVH node (indexed like [`ccd_bvh::Bvh::nodes`]): the largest distance from the
+    /// local origin of a point of the node's RSS.
+    #[inline]
+    pub(crate) fn node_radii(&self) -> &[f64] {
+        &self.node_radii
     }
 
     /// Largest distance of a vertex from the local origin (the rotation centre).

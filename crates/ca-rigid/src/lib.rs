@@ -51,6 +51,7 @@ mod contact;
 mod convex;
 mod error;
 mod mesh_mesh;
+mod node_key;
 
 pub use body::RigidBody;
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};

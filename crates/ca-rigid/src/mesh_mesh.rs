@@ -6,6 +6,7 @@ use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DMat3, DVec3};
 
+use crate::node_key::{rect_direction, rss_center, rss_gap};
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
@@ -48,38 +49,16 @@ impl Rates {
     }
 }
 
-/// Largest distance from the local origin of a point of the RSS (at a rectangle corner plus
-/// the sphere radius, since the distance is convex).
+/// A lower bound of `min n·(q − p)` over the points `p` of `ta` and `q` of `tb` (same frame;
+/// `n` need not be unit), rounded down.
 #[inline]
-fn rss_radius(r: &Rss) -> f64 {
-    r.rectangle_corners()
-        .iter()
-        .fold(0.0f64, |m, c| m.max(c.length()))
-        + r.radius
-}
-
-/// Closest points of the two RSS rectangles (`y` mapped into `x`'s frame by `pos_xy`), as
-/// the distance between the rectangles and the unit direction from `x`'s to `y`'s
-/// (`None` when they touch). Each rectangle is split into two triangles.
-fn rectangles_closest(x: &Rss, y: &Rss, pos_xy: &DAffine3) -> (f64, Option<DVec3>) {
-    let cx = x.rectangle_corners();
-    let cy = y.rectangle_corners().map(|p| pos_xy.transform_point3(p));
-    let tx = [
-        Triangle::new(cx[0], cx[1], cx[2]),
-        Triangle::new(cx[0], cx[2], cx[3]),
-    ];
-    let ty = [
-        Triangle::new(cy[0], cy[1], cy[2]),
-        Triangle::new(cy[0], cy[2], cy[3]),
-    ];
-    let mut best = triangle_triangle(&tx[0], &ty[0]);
-    for (i, j) in [(0, 1), (1, 0), (1, 1)] {
-        let c = triangle_triangle(&tx[i], &ty[j]);
-        if c.distance < best.distance {
-            best = c;
-        }
-    }
-    (best.distance, (best.point_b - best.point_a).try_normalize())
+fn triangle_gap(ta: &Triangle, tb: &Triangle, n: DVec3) -> f64 {
+    let hi = n.dot(ta.a).max(n.dot(ta.b)).max(n.dot(ta.c));
+    let lo = n.dot(tb.a).min(n.dot(tb.b)).min(n.dot(tb.c));
+    let scale = n.abs().max_element()
+        * (ta.a.abs() + ta.b.abs() + ta.c.abs() + tb.a.abs() + tb.b.abs() + tb.c.abs())
+            .max_element();
+    lo - hi - 64.0 * f64::EPSILON * scale
 }
 
 #[inline]
@@ -130,76 +109,101 @@ impl Query<'_> {
     }
 
     fn leaf_witness(&self, ia: u32, ib: u32, pos_ab: &DAffine3) -> (Witness, Triangle, Triangle) {
-        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
-        let ta = ma.triangle(ia as usize);
-        let tb = mb.triangle(ib as usize);
+        let ta = self.a.mesh_bvh().mesh().triangle(ia as usize);
+        let tb = self.b.mesh_bvh().mesh().triangle(ib as usize);
         let tb_in_a = Triangle::new(
             pos_ab.transform_point3(tb.a),
             pos_ab.transform_point3(tb.b),
             pos_ab.transform_point3(tb.c),
         );
-        let c = triangle_triangle(&ta, &tb_in_a);
-        let w = Witness {
+        (self.exact_witness(ia, ib, &ta, &tb_in_a), ta, tb)
+    }
+
+    fn exact_witness(&self, ia: u32, ib: u32, ta: &Triangle, tb_in_a: &Triangle) -> Witness {
+        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
+        let c = triangle_triangle(ta, tb_in_a);
+        Witness {
             distance: c.distance,
             point_a: c.point_a,
             point_b: c.point_b,
             feature_a: c.feature_a.lift(ma.triangles()[ia as usize], ia),
             feature_b: c.feature_b.lift(mb.triangles()[ib as usize], ib),
-        };
-        (w, ta, tb)
+        }
+    }
+
+    /// Safe advancement of two sets separated by at least `gap` along `n` (A's frame, any
+    /// length), points within `ra`, `rb` of the origins: `(gap − |n| ε/2) / μ(n)`, or 0 when
+    /// the gap is below `|n| ε/2`.
+    #[inline]
+    fn key_along(&self, gap: f64, n: DVec3, rot_a: &DMat3, ra: f64, rb: f64) -> f64 {
+        let margin = 0.5 * self.eps * n.length();
+        // (a NaN gap also gives 0: the pair is descended)
+        if gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater) {
+            return 0.0;
+        }
+        let mu = self.rates.projected(*rot_a * n, ra, rb);
+        if mu > 0.0 {
+            (gap - margin) / mu
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Safe advancement from `t` (C2A: min over pairs of distance / projected speed).
     fn evaluate(&self, t: f64, ws: &mut Workspace, stats: &mut Stats) -> Evaluation {
-        let (_, pos_ab) = self.poses(t);
-        let rot_a: DMat3 = self.motion_a.pose_at(t).matrix3;
+        let (pa, pos_ab) = self.poses(t);
+        let rot_a: DMat3 = pa.matrix3;
         let half = 0.5 * self.eps;
-        let rates = &self.rates;
         let best = std::cell::Cell::new(1.0 - t);
         let mut touching = None;
         let mut closest: Option<Witness> = None;
         let (ba, bb) = (self.a.mesh_bvh().bvh(), self.b.mesh_bvh().bvh());
-        let (_, ts) = ba.traverse_pair_best_first(
+        let (rad_a, rad_b) = (self.a.node_radii(), self.b.node_radii());
+        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
+        let (_, ts) = ba.traverse_pair_best_first_nodes(
             bb,
             ws,
             best.get(),
-            |x: &Rss, y: &Rss| {
+            |ia, ib| {
                 // A node pair's key is a safe advancement time for its contents: they stay
-                // inside their RSS, which cannot touch before it. Pruning a pair whose key
-                // is at least the current step is therefore safe.
-                let lb = x.distance_lower_bound(y, &pos_ab);
-                if lb <= half {
-                    return 0.0;
+                // inside their RSS, which cannot touch before it (the slab of width `gap`
+                // along `n` stays open while the motion projected on `n` is below it, for
+                // any `n`; see `node_key`). Pruning a pair whose key is at least the
+                // current step is therefore safe. First the cheap centre-to-centre
+                // direction, then (C2A) the direction between the closest points of the
+                // RSS rectangles.
+                let (x, y) = (ba.node(ia).bv(), bb.node(ib).bv());
+                let (ra, rb) = (rad_a[ia as usize], rad_b[ib as usize]);
+                let nc = pos_ab.transform_point3(rss_center(y)) - rss_center(x);
+                let kc = self.key_along(rss_gap(x, y, &pos_ab, nc), nc, &rot_a, ra, rb);
+                if kc >= best.get() {
+                    return kc;
                 }
-                let (ra, rb) = (rss_radius(x), rss_radius(y));
-                let free = rates.free(ra, rb);
-                let key_free = if free > 0.0 {
-                    (lb - half) / free
-                } else {
-                    f64::INFINITY
-                };
-                if key_free >= best.get() {
-                    return key_free;
-                }
-                // C2A: project the motion on the separating direction of the two (convex)
-                // RSS, given by the closest points of their rectangles.
-                let (d_rect, n) = rectangles_closest(x, y, &pos_ab);
-                let d = d_rect - x.radius - y.radius;
-                match n {
-                    Some(n) if d > half => {
-                        let mu = rates.projected(rot_a * n, ra, rb);
-                        let key = if mu > 0.0 {
-                            (d - half) / mu
-                        } else {
-                            f64::INFINITY
-                        };
-                        key.max(key_free)
-                    }
-                    _ => key_free,
+                match rect_direction(x, y, &pos_ab) {
+                    Some(n) => kc.max(self.key_along(rss_gap(x, y, &pos_ab, n), n, &rot_a, ra, rb)),
+                    None => kc,
                 }
             },
             |ia, ib| {
-                let (w, ta, tb) = self.leaf_witness(ia, ib, &pos_ab);
+                let ta = ma.triangle(ia as usize);
+                let tb = mb.triangle(ib as usize);
+                let tb_in_a = Triangle::new(
+                    pos_ab.transform_point3(tb.a),
+                    pos_ab.transform_point3(tb.b),
+                    pos_ab.transform_point3(tb.c),
+                );
+                let (ra, rb) = (tri_radius(&ta), tri_radius(&tb));
+                // cheap key along the centroid direction: a pair separated by more than ε
+                // along it is not touching, and if its key already exceeds the step its
+                // exact distance cannot lower the step
+                let nc = (tb_in_a.a + tb_in_a.b + tb_in_a.c - ta.a - ta.b - ta.c) / 3.0;
+                let gc = triangle_gap(&ta, &tb_in_a, nc);
+                if gc > self.eps * nc.length()
+                    && self.key_along(gc, nc, &rot_a, ra, rb) >= best.get()
+                {
+                    return best.get();
+                }
+                let w = self.exact_witness(ia, ib, &ta, &tb_in_a);
                 if closest.is_none_or(|c| w.distance < c.distance) {
                     closest = Some(w);
                 }
@@ -208,7 +212,7 @@ impl Query<'_> {
                     return f64::NEG_INFINITY;
                 }
                 let n = rot_a * ((w.point_b - w.point_a) / w.distance);
-                let mu = rates.projected(n, tri_radius(&ta), tri_radius(&tb));
+                let mu = self.rates.projected(n, ra, rb);
                 if mu > 0.0 {
                     best.set(best.get().min((w.distance - half) / mu));
                 }
