@@ -1,6 +1,8 @@
 //! Options and results shared by the elementary kernels and the scene query.
 
+use ccd_distance::Closest;
 use ccd_geometry::Feature;
+use ccd_geometry::glam::DVec3;
 
 /// Default distance tolerance `ε` for deformable LA (the LA paper's setting).
 pub const DEFAULT_TOLERANCE: f64 = 1e-6;
@@ -56,17 +58,34 @@ pub enum LaStatus {
     OutOfIterations,
 }
 
-/// Result of an elementary LA query (vertex–face, edge–edge, triangle–triangle).
+/// Result of an elementary LA query (vertex–face, edge–edge, triangle–triangle), with the
+/// witness at `toc`.
+///
+/// The two features are called `a` and `b` in the order of the query's points: vertex–face
+/// has `a` = the vertex and `b` = the face, edge–edge `a` = the first edge, triangle–triangle
+/// `a` = the first triangle. The witness features in [`closest`](Self::closest) are **local**
+/// ids in that order (see [`Closest`]): for a face `Vertex(0..=2)` are `f0, f1, f2`,
+/// `Edge(i, j)` the edge between them and `Face(0)` the interior; for an edge `Vertex(0)`,
+/// `Vertex(1)` and `Edge(0, 1)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrimitiveToc {
     /// Conservative time of contact in `[0, 1]`: the features do not touch before it.
     pub toc: f64,
     /// Distance between the features at `toc` (`< tolerance` unless out of iterations).
     pub distance: f64,
-    /// LA iterations taken.
+    /// LA iterations taken (distance evaluations).
     pub iterations: u32,
     /// How the query ended.
     pub status: LaStatus,
+    /// Closest points and the local features they lie on, at `toc` (`point_a` on feature
+    /// `a`, `point_b` on feature `b`; `distance == closest.distance`).
+    pub closest: Closest,
+    /// Unit contact normal at `toc`, pointing from feature `a` to feature `b`: the direction
+    /// of the last LA step (the face normal for a vertex–face interior witness, the common
+    /// perpendicular for an edge–edge interior witness, else `point_b - point_a`). Zero when
+    /// no direction is defined (coincident witnesses without a face or edge normal, or
+    /// non-finite input).
+    pub normal: DVec3,
 }
 
 /// One contact in a scene: which mesh features touch, and when.

@@ -1,2 +1,258 @@
 //! Elementary local-advancement kernels: moving vertex–face, edge–edge and triangle–triangle
 //! pairs under linear vertex motion (LA Sec. V, Lemmas 1–3).
+//!
+//! # The advancement step (shared by all three kernels)
+//! Every kernel moves two convex features `A` (points `a_i`) and `B` (points `b_j`) whose
+//! vertices move linearly, `x(t) = x0 + t (x1 − x0)`, and iterates the LA step of Eq. 1/3:
+//! from the current time `t`, compute the exact distance `d` and the closest direction `n`
+//! (unit, from `A` to `B`), stop with a contact when `d < ε`, else advance to the first time at
+//! which a certified lower bound of the distance could reach zero.
+//!
+//! **The bound.** For any unit `n` and any time `s`, convexity gives
+//! `dist(A(s), B(s)) ≥ min_{a∈A(s), b∈B(s)} (b − a)·n = min_{i,j} (b_j(s) − a_i(s))·n`
+//! (the extremes of a linear function over a hull are at its vertices). Each term is linear
+//! in `s`: `ℓ_ij(s) = c_ij + (s − t) k_ij` with `c_ij = (b_j(t) − a_i(t))·n` and slope
+//! `k_ij = (Δb_j − Δa_i)·n`, `Δx = x1 − x0`. So the features cannot touch before the first
+//! root of `min_ij ℓ_ij`, which is `t + min { c_ij / −k_ij : k_ij < 0 }` when every `c_ij > 0`.
+//! This is Lemma 1 of the paper before its last maximisation: the lemma's step
+//! `d / μ` with `μ = max_i (Δa_i·n) + max_j (−Δb_j·n)` satisfies `c_ij ≥ d`... precisely,
+//! `c_ij ≥ min c = gap ≤ d` and `−k_ij ≤ μ`, so when `n` is the closest direction (then
+//! `min c = d`) our step is never shorter than the paper's. Lemmas 2 (vertex–face, `A` a
+//! single point) and 3 (edge–edge, two points each) are the degenerate cases. If no slope
+//! is negative the gap never closes (the paper's "μ ≤ 0": separating for the rest of the
+//! step) and the query ends with no contact. The bound holds for *any* unit `n`, so it is
+//! `|·|`-safe by construction: the direction only affects how far we get, never whether the
+//! step is safe, and a poor `n` at worst makes no progress (handled below).
+//!
+//! **Floating point.** Let `M` be the largest coordinate magnitude of the eight (or twelve)
+//! input points and `u = 2⁻⁵³`. Positions at `t` are computed as `x0 + Δ·t` with
+//! `Δ = fl(x1 − x0)`: each coordinate is within `5uM` of the exact position. Each
+//! projection `fl(x·n)` with a computed unit `n` (`|n| = 1 ± 5u`) is then within `25uM` of the
+//! exact projection on `n/|n|` (input error `6uM·√3`, dot rounding `γ₃ √3 M`, normalisation
+//! `5u √3 M`), so `c_ij` is within `52uM`; displacements `Δ` are within `2uM`, and
+//! `fl(Δ·n)` within `32uM`, so `k_ij` is within `70uM`. We subtract `δ = 256uM` (plus
+//! `1e-300` against underflow) from every `c_ij` and `k_ij`, which makes both true lower
+//! bounds; the quotient is then shrunk by the relative factor `1 − 2⁻⁵⁰` (which covers the
+//! three roundings of the subtraction, negation and division, `(1 + u)³ < 1 + 2⁻⁵⁰`) and
+//! the new time is `next_down(fl(t + step))`, which never exceeds `t + step`. Hence the
+//! computed new time never exceeds the exact first root of a true lower bound of the
+//! distance: no contact is skipped. Non-finite intermediate values (NaN input, overflow
+//! beyond about `1e150`) make the step test fail and end the query with a conservative
+//! contact at the current time.
+//!
+//! **Termination.** Each iteration either stops (contact: `d < ε`; no contact: no
+//! negative slope or the next time exceeds `t_max`), or strictly increases `t`. If the step
+//! cannot be certified positive (the bound at `t` is not positive although `d ≥ ε`, which
+//! needs `ε` within a few ulps of the coordinate scale, or a stalled `t`) the query stops with
+//! a contact at the current `t` and [`LaStatus::OutOfIterations`]; so does the iteration
+//! cap. Both are conservative: no contact occurs before the reported `toc`.
+//!
+//! **Direction.** `n` is taken from the closest features: the face normal when the witness
+//! is a face interior, the common perpendicular of two edge interiors, else
+//! `point_b − point_a`. These are the exact closest directions (so the first `c_ij` equals
+//! `d`), computed from edge vectors rather than from the nearly coincident witness points
+//! near contact. If that direction makes no progress the witness direction is tried too.
+
+mod edge_edge;
+mod triangle_triangle;
+mod vertex_face;
+
+pub use edge_edge::{edge_edge, edge_edge_until};
+pub use triangle_triangle::{triangle_triangle, triangle_triangle_until};
+pub use vertex_face::{vertex_face, vertex_face_until};
+
+use ccd_distance::Closest;
+use ccd_geometry::Feature;
+use ccd_geometry::glam::DVec3;
+
+use crate::{LaError, LaStatus, PrimitiveToc};
+
+/// Rounding margin of projections, relative to the largest coordinate magnitude: `256 u`
+/// (see the module docs for the derivation of the `70 u` it covers).
+const REL_MARGIN: f64 = 256.0 * (f64::EPSILON * 0.5);
+
+/// Absolute margin against underflow of products of tiny coordinates.
+const ABS_MARGIN: f64 = 1e-300;
+
+/// Shrink factor of a computed step: `1 − 2⁻⁵⁰`.
+const STEP_SHRINK: f64 = 1.0 - 4.0 * f64::EPSILON;
+
+/// What a kernel reports per iteration: the closest pair at the current positions and a
+/// preferred (unnormalised, either sign) direction derived from the witness features.
+pub(crate) trait PairGeometry<const N: usize> {
+    /// Number of points of feature `A` (the first `NA` of the `N` points).
+    const NA: usize;
+    /// Exact distance with witnesses between the features at positions `p`.
+    fn closest(p: &[DVec3; N]) -> Closest;
+    /// The feature-based direction for this witness (face normal, edge–edge perpendicular),
+    /// unnormalised and of either sign, or `None` to use `point_b − point_a`.
+    fn feature_direction(p: &[DVec3; N], c: &Closest) -> Option<DVec3>;
+}
+
+/// Checks that all points are finite, reporting the first offending index as an error.
+pub(crate) fn check_finite<const N: usize>(
+    x0: &[DVec3; N],
+    x1: &[DVec3; N],
+) -> Result<(), LaError> {
+    for (time, xs) in [(0u8, x0), (1u8, x1)] {
+        if let Some(vertex) = xs.iter().position(|p| !p.is_finite()) {
+            return Err(LaError::NonFiniteVertex { vertex, time });
+        }
+    }
+    Ok(())
+}
+
+/// The unit contact direction from `A` to `B` for a witness: the feature direction oriented
+/// by `point_b − point_a` (or as is when the witnesses coincide), else the witness direction.
+#[inline]
+fn direction<const N: usize, G: PairGeometry<N>>(p: &[DVec3; N], c: &Closest) -> DVec3 {
+    let w = c.point_b - c.point_a;
+    if let Some(f) = G::feature_direction(p, c).and_then(DVec3::try_normalize) {
+        if f.dot(w) < 0.0 { -f } else { f }
+    } else if c.distance > 0.0 {
+        w / c.distance
+    } else {
+        DVec3::ZERO
+    }
+}
+
+/// The certified step along `n` from positions `p` (see the module docs): a lower bound of
+/// the first time (after the current one, relative to it) at which `min_ij ℓ_ij` reaches
+/// zero; `+∞` when no slope is negative; `0` (or NaN) when no progress can be certified.
+#[inline(always)]
+fn certified_step<const N: usize>(
+    na: usize,
+    p: &[DVec3; N],
+    dx: &[DVec3; N],
+    n: DVec3,
+    margin: f64,
+) -> f64 {
+    let mut pn = [0.0; N];
+    let mut dn = [0.0; N];
+    for k in 0..N {
+        pn[k] = p[k].dot(n);
+        dn[k] = dx[k].dot(n);
+    }
+    let mut best = f64::INFINITY;
+    for i in 0..na {
+        for j in na..N {
+            let c = (pn[j] - pn[i]) - margin;
+            if c.is_nan() || c <= 0.0 {
+                return 0.0;
+            }
+            let k = (dn[i] - dn[j]) + margin; // −(lower bound of the slope)
+            if k > 0.0 {
+                let r = c / k;
+                if r < best {
+                    best = r;
+                }
+            } else if k.is_nan() {
+                return 0.0;
+            }
+        }
+    }
+    best
+}
+
+/// A conservative contact reported when the input is not finite.
+fn non_finite_contact() -> PrimitiveToc {
+    PrimitiveToc {
+        toc: 0.0,
+        distance: f64::NAN,
+        iterations: 0,
+        status: LaStatus::OutOfIterations,
+        closest: Closest {
+            distance: f64::NAN,
+            point_a: DVec3::NAN,
+            point_b: DVec3::NAN,
+            feature_a: Feature::Vertex(0),
+            feature_b: Feature::Vertex(0),
+        },
+        normal: DVec3::ZERO,
+    }
+}
+
+/// Local advancement over `[0, t_max]` for a pair of convex features given by `N` moving
+/// points (the first `G::NA` are feature `A`). See the module docs for the step and its
+/// floating-point argument. Never panics; every path terminates within `max_iterations`
+/// distance evaluations.
+#[inline(always)]
+pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
+    x0: &[DVec3; N],
+    x1: &[DVec3; N],
+    t_max: f64,
+    tolerance: f64,
+    max_iterations: u32,
+) -> Option<PrimitiveToc> {
+    let mut scale = 0.0_f64;
+    let mut finite = true;
+    let mut dx = [DVec3::ZERO; N];
+    for k in 0..N {
+        finite &= x0[k].is_finite() && x1[k].is_finite();
+        scale = scale
+            .max(x0[k].abs().max_element())
+            .max(x1[k].abs().max_element());
+        dx[k] = x1[k] - x0[k];
+    }
+    if !finite {
+        return Some(non_finite_contact());
+    }
+    let margin = REL_MARGIN * scale + ABS_MARGIN;
+    // NaN or negative t_max: the whole step (NaN) or only t = 0 (negative).
+    let t_max = if t_max >= 0.0 {
+        t_max.min(1.0)
+    } else if t_max < 0.0 {
+        0.0
+    } else {
+        1.0
+    };
+    let max_iterations = max_iterations.max(1);
+    let mut t = 0.0_f64;
+    let mut iterations = 0_u32;
+    let mut p = *x0;
+    loop {
+        iterations += 1;
+        let c = G::closest(&p);
+        let n = direction::<N, G>(&p, &c);
+        let contact = |status| {
+            Some(PrimitiveToc {
+                toc: t,
+                distance: c.distance,
+                iterations,
+                status,
+                closest: c,
+                normal: n,
+            })
+        };
+        if c.distance < tolerance {
+            return contact(if t == 0.0 {
+                LaStatus::InitiallyTouching
+            } else {
+                LaStatus::Converged
+            });
+        }
+        if iterations >= max_iterations {
+            return contact(LaStatus::OutOfIterations);
+        }
+        let mut step = certified_step(G::NA, &p, &dx, n, margin);
+        if (step.is_nan() || step <= 0.0) && c.distance > 0.0 {
+            // The feature direction made no progress: try the witness direction.
+            let w = (c.point_b - c.point_a) / c.distance;
+            step = certified_step(G::NA, &p, &dx, w, margin);
+        }
+        if step.is_nan() || step <= 0.0 {
+            return contact(LaStatus::OutOfIterations);
+        }
+        let t_new = (t + step * STEP_SHRINK).next_down();
+        if t_new > t_max {
+            return None;
+        }
+        if t_new.is_nan() || t_new <= t {
+            return contact(LaStatus::OutOfIterations);
+        }
+        t = t_new;
+        for k in 0..N {
+            p[k] = x0[k] + dx[k] * t;
+        }
+    }
+}

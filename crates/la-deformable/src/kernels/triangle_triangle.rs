@@ -1,0 +1,116 @@
+//! Triangle–triangle local advancement (LA Sec. V-A, Lemma 1).
+
+use ccd_distance::{Closest, triangle_triangle as triangle_distance};
+use ccd_geometry::glam::DVec3;
+use ccd_geometry::{Feature, Triangle};
+
+use super::{PairGeometry, advance, check_finite};
+use crate::{LaError, LaOptions, PrimitiveToc};
+
+/// Triangle `p[0..3]` against triangle `p[3..6]`.
+struct TriangleTriangle;
+
+/// The edge vector of local edge `(i, j)` of the triangle starting at `p[base]`.
+#[inline(always)]
+fn edge_vector(p: &[DVec3; 6], base: usize, i: u32, j: u32) -> DVec3 {
+    p[base + j as usize] - p[base + i as usize]
+}
+
+impl PairGeometry<6> for TriangleTriangle {
+    const NA: usize = 3;
+
+    #[inline(always)]
+    fn closest(p: &[DVec3; 6]) -> Closest {
+        triangle_distance(
+            &Triangle::new(p[0], p[1], p[2]),
+            &Triangle::new(p[3], p[4], p[5]),
+        )
+    }
+
+    #[inline(always)]
+    fn feature_direction(p: &[DVec3; 6], c: &Closest) -> Option<DVec3> {
+        match (c.feature_a, c.feature_b) {
+            (Feature::Face(_), _) => Some((p[1] - p[0]).cross(p[2] - p[0])),
+            (_, Feature::Face(_)) => Some((p[4] - p[3]).cross(p[5] - p[3])),
+            (Feature::Edge(i, j), Feature::Edge(k, l)) => {
+                Some(edge_vector(p, 0, i, j).cross(edge_vector(p, 3, k, l)))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Time of contact of two triangles whose vertices move linearly over `t ∈ [0, 1]`, by local
+/// advancement with the Lemma 1 bound (refined per vertex pair; see the
+/// [module docs](crate::kernels)).
+///
+/// Points are ordered `(a0, a1, a2, b0, b1, b2)` at `t = 0` (`x0`) and at `t = 1` (`x1`).
+/// Degenerate (zero-area) triangles are handled as the segments or points they are.
+/// Returns `None` when the triangles provably never touch in `[0, 1]`, else the
+/// conservative time of contact (statuses as for
+/// [`vertex_face`](crate::kernels::vertex_face)); the witness has `a` = the first triangle.
+///
+/// # Errors
+/// [`LaError::NonFiniteVertex`] (with the point index 0–5), [`LaError::InvalidTolerance`],
+/// [`LaError::NoIterations`].
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::{LaOptions, kernels::triangle_triangle};
+/// use ccd_geometry::glam::DVec3;
+///
+/// // A triangle falling onto another one: first contact at t = 0.25 (height 0.5, speed 2).
+/// let a = [DVec3::ZERO, DVec3::X, DVec3::Y];
+/// let b0 = [DVec3::new(0.1, 0.1, 0.5), DVec3::new(0.3, 0.1, 1.0), DVec3::new(0.1, 0.3, 1.0)];
+/// let x0 = [a[0], a[1], a[2], b0[0], b0[1], b0[2]];
+/// let mut x1 = x0;
+/// for p in &mut x1[3..] {
+///     p.z -= 2.0;
+/// }
+/// let hit = triangle_triangle(&x0, &x1, &LaOptions::default())?.expect("contact");
+/// assert!(hit.toc <= 0.25 && hit.toc > 0.25 - 1e-6);
+/// # Ok::<(), ccd_la_deformable::LaError>(())
+/// ```
+pub fn triangle_triangle(
+    x0: &[DVec3; 6],
+    x1: &[DVec3; 6],
+    opts: &LaOptions,
+) -> Result<Option<PrimitiveToc>, LaError> {
+    opts.validate()?;
+    check_finite(x0, x1)?;
+    Ok(triangle_triangle_until(
+        x0,
+        x1,
+        1.0,
+        opts.tolerance,
+        opts.max_iterations,
+    ))
+}
+
+/// [`triangle_triangle`] restricted to `t ∈ [0, t_max]`, without input validation. Same
+/// conventions as [`vertex_face_until`](crate::kernels::vertex_face_until).
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::kernels::triangle_triangle_until;
+/// use ccd_geometry::glam::DVec3;
+///
+/// let x0 = [DVec3::ZERO, DVec3::X, DVec3::Y,
+///           DVec3::new(0.1, 0.1, 0.5), DVec3::new(0.3, 0.1, 1.0), DVec3::new(0.1, 0.3, 1.0)];
+/// let mut x1 = x0;
+/// for p in &mut x1[3..] {
+///     p.z -= 2.0;
+/// }
+/// assert!(triangle_triangle_until(&x0, &x1, 0.2, 1e-6, 100).is_none());
+/// ```
+#[inline]
+#[must_use]
+pub fn triangle_triangle_until(
+    x0: &[DVec3; 6],
+    x1: &[DVec3; 6],
+    t_max: f64,
+    tolerance: f64,
+    max_iterations: u32,
+) -> Option<PrimitiveToc> {
+    advance::<6, TriangleTriangle>(x0, x1, t_max, tolerance, max_iterations)
+}
