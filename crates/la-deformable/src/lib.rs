@@ -22,7 +22,11 @@ mod options;
 pub mod scene;
 
 pub use error::LaError;
-pub use mesh::DeformingMesh;
+pub use kernels::{
+    edge_edge, edge_edge_until, triangle_triangle, triangle_triangle_until, vertex_face,
+    vertex_face_until,
+};
+pub use mesh::{DeformingMesh, OWN_EDGE, OWN_VERTEX};
 pub use options::{
     DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, LaOptions, LaStatus, Output, PrimitiveToc,
     SceneContact, SceneStats,

@@ -30,7 +30,15 @@ pub struct DeformingMesh {
     triangles: Vec<[u32; 3]>,
     x0: Vec<DVec3>,
     x1: Vec<DVec3>,
+    /// Feature ownership per triangle: bit `k` (0..3) set when the triangle owns its vertex
+    /// `k`, bit `3 + k` when it owns its edge `(k, k + 1 mod 3)`.
+    owned: Vec<u8>,
 }
+
+/// Ownership bit of a triangle's vertex `k` in [`DeformingMesh::owned_features`].
+pub const OWN_VERTEX: [u8; 3] = [1, 2, 4];
+/// Ownership bit of a triangle's edge `(k, k + 1 mod 3)` in [`DeformingMesh::owned_features`].
+pub const OWN_EDGE: [u8; 3] = [8, 16, 32];
 
 impl DeformingMesh {
     /// Builds a deforming mesh from its triangles and its vertex positions at `t = 0` and
@@ -70,7 +78,51 @@ impl DeformingMesh {
                 }
             }
         }
-        Ok(Self { triangles, x0, x1 })
+        let owned = ownership(&triangles, count);
+        Ok(Self {
+            triangles,
+            x0,
+            x1,
+            owned,
+        })
+    }
+
+    /// Replaces the vertex positions (a new frame pair of the same topology).
+    ///
+    /// # Errors
+    /// [`LaError::VertexCountMismatch`] (either array differs from the mesh's vertex count)
+    /// or [`LaError::NonFiniteVertex`]; the mesh is unchanged on error.
+    pub fn set_positions(&mut self, x0: Vec<DVec3>, x1: Vec<DVec3>) -> Result<(), LaError> {
+        for xs in [&x0, &x1] {
+            if xs.len() != self.x0.len() {
+                return Err(LaError::VertexCountMismatch {
+                    t0: self.x0.len(),
+                    t1: xs.len(),
+                });
+            }
+        }
+        for (time, xs) in [(0u8, &x0), (1u8, &x1)] {
+            if let Some(vertex) = xs.iter().position(|p| !p.is_finite()) {
+                return Err(LaError::NonFiniteVertex { vertex, time });
+            }
+        }
+        self.x0 = x0;
+        self.x1 = x1;
+        Ok(())
+    }
+
+    /// Feature ownership of triangle `t` (bits [`OWN_VERTEX`] and [`OWN_EDGE`]): every vertex
+    /// and every edge of the mesh is owned by exactly one of the triangles using it (the
+    /// first one in triangle order), so a scene query that tests the vertices a triangle owns
+    /// against the other triangle's face, and owned edges against owned edges, runs each
+    /// vertex–face and edge–edge pair once.
+    ///
+    /// # Panics
+    /// If `t` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn owned_features(&self, t: usize) -> u8 {
+        self.owned[t]
     }
 
     /// The triangles (indices into the vertex arrays).
@@ -120,6 +172,34 @@ impl DeformingMesh {
     }
 }
 
+/// First-use ownership of vertices and edges (see [`DeformingMesh::owned_features`]).
+fn ownership(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<u8> {
+    let mut owned = vec![0u8; triangles.len()];
+    let mut vertex_seen = vec![false; vertex_count];
+    // edges: (min, max, triangle, local edge) sorted; the first of each run owns it
+    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let v = tri[k] as usize;
+            if !vertex_seen[v] {
+                vertex_seen[v] = true;
+                owned[t] |= OWN_VERTEX[k];
+            }
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            edges.push((a.min(b), a.max(b), t as u32, k as u8));
+        }
+    }
+    edges.sort_unstable();
+    let mut prev = None;
+    for &(a, b, t, k) in &edges {
+        if prev != Some((a, b)) {
+            owned[t as usize] |= OWN_EDGE[k as usize];
+            prev = Some((a, b));
+        }
+    }
+    owned
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +227,53 @@ mod tests {
             Err(LaError::RepeatedIndex { index: 1, .. })
         ));
         assert!(DeformingMesh::new(tri, x.clone(), x).is_ok());
+    }
+
+    #[test]
+    fn every_feature_has_one_owner() {
+        // a 3x3 vertex grid, 8 triangles
+        let mut tris = Vec::new();
+        for i in 0..2u32 {
+            for j in 0..2u32 {
+                let v = i * 3 + j;
+                tris.push([v, v + 1, v + 4]);
+                tris.push([v, v + 4, v + 3]);
+            }
+        }
+        let x: Vec<DVec3> = (0..9)
+            .map(|k| DVec3::new(f64::from(k % 3), f64::from(k / 3), 0.0))
+            .collect();
+        let m = DeformingMesh::new(tris.clone(), x.clone(), x).unwrap();
+        let mut vertex_owners = [0; 9];
+        let mut edge_owners = std::collections::HashMap::new();
+        for (t, tri) in tris.iter().enumerate() {
+            let o = m.owned_features(t);
+            for k in 0..3 {
+                if o & OWN_VERTEX[k] != 0 {
+                    vertex_owners[tri[k] as usize] += 1;
+                }
+                let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                let e = edge_owners.entry((a.min(b), a.max(b))).or_insert(0);
+                if o & OWN_EDGE[k] != 0 {
+                    *e += 1;
+                }
+            }
+        }
+        assert!(vertex_owners.iter().all(|&c| c == 1));
+        assert_eq!(edge_owners.len(), 16);
+        assert!(edge_owners.values().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn set_positions_checks_counts() {
+        let x = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+        let mut m = DeformingMesh::new(vec![[0, 1, 2]], x.clone(), x.clone()).unwrap();
+        assert!(m.set_positions(x.clone(), x[..2].to_vec()).is_err());
+        let mut nan = x.clone();
+        nan[0].x = f64::INFINITY;
+        assert!(m.set_positions(nan, x.clone()).is_err());
+        let moved: Vec<DVec3> = x.iter().map(|p| *p + DVec3::Z).collect();
+        m.set_positions(x, moved).unwrap();
+        assert_eq!(m.x1()[0], DVec3::Z);
     }
 }

@@ -1,2 +1,246 @@
 //! Scene queries: the two-layer hybrid BVH (LA Sec. VI) over deforming meshes, inter-object
 //! and self-collision, global ToC, all ToCs and Boolean mode.
+//!
+//! A [`Scene`] holds deforming meshes and one hybrid BVH per mesh. [`Scene::query`] traverses
+//! every pair of meshes and (with [`SceneOptions::self_collision`]) every mesh against itself;
+//! node pairs are culled by the moving k-DOP test (lower layer) or swept k-DOP overlap (upper
+//! layer), triangle pairs by their moving boxes, and what survives runs the elementary
+//! vertex–face and edge–edge kernels on the features each triangle owns
+//! ([`DeformingMesh::owned_features`]), so every feature pair is tested at most once. Within a
+//! mesh, feature pairs that share a vertex are skipped: adjacent triangles are handled by the
+//! vertex–face and edge–edge pairs of their non-shared features.
+//!
+//! With [`Output::Global`] the best ToC found so far bounds every later test (temporal
+//! culling): a node pair, triangle pair or feature pair that cannot touch before it is pruned.
+
+mod brute;
+mod hybrid;
+mod traverse;
+
+pub use brute::brute_force;
+
+use ccd_geometry::Feature;
+use ccd_geometry::glam::DVec3;
+
+use crate::{DeformingMesh, LaError, LaOptions, LaStatus, Output, SceneContact, SceneStats};
+use hybrid::HybridBvh;
+
+/// Which elementary vertex–face / edge–edge test a scene query runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Kernel {
+    /// Local advancement with the LA paper's Lemma 2 and 3 motion bounds
+    /// ([`crate::kernels::vertex_face_until`], [`crate::kernels::edge_edge_until`]).
+    #[default]
+    LocalAdvancement,
+    /// Provot-style cubic coplanarity solve plus inclusion test
+    /// ([`crate::baseline`]), for comparison only.
+    CubicBaseline,
+}
+
+/// Settings of a scene query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneOptions {
+    /// Tolerance and iteration cap of the elementary queries.
+    pub la: LaOptions,
+    /// Height (above the leaves) of the hybrid BVH's lower layer, whose node pairs are tested
+    /// with the moving k-DOP ToC; higher nodes use swept k-DOP overlap (the paper uses 3).
+    pub layer_height: u32,
+    /// Triangles per BVH leaf (≥ 1).
+    pub leaf_size: u32,
+    /// Also test every mesh against itself.
+    pub self_collision: bool,
+    /// The elementary test.
+    pub kernel: Kernel,
+    /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
+    /// ignored without it).
+    pub parallel: bool,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        Self {
+            la: LaOptions::default(),
+            layer_height: 3,
+            leaf_size: 4,
+            self_collision: true,
+            kernel: Kernel::LocalAdvancement,
+            parallel: false,
+        }
+    }
+}
+
+impl SceneOptions {
+    /// Checks the options.
+    ///
+    /// # Errors
+    /// [`LaError::InvalidTolerance`], [`LaError::NoIterations`] or
+    /// [`LaError::InvalidOption`] (zero leaf size).
+    pub fn validate(&self) -> Result<(), LaError> {
+        self.la.validate()?;
+        if self.leaf_size == 0 {
+            return Err(LaError::InvalidOption(
+                "leaf_size must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a scene query found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SceneResult {
+    /// [`Output::Global`] and [`Output::Boolean`]: at most one contact (the first in time for
+    /// `Global`, any for `Boolean`); [`Output::All`]: every colliding feature pair with its
+    /// own ToC, sorted by ToC.
+    pub contacts: Vec<SceneContact>,
+    /// Counters.
+    pub stats: SceneStats,
+}
+
+impl SceneResult {
+    /// The earliest ToC found, `None` when nothing collides in `[0, 1]`.
+    #[must_use]
+    pub fn toc(&self) -> Option<f64> {
+        self.contacts.iter().map(|c| c.toc).reduce(f64::min)
+    }
+}
+
+/// Deforming meshes with their hybrid BVHs, ready for repeated queries.
+///
+/// # Example
+/// ```
+/// use ccd_geometry::glam::DVec3;
+/// use ccd_la_deformable::{DeformingMesh, Output};
+/// use ccd_la_deformable::scene::{Scene, SceneOptions};
+///
+/// // a triangle falling by 2 onto a static one 1 below it: contact at t = 0.5
+/// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+/// let ground = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
+/// let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
+/// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
+/// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
+/// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+/// let toc = scene.query(Output::Global).toc().unwrap();
+/// assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
+/// # Ok::<(), ccd_la_deformable::LaError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Scene {
+    meshes: Vec<DeformingMesh>,
+    bvhs: Vec<HybridBvh>,
+    options: SceneOptions,
+    /// Bound on the rounding error of projected coordinates (scene scale × a few ulps).
+    round_off: f64,
+}
+
+impl Scene {
+    /// Builds the hybrid BVH of every mesh.
+    ///
+    /// # Errors
+    /// Invalid options ([`SceneOptions::validate`]) or more than `u32::MAX` meshes.
+    pub fn new(meshes: Vec<DeformingMesh>, options: &SceneOptions) -> Result<Self, LaError> {
+        options.validate()?;
+        if u32::try_from(meshes.len()).is_err() {
+            return Err(LaError::InvalidOption("more than u32::MAX meshes".into()));
+        }
+        let bvhs = meshes
+            .iter()
+            .map(|m| HybridBvh::build(m, options.leaf_size))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut scene = Self {
+            meshes,
+            bvhs,
+            options: *options,
+            round_off: 0.0,
+        };
+        scene.round_off = round_off(&scene.meshes);
+        Ok(scene)
+    }
+
+    /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH.
+    ///
+    /// # Errors
+    /// [`LaError::InvalidOption`] for a bad mesh index, or what
+    /// [`DeformingMesh::set_positions`] reports.
+    pub fn update(&mut self, mesh: usize, x0: Vec<DVec3>, x1: Vec<DVec3>) -> Result<(), LaError> {
+        let m = self
+            .meshes
+            .get_mut(mesh)
+            .ok_or_else(|| LaError::InvalidOption(format!("no mesh {mesh} in the scene")))?;
+        m.set_positions(x0, x1)?;
+        self.bvhs[mesh].refit(&self.meshes[mesh])?;
+        self.round_off = round_off(&self.meshes);
+        Ok(())
+    }
+
+    /// The meshes.
+    #[inline]
+    #[must_use]
+    pub fn meshes(&self) -> &[DeformingMesh] {
+        &self.meshes
+    }
+
+    /// The options the scene was built with.
+    #[inline]
+    #[must_use]
+    pub fn options(&self) -> &SceneOptions {
+        &self.options
+    }
+
+    /// Runs the query: every mesh pair, and every mesh against itself when
+    /// [`SceneOptions::self_collision`] is set.
+    #[must_use]
+    pub fn query(&self, output: Output) -> SceneResult {
+        traverse::run(self, output)
+    }
+}
+
+/// Bound on the rounding error of the projected (18-DOP) coordinates of a scene: a few ulps of
+/// twice the largest coordinate magnitude.
+fn round_off(meshes: &[DeformingMesh]) -> f64 {
+    let m = meshes
+        .iter()
+        .flat_map(|m| m.x0().iter().chain(m.x1()))
+        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+    64.0 * f64::EPSILON * m
+}
+
+/// A contact record from an elementary result (vertex or edge side first).
+fn contact(
+    mesh_a: u32,
+    feature_a: Feature,
+    mesh_b: u32,
+    feature_b: Feature,
+    toc: f64,
+    distance: f64,
+    status: LaStatus,
+) -> SceneContact {
+    SceneContact {
+        toc,
+        mesh_a,
+        feature_a,
+        mesh_b,
+        feature_b,
+        distance,
+        status,
+    }
+}
+
+/// Sorts contacts by time, then features (a canonical order for comparisons).
+fn sort_contacts(c: &mut [SceneContact]) {
+    c.sort_by(|x, y| {
+        x.toc
+            .total_cmp(&y.toc)
+            .then_with(|| (x.mesh_a, x.mesh_b).cmp(&(y.mesh_a, y.mesh_b)))
+            .then_with(|| feature_key(x.feature_a).cmp(&feature_key(y.feature_a)))
+            .then_with(|| feature_key(x.feature_b).cmp(&feature_key(y.feature_b)))
+    });
+}
+
+fn feature_key(f: Feature) -> (u8, u32, u32) {
+    match f {
+        Feature::Vertex(v) => (0, v, 0),
+        Feature::Edge(a, b) => (1, a, b),
+        Feature::Face(t) => (2, t, 0),
+    }
+}

@@ -1,0 +1,539 @@
+//! The scene traversal: node pairs of the hybrid BVHs, triangle pairs in leaves, and the
+//! owned vertex–face / edge–edge tests.
+
+use ccd_geometry::Feature;
+use ccd_geometry::glam::DVec3;
+
+use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
+use crate::kernels::moving_aabb_toc;
+use crate::kernels::moving_bv::{kdop_margin, kdop_overlap, kdop_toc_unchecked};
+use crate::{LaStatus, OWN_EDGE, OWN_VERTEX, Output, PrimitiveToc, SceneContact, SceneStats};
+
+/// A unit of traversal work.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Task {
+    /// A node against itself (self-collision).
+    Within { mesh: u32, node: u32 },
+    /// Two nodes whose volumes passed their test.
+    Pair { ma: u32, na: u32, mb: u32, nb: u32 },
+}
+
+/// Runs the elementary vertex–face test: `x0`/`x1` = (vertex, face 0, face 1, face 2).
+#[inline]
+pub(super) fn vertex_face(
+    kernel: Kernel,
+    x0: &[DVec3; 4],
+    x1: &[DVec3; 4],
+    t_max: f64,
+    opts: &SceneOptions,
+) -> Option<PrimitiveToc> {
+    match kernel {
+        Kernel::LocalAdvancement => crate::kernels::vertex_face_until(
+            x0,
+            x1,
+            t_max,
+            opts.la.tolerance,
+            opts.la.max_iterations,
+        ),
+        Kernel::CubicBaseline => crate::baseline::vertex_face_cubic_until(
+            x0,
+            x1,
+            t_max,
+            opts.la.tolerance,
+            opts.la.max_iterations,
+        ),
+    }
+}
+
+/// Runs the elementary edge–edge test: `x0`/`x1` = (a0, a1, b0, b1).
+#[inline]
+pub(super) fn edge_edge(
+    kernel: Kernel,
+    x0: &[DVec3; 4],
+    x1: &[DVec3; 4],
+    t_max: f64,
+    opts: &SceneOptions,
+) -> Option<PrimitiveToc> {
+    match kernel {
+        Kernel::LocalAdvancement => crate::kernels::edge_edge_until(
+            x0,
+            x1,
+            t_max,
+            opts.la.tolerance,
+            opts.la.max_iterations,
+        ),
+        Kernel::CubicBaseline => crate::baseline::edge_edge_cubic_until(
+            x0,
+            x1,
+            t_max,
+            opts.la.tolerance,
+            opts.la.max_iterations,
+        ),
+    }
+}
+
+/// Traversal state of one query (or of one parallel worker).
+pub(super) struct Walker<'a> {
+    scene: &'a Scene,
+    output: Output,
+    /// Upper bound of interest: the best ToC so far (`Global`), else 1.
+    best: f64,
+    contacts: Vec<SceneContact>,
+    stats: SceneStats,
+    stack: Vec<Task>,
+    bv_margin: [f64; 9],
+    box_margin: f64,
+    done: bool,
+}
+
+impl<'a> Walker<'a> {
+    pub(super) fn new(scene: &'a Scene, output: Output) -> Self {
+        let margin = scene.options.la.tolerance + scene.round_off;
+        Self {
+            scene,
+            output,
+            best: 1.0,
+            contacts: Vec::new(),
+            stats: SceneStats::default(),
+            stack: Vec::with_capacity(128),
+            bv_margin: kdop_margin(margin),
+            box_margin: margin,
+            done: false,
+        }
+    }
+
+    /// The root tasks of the scene: every mesh pair and every mesh against itself.
+    pub(super) fn roots(&mut self) -> Vec<Task> {
+        let n = self.scene.meshes.len() as u32;
+        let mut roots = Vec::new();
+        for ma in 0..n {
+            if self.scene.meshes[ma as usize].triangle_count() == 0 {
+                continue;
+            }
+            if self.scene.options.self_collision {
+                roots.push(Task::Within { mesh: ma, node: 0 });
+            }
+            for mb in ma + 1..n {
+                if self.scene.meshes[mb as usize].triangle_count() == 0 {
+                    continue;
+                }
+                if self.node_toc(ma, 0, mb, 0).is_some() {
+                    roots.push(Task::Pair {
+                        ma,
+                        na: 0,
+                        mb,
+                        nb: 0,
+                    });
+                }
+            }
+        }
+        roots
+    }
+
+    /// Lower bound on the ToC of two nodes' contents, `None` when they cannot touch before
+    /// `best`.
+    #[inline]
+    fn node_toc(&mut self, ma: u32, na: u32, mb: u32, nb: u32) -> Option<f64> {
+        self.stats.bv_tests += 1;
+        let (a, b) = (&self.scene.bvhs[ma as usize], &self.scene.bvhs[mb as usize]);
+        let h = self.scene.options.layer_height;
+        let r = if a.height[na as usize] <= h && b.height[nb as usize] <= h {
+            let (pa, pb) = (&a.pair[na as usize], &b.pair[nb as usize]);
+            kdop_toc_unchecked(&pa[0], &pa[1], &pb[0], &pb[1], &self.bv_margin, self.best)
+        } else if kdop_overlap(a.bvh.node(na).bv(), b.bvh.node(nb).bv(), &self.bv_margin) {
+            Some(0.0)
+        } else {
+            None
+        };
+        if r.is_none() {
+            self.stats.culled_bv_pairs += 1;
+        }
+        r
+    }
+
+    /// Runs `task` and everything below it.
+    pub(super) fn run_task(&mut self, task: Task) {
+        self.stack.push(task);
+        while let Some(task) = self.stack.pop() {
+            if self.done {
+                self.stack.clear();
+                return;
+            }
+            match task {
+                Task::Within { mesh, node } => self.within(mesh, node),
+                Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
+            }
+        }
+    }
+
+    fn within(&mut self, mesh: u32, node: u32) {
+        let bvh = &self.scene.bvhs[mesh as usize].bvh;
+        match bvh.node(node).children() {
+            None => {
+                let prims = bvh.node_primitives(node);
+                for (i, &ta) in prims.iter().enumerate() {
+                    for &tb in &prims[i + 1..] {
+                        self.triangle_pair(mesh, ta, mesh, tb);
+                    }
+                }
+            }
+            Some([l, r]) => {
+                if self.node_toc(mesh, l, mesh, r).is_some() {
+                    self.stack.push(Task::Pair {
+                        ma: mesh,
+                        na: l,
+                        mb: mesh,
+                        nb: r,
+                    });
+                }
+                self.stack.push(Task::Within { mesh, node: r });
+                self.stack.push(Task::Within { mesh, node: l });
+            }
+        }
+    }
+
+    fn pair(&mut self, ma: u32, na: u32, mb: u32, nb: u32) {
+        let (a, b) = (
+            &self.scene.bvhs[ma as usize].bvh,
+            &self.scene.bvhs[mb as usize].bvh,
+        );
+        let (node_a, node_b) = (a.node(na), b.node(nb));
+        let split_a = match (node_a.children(), node_b.children()) {
+            (None, None) => {
+                for &ta in a.node_primitives(na) {
+                    for &tb in b.node_primitives(nb) {
+                        self.triangle_pair(ma, ta, mb, tb);
+                    }
+                }
+                return;
+            }
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(_), Some(_)) => node_a.primitive_count() >= node_b.primitive_count(),
+        };
+        let (c0, c1) = if split_a {
+            let [l, r] = node_a.children().unwrap_or_default();
+            ((ma, l, mb, nb), (ma, r, mb, nb))
+        } else {
+            let [l, r] = node_b.children().unwrap_or_default();
+            ((ma, na, mb, l), (ma, na, mb, r))
+        };
+        let t0 = self.node_toc(c0.0, c0.1, c0.2, c0.3);
+        let t1 = self.node_toc(c1.0, c1.1, c1.2, c1.3);
+        let task = |c: (u32, u32, u32, u32)| Task::Pair {
+            ma: c.0,
+            na: c.1,
+            mb: c.2,
+            nb: c.3,
+        };
+        // the pair with the earlier bound is popped first
+        match (t0, t1) {
+            (Some(x), Some(y)) => {
+                if x <= y {
+                    self.stack.push(task(c1));
+                    self.stack.push(task(c0));
+                } else {
+                    self.stack.push(task(c0));
+                    self.stack.push(task(c1));
+                }
+            }
+            (Some(_), None) => self.stack.push(task(c0)),
+            (None, Some(_)) => self.stack.push(task(c1)),
+            (None, None) => {}
+        }
+    }
+
+    /// Triangle `ta` of mesh `ma` against triangle `tb` of mesh `mb`: moving-box cull, then
+    /// the owned vertex–face and edge–edge pairs.
+    fn triangle_pair(&mut self, ma: u32, ta: u32, mb: u32, tb: u32) {
+        if self.done {
+            return;
+        }
+        let (bvh_a, bvh_b) = (&self.scene.bvhs[ma as usize], &self.scene.bvhs[mb as usize]);
+        let (ba, bb) = (&bvh_a.tri_box[ta as usize], &bvh_b.tri_box[tb as usize]);
+        if moving_aabb_toc(&ba[0], &ba[1], &bb[0], &bb[1], self.box_margin, self.best).is_none() {
+            self.stats.culled_bv_pairs += 1;
+            return;
+        }
+        self.stats.triangle_pairs += 1;
+        let (mesh_a, mesh_b) = (
+            &self.scene.meshes[ma as usize],
+            &self.scene.meshes[mb as usize],
+        );
+        let same = ma == mb;
+        let (va, vb) = (
+            mesh_a.triangles()[ta as usize],
+            mesh_b.triangles()[tb as usize],
+        );
+        let (oa, ob) = (
+            mesh_a.owned_features(ta as usize),
+            mesh_b.owned_features(tb as usize),
+        );
+        for k in 0..3 {
+            if oa & OWN_VERTEX[k] != 0 && !(same && vb.contains(&va[k])) {
+                self.vertex_face(ma, va[k], mb, tb);
+            }
+            if ob & OWN_VERTEX[k] != 0 && !(same && va.contains(&vb[k])) {
+                self.vertex_face(mb, vb[k], ma, ta);
+            }
+        }
+        for k in 0..3 {
+            if oa & OWN_EDGE[k] == 0 {
+                continue;
+            }
+            let ea = [va[k], va[(k + 1) % 3]];
+            for l in 0..3 {
+                if ob & OWN_EDGE[l] == 0 {
+                    continue;
+                }
+                let eb = [vb[l], vb[(l + 1) % 3]];
+                if same && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
+                    continue;
+                }
+                self.edge_edge(ma, ea, mb, eb);
+            }
+        }
+    }
+
+    fn vertex_face(&mut self, mv: u32, v: u32, mf: u32, f: u32) {
+        if self.done {
+            return;
+        }
+        let (a, b) = (
+            &self.scene.meshes[mv as usize],
+            &self.scene.meshes[mf as usize],
+        );
+        let tri = b.triangles()[f as usize];
+        let x0 = [
+            a.x0()[v as usize],
+            b.x0()[tri[0] as usize],
+            b.x0()[tri[1] as usize],
+            b.x0()[tri[2] as usize],
+        ];
+        let x1 = [
+            a.x1()[v as usize],
+            b.x1()[tri[0] as usize],
+            b.x1()[tri[1] as usize],
+            b.x1()[tri[2] as usize],
+        ];
+        self.stats.primitive_tests += 1;
+        if let Some(p) = vertex_face(
+            self.scene.options.kernel,
+            &x0,
+            &x1,
+            self.best,
+            &self.scene.options,
+        ) {
+            self.report(contact(
+                mv,
+                Feature::Vertex(v),
+                mf,
+                Feature::Face(f),
+                p.toc,
+                p.distance,
+                p.status,
+            ));
+        }
+    }
+
+    fn edge_edge(&mut self, ma: u32, ea: [u32; 2], mb: u32, eb: [u32; 2]) {
+        if self.done {
+            return;
+        }
+        // canonical order (each edge low vertex first, lower (mesh, edge) first), so the
+        // kernel sees the same points as in the brute-force reference
+        let (ea, eb) = (
+            [ea[0].min(ea[1]), ea[0].max(ea[1])],
+            [eb[0].min(eb[1]), eb[0].max(eb[1])],
+        );
+        let (ma, ea, mb, eb) = if (ma, ea) <= (mb, eb) {
+            (ma, ea, mb, eb)
+        } else {
+            (mb, eb, ma, ea)
+        };
+        let (a, b) = (
+            &self.scene.meshes[ma as usize],
+            &self.scene.meshes[mb as usize],
+        );
+        let x0 = [
+            a.x0()[ea[0] as usize],
+            a.x0()[ea[1] as usize],
+            b.x0()[eb[0] as usize],
+            b.x0()[eb[1] as usize],
+        ];
+        let x1 = [
+            a.x1()[ea[0] as usize],
+            a.x1()[ea[1] as usize],
+            b.x1()[eb[0] as usize],
+            b.x1()[eb[1] as usize],
+        ];
+        self.stats.primitive_tests += 1;
+        if let Some(p) = edge_edge(
+            self.scene.options.kernel,
+            &x0,
+            &x1,
+            self.best,
+            &self.scene.options,
+        ) {
+            self.report(contact(
+                ma,
+                Feature::edge(ea[0], ea[1]),
+                mb,
+                Feature::edge(eb[0], eb[1]),
+                p.toc,
+                p.distance,
+                p.status,
+            ));
+        }
+    }
+
+    fn report(&mut self, c: SceneContact) {
+        if c.status == LaStatus::OutOfIterations {
+            self.stats.capped += 1;
+        }
+        match self.output {
+            Output::Global => {
+                if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
+                    self.best = c.toc;
+                    self.contacts.clear();
+                    self.contacts.push(c);
+                }
+            }
+            Output::All => self.contacts.push(c),
+            Output::Boolean => {
+                self.contacts.push(c);
+                self.done = true;
+            }
+        }
+    }
+
+    /// Lowers the bound of interest (from other workers' findings).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn tighten(&mut self, best: f64) {
+        if best < self.best {
+            self.best = best;
+        }
+    }
+
+    pub(super) fn best(&self) -> f64 {
+        self.best
+    }
+
+    pub(super) fn finish(mut self) -> SceneResult {
+        sort_contacts(&mut self.contacts);
+        SceneResult {
+            contacts: self.contacts,
+            stats: self.stats,
+        }
+    }
+
+    /// Expands tasks breadth-first (running leaf work inline) until there are at least
+    /// `want` independent tasks, for the parallel query.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn expand(&mut self, mut tasks: Vec<Task>, want: usize) -> Vec<Task> {
+        for _round in 0..8 {
+            if tasks.len() >= want || self.done {
+                break;
+            }
+            let mut next = Vec::with_capacity(tasks.len() * 3);
+            for t in tasks {
+                // one step of the task: its children land on the stack
+                match t {
+                    Task::Within { mesh, node } => self.within(mesh, node),
+                    Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
+                }
+                next.append(&mut self.stack);
+            }
+            tasks = next;
+        }
+        tasks
+    }
+
+    /// Merges another worker's findings into this one.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn absorb(&mut self, other: SceneResult) {
+        let s = &mut self.stats;
+        s.bv_tests += other.stats.bv_tests;
+        s.culled_bv_pairs += other.stats.culled_bv_pairs;
+        s.triangle_pairs += other.stats.triangle_pairs;
+        s.primitive_tests += other.stats.primitive_tests;
+        s.capped += other.stats.capped;
+        for c in other.contacts {
+            // `capped` was counted by the worker already
+            match self.output {
+                Output::Global => {
+                    if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
+                        self.best = c.toc;
+                        self.contacts.clear();
+                        self.contacts.push(c);
+                    }
+                }
+                Output::All => self.contacts.push(c),
+                Output::Boolean => {
+                    if self.contacts.is_empty() {
+                        self.contacts.push(c);
+                    }
+                    self.done = true;
+                }
+            }
+        }
+    }
+}
+
+/// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
+pub(super) fn run(scene: &Scene, output: Output) -> SceneResult {
+    let mut w = Walker::new(scene, output);
+    let roots = w.roots();
+    #[cfg(feature = "parallel")]
+    if scene.options.parallel && rayon::current_num_threads() > 1 {
+        return parallel::run(w, roots);
+    }
+    for t in roots {
+        w.run_task(t);
+    }
+    w.finish()
+}
+
+#[cfg(feature = "parallel")]
+mod parallel {
+    //! Parallel traversal: independent subtrees on rayon's pool, with the global best ToC
+    //! shared through an atomic (non-negative `f64` bit patterns order like the floats).
+
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    use rayon::prelude::*;
+
+    use super::{Task, Walker};
+    use crate::Output;
+    use crate::scene::SceneResult;
+
+    pub(super) fn run(mut w: Walker<'_>, roots: Vec<Task>) -> SceneResult {
+        let want = 16 * rayon::current_num_threads();
+        let tasks = w.expand(roots, want);
+        let best = AtomicU64::new(w.best().to_bits());
+        let stop = AtomicBool::new(w.done);
+        let (scene, output) = (w.scene, w.output);
+        let parts: Vec<SceneResult> = tasks
+            .into_par_iter()
+            .map(|t| {
+                let mut local = Walker::new(scene, output);
+                if stop.load(Ordering::Relaxed) {
+                    return local.finish();
+                }
+                local.tighten(f64::from_bits(best.load(Ordering::Relaxed)));
+                local.run_task(t);
+                if output == Output::Global {
+                    best.fetch_min(local.best().to_bits(), Ordering::Relaxed);
+                }
+                if local.done {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                local.finish()
+            })
+            .collect();
+        for p in parts {
+            w.absorb(p);
+        }
+        w.finish()
+    }
+}

@@ -1,0 +1,307 @@
+//! Scene queries against the brute-force reference over all feature pairs: a cloth falling
+//! on a sphere (inter- and self-contacts), random soups (proptest), options and bad input.
+
+use ccd_geometry::glam::DVec3;
+use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult, brute_force};
+use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Output, SceneContact};
+use proptest::prelude::*;
+
+/// A `(n+1)²`-vertex grid cloth of side `size` centred at the origin in the xz plane.
+fn grid(n: u32, size: f64) -> (Vec<[u32; 3]>, Vec<DVec3>) {
+    let mut tris = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let v = i * (n + 1) + j;
+            tris.push([v, v + 1, v + n + 2]);
+            tris.push([v, v + n + 2, v + n + 1]);
+        }
+    }
+    let pts = (0..=n)
+        .flat_map(|i| {
+            (0..=n).map(move |j| {
+                DVec3::new(
+                    (f64::from(j) / f64::from(n) - 0.5) * size,
+                    0.0,
+                    (f64::from(i) / f64::from(n) - 0.5) * size,
+                )
+            })
+        })
+        .collect();
+    (tris, pts)
+}
+
+/// A UV sphere.
+fn sphere(centre: DVec3, r: f64, rings: u32, segs: u32) -> (Vec<[u32; 3]>, Vec<DVec3>) {
+    let mut pts = vec![centre + DVec3::Y * r];
+    for i in 1..rings {
+        let th = std::f64::consts::PI * f64::from(i) / f64::from(rings);
+        for j in 0..segs {
+            let ph = std::f64::consts::TAU * f64::from(j) / f64::from(segs);
+            pts.push(centre + r * DVec3::new(th.sin() * ph.cos(), th.cos(), th.sin() * ph.sin()));
+        }
+    }
+    pts.push(centre - DVec3::Y * r);
+    let south = pts.len() as u32 - 1;
+    let ring = |i: u32, j: u32| 1 + i * segs + j % segs;
+    let mut tris = Vec::new();
+    for j in 0..segs {
+        tris.push([0, ring(0, j + 1), ring(0, j)]);
+        tris.push([south, ring(rings - 2, j), ring(rings - 2, j + 1)]);
+    }
+    for i in 0..rings - 2 {
+        for j in 0..segs {
+            tris.push([ring(i, j), ring(i, j + 1), ring(i + 1, j + 1)]);
+            tris.push([ring(i, j), ring(i + 1, j + 1), ring(i + 1, j)]);
+        }
+    }
+    (tris, pts)
+}
+
+/// A cloth dropping onto a sphere: the end pose drapes it over the sphere and folds its
+/// border back under itself (self-contacts), the sphere turns about +y.
+fn cloth_on_sphere(n: u32) -> Vec<DeformingMesh> {
+    let (ct, flat) = grid(n, 4.0);
+    let x0: Vec<DVec3> = flat.iter().map(|p| *p + DVec3::Y * 1.3).collect();
+    let x1: Vec<DVec3> = flat
+        .iter()
+        .map(|p| {
+            let r2 = p.x * p.x + p.z * p.z;
+            let on_sphere = if r2 < 1.0 { (1.0 - r2).sqrt() } else { 0.0 };
+            // a fold: the outer ring swings up and back over the inner part
+            let fold = if p.x > 1.2 { (p.x - 1.2) * 1.4 } else { 0.0 };
+            DVec3::new(
+                p.x - 1.6 * fold,
+                on_sphere + 0.15 - 0.2 * r2.sqrt() + 0.9 * fold,
+                p.z,
+            )
+        })
+        .collect();
+    let (st, sp) = sphere(DVec3::ZERO, 1.0, 10, 16);
+    let rot = ccd_geometry::glam::DQuat::from_rotation_y(0.3);
+    let sp1 = sp.iter().map(|p| rot * *p).collect();
+    vec![
+        DeformingMesh::new(ct, x0, x1).unwrap(),
+        DeformingMesh::new(st, sp, sp1).unwrap(),
+    ]
+}
+
+type Key = (u32, ccd_geometry::Feature, u32, ccd_geometry::Feature);
+
+fn keys(r: &SceneResult) -> Vec<(Key, f64)> {
+    let mut v: Vec<(Key, f64)> = r
+        .contacts
+        .iter()
+        .map(|c: &SceneContact| ((c.mesh_a, c.feature_a, c.mesh_b, c.feature_b), c.toc))
+        .collect();
+    v.sort_by(|a, b| format!("{:?}", a.0).cmp(&format!("{:?}", b.0)));
+    v
+}
+
+/// The scene and the brute force agree on every output mode.
+fn check_agreement(meshes: Vec<DeformingMesh>, opts: &SceneOptions) -> (usize, Option<f64>) {
+    let all_ref = brute_force(&meshes, opts, Output::All).unwrap();
+    let global_ref = brute_force(&meshes, opts, Output::Global).unwrap();
+    let scene = Scene::new(meshes, opts).unwrap();
+    let all = scene.query(Output::All);
+    assert_eq!(
+        keys(&all),
+        keys(&all_ref),
+        "all ToCs differ from brute force"
+    );
+    let global = scene.query(Output::Global);
+    assert_eq!(global.toc(), global_ref.toc(), "global ToC differs");
+    assert_eq!(global.toc(), all_ref.toc());
+    let boolean = scene.query(Output::Boolean);
+    assert_eq!(boolean.contacts.is_empty(), all_ref.contacts.is_empty());
+    assert!(global.stats.primitive_tests <= all.stats.primitive_tests);
+    (all_ref.contacts.len(), global_ref.toc())
+}
+
+#[test]
+fn cloth_on_sphere_matches_brute_force() {
+    let meshes = cloth_on_sphere(24); // 1152 + 288 triangles
+    let (count, toc) = check_agreement(meshes.clone(), &SceneOptions::default());
+    assert!(count > 50, "the scene must have contacts ({count})");
+    let toc = toc.unwrap();
+    assert!(toc > 0.0 && toc < 1.0);
+    // both inter-object and self contacts occur
+    let all = brute_force(&meshes, &SceneOptions::default(), Output::All).unwrap();
+    assert!(all.contacts.iter().any(|c| c.mesh_a != c.mesh_b));
+    assert!(all.contacts.iter().any(|c| c.mesh_a == 0 && c.mesh_b == 0));
+    // other layer heights and leaf sizes give the same answers
+    for (layer_height, leaf_size) in [(0, 1), (1, 2), (8, 8), (100, 4)] {
+        let opts = SceneOptions {
+            layer_height,
+            leaf_size,
+            ..SceneOptions::default()
+        };
+        check_agreement(meshes.clone(), &opts);
+    }
+    // without self-collision, only mesh-pair contacts remain
+    let opts = SceneOptions {
+        self_collision: false,
+        ..SceneOptions::default()
+    };
+    let inter = Scene::new(meshes, &opts).unwrap().query(Output::All);
+    assert!(!inter.contacts.is_empty());
+    assert!(inter.contacts.iter().all(|c| c.mesh_a != c.mesh_b));
+}
+
+#[test]
+fn cubic_baseline_scene_matches_its_brute_force() {
+    let opts = SceneOptions {
+        kernel: Kernel::CubicBaseline,
+        ..SceneOptions::default()
+    };
+    check_agreement(cloth_on_sphere(12), &opts);
+}
+
+#[test]
+fn la_and_cubic_find_contacts_at_the_same_time() {
+    let meshes = cloth_on_sphere(16);
+    let la = Scene::new(meshes.clone(), &SceneOptions::default())
+        .unwrap()
+        .query(Output::Global)
+        .toc()
+        .unwrap();
+    let cubic = Scene::new(
+        meshes,
+        &SceneOptions {
+            kernel: Kernel::CubicBaseline,
+            ..SceneOptions::default()
+        },
+    )
+    .unwrap()
+    .query(Output::Global)
+    .toc()
+    .unwrap();
+    // LA reports within the tolerance before the exact touching time the cubic finds
+    assert!(la <= cubic + 1e-9, "LA {la} after cubic {cubic}");
+    assert!(cubic - la < 1e-3, "LA {la} far before cubic {cubic}");
+}
+
+#[test]
+fn update_refits_and_matches_a_fresh_scene() {
+    let meshes = cloth_on_sphere(10);
+    let mut scene = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    // swap the cloth's poses: a different step over the same topology
+    let (x0, x1) = (meshes[0].x1().to_vec(), meshes[0].x0().to_vec());
+    scene.update(0, x0.clone(), x1.clone()).unwrap();
+    let fresh = Scene::new(
+        vec![
+            DeformingMesh::new(meshes[0].triangles().to_vec(), x0, x1).unwrap(),
+            meshes[1].clone(),
+        ],
+        &SceneOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        keys(&scene.query(Output::All)),
+        keys(&fresh.query(Output::All))
+    );
+    assert!(matches!(
+        scene.update(5, vec![], vec![]),
+        Err(LaError::InvalidOption(_))
+    ));
+    assert!(matches!(
+        scene.update(0, vec![DVec3::ZERO], vec![DVec3::ZERO]),
+        Err(LaError::VertexCountMismatch { .. })
+    ));
+}
+
+#[test]
+fn bad_options_and_empty_scenes() {
+    let m = cloth_on_sphere(4);
+    let bad = SceneOptions {
+        leaf_size: 0,
+        ..SceneOptions::default()
+    };
+    assert!(matches!(
+        Scene::new(m.clone(), &bad),
+        Err(LaError::InvalidOption(_))
+    ));
+    let bad = SceneOptions {
+        la: LaOptions {
+            tolerance: f64::NAN,
+            ..LaOptions::default()
+        },
+        ..SceneOptions::default()
+    };
+    assert!(matches!(
+        Scene::new(m, &bad),
+        Err(LaError::InvalidTolerance(_))
+    ));
+    let empty = Scene::new(vec![], &SceneOptions::default()).unwrap();
+    assert_eq!(empty.query(Output::All).toc(), None);
+    let no_tris = DeformingMesh::new(vec![], vec![DVec3::ZERO], vec![DVec3::X]).unwrap();
+    let s = Scene::new(vec![no_tris.clone(), no_tris], &SceneOptions::default()).unwrap();
+    assert!(s.query(Output::Global).contacts.is_empty());
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_query_matches_sequential() {
+    let meshes = cloth_on_sphere(24);
+    let seq = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let par = Scene::new(
+        meshes,
+        &SceneOptions {
+            parallel: true,
+            ..SceneOptions::default()
+        },
+    )
+    .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        assert_eq!(keys(&par.query(Output::All)), keys(&seq.query(Output::All)));
+        assert_eq!(
+            par.query(Output::Global).toc(),
+            seq.query(Output::Global).toc()
+        );
+        assert_eq!(
+            par.query(Output::Boolean).contacts.is_empty(),
+            seq.query(Output::Boolean).contacts.is_empty()
+        );
+    });
+}
+
+/// A random small soup: `n` triangles near the origin moving by random displacements.
+fn soup(n: usize) -> impl Strategy<Value = DeformingMesh> {
+    let coord = -1.0..1.0f64;
+    let p = [coord.clone(), coord.clone(), coord];
+    (
+        proptest::collection::vec(p.clone(), 3 * n),
+        proptest::collection::vec([-0.8..0.8f64, -0.8..0.8f64, -0.8..0.8f64], 3 * n),
+        0..3usize,
+    )
+        .prop_map(move |(pts, moves, shared)| {
+            let x0: Vec<DVec3> = pts.iter().map(|c| DVec3::from_array(*c)).collect();
+            let x1: Vec<DVec3> = x0
+                .iter()
+                .zip(&moves)
+                .map(|(p, d)| *p + DVec3::from_array(*d))
+                .collect();
+            // some triangles share vertices with the previous one (adjacency)
+            let tris = (0..n as u32)
+                .map(|t| {
+                    if t > 0 && (t as usize) % 3 < shared {
+                        [3 * t - 1, 3 * t, 3 * t + 1]
+                    } else {
+                        [3 * t, 3 * t + 1, 3 * t + 2]
+                    }
+                })
+                .collect();
+            DeformingMesh::new(tris, x0, x1).unwrap()
+        })
+}
+
+proptest! {
+    #[test]
+    fn random_soups_match_brute_force(a in soup(12), b in soup(8), leaf in 1u32..5, layer in 0u32..4) {
+        let opts = SceneOptions { leaf_size: leaf, layer_height: layer, ..SceneOptions::default() };
+        check_agreement(vec![a, b], &opts);
+    }
+}
