@@ -127,6 +127,28 @@ pub fn moving_aabb_toc(
     )
 }
 
+/// [`moving_aabb_toc`] for finite input (the scene query's inner loop).
+#[inline]
+pub(crate) fn aabb_toc_unchecked(
+    a0: &Aabb,
+    a1: &Aabb,
+    b0: &Aabb,
+    b1: &Aabb,
+    margin: f64,
+    t_max: f64,
+) -> Option<f64> {
+    let arr = |b: &Aabb| (b.min.to_array(), b.max.to_array());
+    let (a0, a1, b0, b1) = (arr(a0), arr(a1), arr(b0), arr(b1));
+    slabs_toc(
+        (&a0.0, &a0.1),
+        (&a1.0, &a1.1),
+        (&b0.0, &b0.1),
+        (&b1.0, &b1.1),
+        &[margin; 3],
+        t_max,
+    )
+}
+
 /// The 18-DOP version of [`moving_aabb_toc`] (LA Sec. IV-B): `margin` is a Euclidean
 /// distance, scaled per slab by the length of its (unnormalised) direction.
 ///

@@ -55,8 +55,11 @@ pub(crate) struct HybridBvh {
     pub(crate) pair: Vec<[Kdop18; 2]>,
     /// Height above the leaves (leaves: 0).
     pub(crate) height: Vec<u32>,
-    /// Each triangle's boxes at `t = 0` and `t = 1` (indexed by triangle id).
+    /// Each triangle's boxes at `t = 0` and `t = 1`, in the BVH's primitive order (leaf
+    /// ranges are contiguous, for locality).
     pub(crate) tri_box: Vec<[Aabb; 2]>,
+    /// Each triangle's swept box (the union of its two boxes), in primitive order.
+    pub(crate) tri_swept: Vec<Aabb>,
 }
 
 impl HybridBvh {
@@ -73,6 +76,7 @@ impl HybridBvh {
             height: vec![0; bvh.node_count()],
             pair: vec![[Kdop18::EMPTY; 2]; bvh.node_count()],
             tri_box: Vec::new(),
+            tri_swept: Vec::new(),
             bvh,
         };
         for i in (0..out.bvh.node_count()).rev() {
@@ -98,8 +102,9 @@ impl HybridBvh {
     fn fit_pairs(&mut self, mesh: &DeformingMesh) {
         let (x0, x1) = (mesh.x0(), mesh.x1());
         self.tri_box.clear();
-        self.tri_box.extend(mesh.triangles().iter().map(|t| {
-            let [a, b, c] = t.map(|v| v as usize);
+        let tris = mesh.triangles();
+        self.tri_box.extend(self.bvh.primitives().iter().map(|&t| {
+            let [a, b, c] = tris[t as usize].map(|v| v as usize);
             [
                 Aabb::from_point(x0[a])
                     .include_point(x0[b])
@@ -109,6 +114,9 @@ impl HybridBvh {
                     .include_point(x1[c]),
             ]
         }));
+        self.tri_swept.clear();
+        self.tri_swept
+            .extend(self.tri_box.iter().map(|[b0, b1]| (*b0).merge(*b1)));
         for i in (0..self.bvh.node_count()).rev() {
             let node = self.bvh.node(i as u32);
             self.pair[i] = match node.children() {

@@ -5,9 +5,12 @@ use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
 use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
-use crate::kernels::moving_aabb_toc;
-use crate::kernels::moving_bv::{kdop_margin, kdop_overlap, kdop_toc_unchecked};
+use crate::DeformingMesh;
+use crate::kernels::moving_bv::{
+    aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
+};
 use crate::{LaStatus, OWN_EDGE, OWN_VERTEX, Output, PrimitiveToc, SceneContact, SceneStats};
+use ccd_geometry::Aabb;
 
 /// A unit of traversal work.
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +73,13 @@ pub(super) fn edge_edge(
             opts.la.max_iterations,
         ),
     }
+}
+
+/// True when two boxes are more than `margin` apart on some axis.
+#[inline]
+fn apart(a: &Aabb, b: &Aabb, margin: f64) -> bool {
+    let g = (b.min - a.max).max(a.min - b.max);
+    g.max_element() > margin
 }
 
 /// Traversal state of one query (or of one parallel worker).
@@ -170,10 +180,10 @@ impl<'a> Walker<'a> {
         let bvh = &self.scene.bvhs[mesh as usize].bvh;
         match bvh.node(node).children() {
             None => {
-                let prims = bvh.node_primitives(node);
-                for (i, &ta) in prims.iter().enumerate() {
-                    for &tb in &prims[i + 1..] {
-                        self.triangle_pair(mesh, ta, mesh, tb);
+                let range = bvh.node(node).primitive_range();
+                for ia in range.clone() {
+                    for ib in ia + 1..range.end {
+                        self.triangle_pair(mesh, ia, mesh, ib);
                     }
                 }
             }
@@ -200,9 +210,10 @@ impl<'a> Walker<'a> {
         let (node_a, node_b) = (a.node(na), b.node(nb));
         let split_a = match (node_a.children(), node_b.children()) {
             (None, None) => {
-                for &ta in a.node_primitives(na) {
-                    for &tb in b.node_primitives(nb) {
-                        self.triangle_pair(ma, ta, mb, tb);
+                let rb = node_b.primitive_range();
+                for ia in node_a.primitive_range() {
+                    for ib in rb.clone() {
+                        self.triangle_pair(ma, ia, mb, ib);
                     }
                 }
                 return;
@@ -243,15 +254,21 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Triangle `ta` of mesh `ma` against triangle `tb` of mesh `mb`: moving-box cull, then
-    /// the owned vertex–face and edge–edge pairs.
-    fn triangle_pair(&mut self, ma: u32, ta: u32, mb: u32, tb: u32) {
+    /// The triangles at positions `ia` / `ib` of the BVH primitive orders of meshes `ma` /
+    /// `mb`: moving-box cull, then the owned vertex–face and edge–edge pairs.
+    fn triangle_pair(&mut self, ma: u32, ia: usize, mb: u32, ib: usize) {
         if self.done {
             return;
         }
         let (bvh_a, bvh_b) = (&self.scene.bvhs[ma as usize], &self.scene.bvhs[mb as usize]);
-        let (ba, bb) = (&bvh_a.tri_box[ta as usize], &bvh_b.tri_box[tb as usize]);
-        if moving_aabb_toc(&ba[0], &ba[1], &bb[0], &bb[1], self.box_margin, self.best).is_none() {
+        if apart(&bvh_a.tri_swept[ia], &bvh_b.tri_swept[ib], self.box_margin) {
+            self.stats.culled_bv_pairs += 1;
+            return;
+        }
+        let (ba, bb) = (&bvh_a.tri_box[ia], &bvh_b.tri_box[ib]);
+        let (ta, tb) = (bvh_a.bvh.primitives()[ia], bvh_b.bvh.primitives()[ib]);
+        if aabb_toc_unchecked(&ba[0], &ba[1], &bb[0], &bb[1], self.box_margin, self.best).is_none()
+        {
             self.stats.culled_bv_pairs += 1;
             return;
         }
@@ -270,10 +287,16 @@ impl<'a> Walker<'a> {
             mesh_b.owned_features(tb as usize),
         );
         for k in 0..3 {
-            if oa & OWN_VERTEX[k] != 0 && !(same && vb.contains(&va[k])) {
+            if oa & OWN_VERTEX[k] != 0
+                && !(same && vb.contains(&va[k]))
+                && self.point_may_hit(mesh_a, va[k], bb)
+            {
                 self.vertex_face(ma, va[k], mb, tb);
             }
-            if ob & OWN_VERTEX[k] != 0 && !(same && va.contains(&vb[k])) {
+            if ob & OWN_VERTEX[k] != 0
+                && !(same && va.contains(&vb[k]))
+                && self.point_may_hit(mesh_b, vb[k], ba)
+            {
                 self.vertex_face(mb, vb[k], ma, ta);
             }
         }
@@ -290,9 +313,64 @@ impl<'a> Walker<'a> {
                 if same && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
                     continue;
                 }
+                if !self.edges_may_hit(mesh_a, ea, mesh_b, eb) {
+                    continue;
+                }
                 self.edge_edge(ma, ea, mb, eb);
             }
         }
+    }
+
+    /// Moving-box cull of vertex `v` of `mesh` against a triangle's boxes `tri`.
+    #[inline]
+    fn point_may_hit(&mut self, mesh: &DeformingMesh, v: u32, tri: &[Aabb; 2]) -> bool {
+        let (p0, p1) = (mesh.x0()[v as usize], mesh.x1()[v as usize]);
+        let hit = !apart(
+            &Aabb::new(p0.min(p1), p0.max(p1)),
+            &tri[0].merge(tri[1]),
+            self.box_margin,
+        ) && aabb_toc_unchecked(
+            &Aabb::new(p0, p0),
+            &Aabb::new(p1, p1),
+            &tri[0],
+            &tri[1],
+            self.box_margin,
+            self.best,
+        )
+        .is_some();
+        if !hit {
+            self.stats.culled_bv_pairs += 1;
+        }
+        hit
+    }
+
+    /// Moving-box cull of two edges.
+    #[inline]
+    fn edges_may_hit(
+        &mut self,
+        mesh_a: &DeformingMesh,
+        ea: [u32; 2],
+        mesh_b: &DeformingMesh,
+        eb: [u32; 2],
+    ) -> bool {
+        let seg = |m: &DeformingMesh, e: [u32; 2], xs: fn(&DeformingMesh) -> &[DVec3]| {
+            let (p, q) = (xs(m)[e[0] as usize], xs(m)[e[1] as usize]);
+            Aabb::new(p.min(q), p.max(q))
+        };
+        let (a0, a1) = (
+            seg(mesh_a, ea, DeformingMesh::x0),
+            seg(mesh_a, ea, DeformingMesh::x1),
+        );
+        let (b0, b1) = (
+            seg(mesh_b, eb, DeformingMesh::x0),
+            seg(mesh_b, eb, DeformingMesh::x1),
+        );
+        let hit = !apart(&a0.merge(a1), &b0.merge(b1), self.box_margin)
+            && aabb_toc_unchecked(&a0, &a1, &b0, &b1, self.box_margin, self.best).is_some();
+        if !hit {
+            self.stats.culled_bv_pairs += 1;
+        }
+        hit
     }
 
     fn vertex_face(&mut self, mv: u32, v: u32, mf: u32, f: u32) {
@@ -397,6 +475,8 @@ impl<'a> Walker<'a> {
                     self.best = c.toc;
                     self.contacts.clear();
                     self.contacts.push(c);
+                    // nothing can come before t = 0
+                    self.done = c.toc <= 0.0;
                 }
             }
             Output::All => self.contacts.push(c),
