@@ -1,6 +1,8 @@
 //! Runs one CCD step between two frames of a deforming mesh (PLY/OBJ/STL with the same
 //! topology): global ToC, all ToCs and the cubic baseline, with timings.
 //!
+//! `LEAF_SIZE` and `LAYER_HEIGHT` override the scene options.
+//!
 //! ```sh
 //! cargo run --release -p ccd-la-deformable --example frame_pair -- \
 //!     ../shared/data/unc-frames/cloth-ball/cloth_ball92.ply ../shared/data/unc-frames/cloth-ball/cloth_ball93.ply
@@ -29,14 +31,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m0.vertices().to_vec(),
         m1.vertices().to_vec(),
     )?;
+    let mut keys: Vec<[u64; 3]> = mesh
+        .x0()
+        .iter()
+        .map(|p| p.to_array().map(f64::to_bits))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
     println!(
-        "{} vertices, {} triangles",
+        "{} vertices ({} distinct positions at t = 0), {} triangles",
         mesh.vertex_count(),
+        keys.len(),
         mesh.triangle_count()
     );
     for kernel in [Kernel::LocalAdvancement, Kernel::CubicBaseline] {
+        let env = |k: &str, d: u32| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
         let opts = SceneOptions {
             kernel,
+            leaf_size: env("LEAF_SIZE", 4),
+            layer_height: env("LAYER_HEIGHT", 3),
             ..SceneOptions::default()
         };
         let t = Instant::now();
@@ -46,8 +64,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let t = Instant::now();
             let r = scene.query(output);
             let dt = t.elapsed();
+            let initially = r
+                .contacts
+                .iter()
+                .filter(|c| c.status == ccd_la_deformable::LaStatus::InitiallyTouching)
+                .count();
             println!(
-                "{kernel:?} {output:?}: build {:.1} ms, query {:.1} ms, toc {:?}, contacts {}, {:?}",
+                "{kernel:?} {output:?}: build {:.1} ms, query {:.1} ms, toc {:?}, contacts {} ({initially} within tolerance at t = 0), {:?}",
                 build.as_secs_f64() * 1e3,
                 dt.as_secs_f64() * 1e3,
                 r.toc(),
