@@ -1,15 +1,14 @@
 //! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
-// generators land before the scene query they feed; wired into `ALL` with it
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod cloth_ball;
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod exploding_dragon;
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod la_common;
-#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod la_run;
 pub(crate) mod n_body;
 pub(crate) mod taylor_chain;
+pub(crate) mod unc_frames;
+
+use std::path::PathBuf;
 
 use crate::report::SceneReport;
 
@@ -17,18 +16,39 @@ use crate::report::SceneReport;
 pub(crate) struct SceneConfig {
     /// Reduced set for CI (`--quick`).
     pub(crate) quick: bool,
+    /// Folder of real inputs (`--data`), when given or present by default.
+    pub(crate) data: Option<PathBuf>,
 }
 
 /// A scene: name, paper anchor, and how to run it.
 pub(crate) struct Scene {
     /// Name used on the command line.
     pub(crate) name: &'static str,
-    /// Runs the scene.
+    /// Runs the scene. A report without rows means the scene was skipped (its description
+    /// says why).
     pub(crate) run: fn(&SceneConfig, &indicatif::ProgressBar) -> anyhow::Result<SceneReport>,
 }
 
 /// All scenes, in the order they run.
-pub(crate) const ALL: &[Scene] = &[Scene {
-    name: "taylor-chain",
-    run: taylor_chain::run,
-}];
+pub(crate) const ALL: &[Scene] = &[
+    Scene {
+        name: "taylor-chain",
+        run: taylor_chain::run,
+    },
+    Scene {
+        name: "cloth-ball",
+        run: cloth_ball::run,
+    },
+    Scene {
+        name: "n-body",
+        run: n_body::run,
+    },
+    Scene {
+        name: "exploding-dragon",
+        run: exploding_dragon::run,
+    },
+    Scene {
+        name: "unc-frames",
+        run: unc_frames::run,
+    },
+];

@@ -1,0 +1,392 @@
+//! Runs a deforming-mesh frame sequence through the LA scene query (`ccd-la-deformable`) and
+//! reports it in the LA paper's Table I columns: global ToC and all ToCs per step, the worst
+//! step, BVH build and refit times, culling counters, the cubic-coplanarity baseline on the
+//! same frames, and the 2-thread global query.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult};
+use ccd_la_deformable::{DeformingMesh, LaStatus, Output};
+use glam::DVec3;
+use serde_json::json;
+
+use crate::report::{Plot, SceneReport, Series};
+use crate::scenes::la_common::Animation;
+
+/// One row of the LA paper's Table I (Q9450 2.66 GHz, one thread).
+pub(crate) struct PaperRow {
+    /// Triangle count as printed ("92K").
+    pub(crate) tris: &'static str,
+    /// Representative-triangle method [10] (the paper's cubic-solver baseline), ms.
+    pub(crate) rtri_ms: f64,
+    /// LA, all ToCs, ms.
+    pub(crate) all_ms: f64,
+    /// LA, global ToC, ms.
+    pub(crate) global_ms: f64,
+}
+
+/// What to run and what to print beside it.
+pub(crate) struct LaSpec<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) paper: &'a str,
+    pub(crate) description: String,
+    pub(crate) anim: &'a dyn Animation,
+    /// The CCD steps `k → k + 1` to run, for `k` in this range.
+    pub(crate) steps: Range<usize>,
+    pub(crate) paper_row: Option<PaperRow>,
+    /// Target for the single-thread global ToC, ms per step.
+    pub(crate) target_global_ms: Option<f64>,
+}
+
+/// Measurements of one CCD step.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub(crate) struct StepRecord {
+    pub(crate) frame: usize,
+    pub(crate) refit_ms: f64,
+    pub(crate) global_ms: f64,
+    pub(crate) all_ms: f64,
+    pub(crate) cubic_ms: f64,
+    pub(crate) parallel_ms: f64,
+    pub(crate) toc: Option<f64>,
+    pub(crate) cubic_toc: Option<f64>,
+    pub(crate) culled_bv_pairs: u64,
+    pub(crate) bv_tests: u64,
+    pub(crate) primitive_tests: u64,
+    pub(crate) contacts: usize,
+    /// Contacts of the all-ToCs query already within the tolerance at `t = 0`.
+    pub(crate) initial_contacts: usize,
+}
+
+/// The measured sequence.
+pub(crate) struct SequenceRecord {
+    pub(crate) triangles: usize,
+    pub(crate) build_ms: f64,
+    pub(crate) steps: Vec<StepRecord>,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let r = f();
+    (r, ms(t))
+}
+
+/// Options of the three scenes every step runs on.
+fn options(kernel: Kernel, parallel: bool) -> SceneOptions {
+    SceneOptions {
+        kernel,
+        parallel,
+        ..SceneOptions::default()
+    }
+}
+
+/// Builds the deforming meshes of one step.
+pub(crate) fn meshes(
+    topo: &[Vec<[u32; 3]>],
+    f0: &[Vec<DVec3>],
+    f1: &[Vec<DVec3>],
+) -> Result<Vec<DeformingMesh>> {
+    topo.iter()
+        .zip(f0.iter().zip(f1))
+        .enumerate()
+        .map(|(m, (t, (a, b)))| {
+            DeformingMesh::new(t.clone(), a.clone(), b.clone()).with_context(|| format!("mesh {m}"))
+        })
+        .collect()
+}
+
+/// Runs `steps` of `anim`: LA global and all ToCs, the cubic baseline (global) and the
+/// 2-thread global query, each on its own scene refitted every step.
+pub(crate) fn measure(
+    anim: &dyn Animation,
+    steps: Range<usize>,
+    reps: usize,
+    bar: &indicatif::ProgressBar,
+) -> Result<SequenceRecord> {
+    if steps.is_empty() || steps.end >= anim.frame_count() {
+        anyhow::bail!(
+            "steps {steps:?} need frames up to {}, the sequence has {}",
+            steps.end,
+            anim.frame_count()
+        );
+    }
+    let topo = anim.topology();
+    let triangles = topo.iter().map(Vec::len).sum();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .context("building a 2-thread pool")?;
+    let mut f0 = anim.frame(steps.start);
+    let mut f1 = anim.frame(steps.start + 1);
+    let start_meshes = meshes(&topo, &f0, &f1)?;
+    let (la, build_ms) = timed(|| {
+        Scene::new(
+            start_meshes.clone(),
+            &options(Kernel::LocalAdvancement, false),
+        )
+    });
+    let mut la = la.context("building the LA scene")?;
+    let mut cubic = Scene::new(start_meshes.clone(), &options(Kernel::CubicBaseline, false))
+        .context("building the cubic-baseline scene")?;
+    let mut par = Scene::new(start_meshes, &options(Kernel::LocalAdvancement, true))
+        .context("building the parallel scene")?;
+    bar.set_length(steps.len() as u64);
+    let mut records = Vec::with_capacity(steps.len());
+    for k in steps.clone() {
+        let mut rec = StepRecord {
+            frame: k,
+            ..StepRecord::default()
+        };
+        if k > steps.start {
+            f0 = std::mem::take(&mut f1);
+            f1 = anim.frame(k + 1);
+            let t = Instant::now();
+            for (m, (a, b)) in f0.iter().zip(&f1).enumerate() {
+                la.update(m, a.clone(), b.clone())
+                    .with_context(|| format!("refitting mesh {m} at frame {k}"))?;
+            }
+            rec.refit_ms = ms(t);
+            for (m, (a, b)) in f0.iter().zip(&f1).enumerate() {
+                cubic.update(m, a.clone(), b.clone())?;
+                par.update(m, a.clone(), b.clone())?;
+            }
+        }
+        let best = |f: &mut dyn FnMut() -> SceneResult| -> (SceneResult, f64) {
+            let mut out = None;
+            let mut best = f64::INFINITY;
+            for _ in 0..reps.max(1) {
+                let (r, t) = timed(&mut *f);
+                best = best.min(t);
+                out = Some(r);
+            }
+            (out.expect("at least one repetition"), best)
+        };
+        let (global, t_global) = best(&mut || la.query(Output::Global));
+        let (all, t_all) = best(&mut || la.query(Output::All));
+        let (cub, t_cubic) = best(&mut || cubic.query(Output::Global));
+        let (_, t_par) = best(&mut || pool.install(|| par.query(Output::Global)));
+        rec.global_ms = t_global;
+        rec.all_ms = t_all;
+        rec.cubic_ms = t_cubic;
+        rec.parallel_ms = t_par;
+        rec.toc = global.toc();
+        rec.cubic_toc = cub.toc();
+        rec.culled_bv_pairs = global.stats.culled_bv_pairs;
+        rec.bv_tests = global.stats.bv_tests;
+        rec.primitive_tests = global.stats.primitive_tests;
+        rec.contacts = all.contacts.len();
+        rec.initial_contacts = all
+            .contacts
+            .iter()
+            .filter(|c| c.status == LaStatus::InitiallyTouching)
+            .count();
+        records.push(rec);
+        bar.inc(1);
+    }
+    Ok(SequenceRecord {
+        triangles,
+        build_ms,
+        steps: records,
+    })
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 { f64::NAN } else { s / n as f64 }
+}
+
+/// Averages of a measured sequence, as table cells and JSON.
+pub(crate) struct Averages {
+    pub(crate) global_ms: f64,
+    pub(crate) all_ms: f64,
+    pub(crate) worst_ms: f64,
+    pub(crate) refit_ms: f64,
+    pub(crate) cubic_ms: f64,
+    pub(crate) parallel_ms: f64,
+    pub(crate) culled: f64,
+    pub(crate) primitive_tests: f64,
+    pub(crate) contacts: f64,
+    pub(crate) steps_with_contact: usize,
+}
+
+impl SequenceRecord {
+    /// Per-step averages (refit over the steps that refitted).
+    pub(crate) fn averages(&self) -> Averages {
+        let s = &self.steps;
+        Averages {
+            global_ms: mean(s.iter().map(|r| r.global_ms)),
+            all_ms: mean(s.iter().map(|r| r.all_ms)),
+            worst_ms: s.iter().map(|r| r.global_ms).fold(0.0, f64::max),
+            refit_ms: mean(s.iter().skip(1).map(|r| r.refit_ms)),
+            cubic_ms: mean(s.iter().map(|r| r.cubic_ms)),
+            parallel_ms: mean(s.iter().map(|r| r.parallel_ms)),
+            culled: mean(s.iter().map(|r| r.culled_bv_pairs as f64)),
+            primitive_tests: mean(s.iter().map(|r| r.primitive_tests as f64)),
+            contacts: mean(s.iter().map(|r| r.contacts as f64)),
+            steps_with_contact: s.iter().filter(|r| r.toc.is_some()).count(),
+        }
+    }
+}
+
+/// Column names of the LA tables.
+pub(crate) fn columns(first: &str) -> Vec<String> {
+    [
+        first,
+        "tris",
+        "steps",
+        "global ms",
+        "all ms",
+        "worst ms",
+        "build ms",
+        "refit ms",
+        "culled BV pairs",
+        "prim tests",
+        "contacts",
+        "cubic ms",
+        "cubic/LA",
+        "2-thr ms",
+        "1/2-thr",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Formats a millisecond value.
+pub(crate) fn fmt_ms(x: f64) -> String {
+    if !x.is_finite() {
+        "—".into()
+    } else if x < 10.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn fmt_count(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e4 {
+        format!("{:.1}K", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// Our row of an LA table.
+pub(crate) fn our_row(label: &str, rec: &SequenceRecord) -> Vec<String> {
+    let a = rec.averages();
+    vec![
+        label.to_string(),
+        rec.triangles.to_string(),
+        rec.steps.len().to_string(),
+        fmt_ms(a.global_ms),
+        fmt_ms(a.all_ms),
+        fmt_ms(a.worst_ms),
+        fmt_ms(rec.build_ms),
+        fmt_ms(a.refit_ms),
+        fmt_count(a.culled),
+        fmt_count(a.primitive_tests),
+        format!("{:.1}", a.contacts),
+        fmt_ms(a.cubic_ms),
+        format!("{:.2}", a.cubic_ms / a.global_ms),
+        fmt_ms(a.parallel_ms),
+        format!("{:.2}", a.global_ms / a.parallel_ms),
+    ]
+}
+
+/// Machine-readable summary of a measured sequence.
+pub(crate) fn summary(rec: &SequenceRecord) -> serde_json::Value {
+    let a = rec.averages();
+    json!({
+        "triangles": rec.triangles,
+        "steps": rec.steps.len(),
+        "steps_with_contact": a.steps_with_contact,
+        "global_ms": a.global_ms,
+        "all_ms": a.all_ms,
+        "worst_global_ms": a.worst_ms,
+        "build_ms": rec.build_ms,
+        "refit_ms": a.refit_ms,
+        "culled_bv_pairs": a.culled,
+        "primitive_tests": a.primitive_tests,
+        "contacts_all": a.contacts,
+        "cubic_global_ms": a.cubic_ms,
+        "cubic_over_la": a.cubic_ms / a.global_ms,
+        "parallel2_global_ms": a.parallel_ms,
+        "speedup_2_threads": a.global_ms / a.parallel_ms,
+        "per_step": rec.steps,
+    })
+}
+
+/// Runs a procedural scene and builds its report.
+pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+    let rec = measure(spec.anim, spec.steps.clone(), 1, bar)?;
+    let a = rec.averages();
+    let mut rows = vec![our_row("ours (LA)", &rec)];
+    let dash = || "—".to_string();
+    if let Some(p) = &spec.paper_row {
+        let mut row = vec![dash(); 15];
+        row[0] = "paper (Q9450, 1 thr)".into();
+        row[1] = p.tris.into();
+        row[3] = fmt_ms(p.global_ms);
+        row[4] = fmt_ms(p.all_ms);
+        row[11] = format!("{} (R-Tri)", fmt_ms(p.rtri_ms));
+        row[12] = format!("{:.2}", p.rtri_ms / p.global_ms);
+        rows.push(row);
+    }
+    let mut target = vec![dash(); 15];
+    target[0] = "target".into();
+    if let Some(t) = spec.target_global_ms {
+        target[3] = format!("≤ {t:.0}");
+    }
+    target[12] = "≥ 1.30".into();
+    rows.push(target);
+    let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
+    let ratio = a.cubic_ms / a.global_ms;
+    let headline = format!(
+        "{}: global ToC {} ms/step single-threaded{}; LA {:.2}× the cubic baseline (target ≥ 1.3×: {}); 2 threads {:.2}×; {}/{} steps with a contact",
+        spec.name,
+        fmt_ms(a.global_ms),
+        spec.target_global_ms.map_or(String::new(), |t| format!(
+            " (target ≤ {t:.0} ms: {})",
+            verdict(a.global_ms <= t)
+        )),
+        ratio,
+        verdict(ratio >= 1.3),
+        a.global_ms / a.parallel_ms,
+        a.steps_with_contact,
+        rec.steps.len(),
+    );
+    let xs: Vec<f64> = rec.steps.iter().map(|r| r.frame as f64).collect();
+    let series = |name: &str, f: fn(&StepRecord) -> f64| Series {
+        name: name.into(),
+        x: xs.clone(),
+        y: rec.steps.iter().map(f).collect(),
+    };
+    Ok(SceneReport {
+        name: spec.name.into(),
+        paper: spec.paper.into(),
+        description: spec.description.clone(),
+        columns: columns("run"),
+        rows,
+        headline,
+        summary: summary(&rec),
+        plots: vec![Plot {
+            file: format!("{}.svg", spec.name),
+            title: format!("{}: CCD time per step ({})", spec.name, spec.paper),
+            x_label: "frame".into(),
+            y_label: "ms per step".into(),
+            log_y: false,
+            series: vec![
+                series("LA global ToC", |r| r.global_ms),
+                series("LA all ToCs", |r| r.all_ms),
+                series("cubic baseline global", |r| r.cubic_ms),
+                series("LA global, 2 threads", |r| r.parallel_ms),
+            ],
+        }],
+    })
+}
