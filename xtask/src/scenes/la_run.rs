@@ -348,7 +348,7 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
     let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
     let ratio = a.cubic_ms / a.global_ms;
     let headline = format!(
-        "{}: global ToC {} ms/step single-threaded{}; LA {:.2}× the cubic baseline (target ≥ 1.3×: {}); 2 threads {:.2}×; {}/{} steps with a contact",
+        "{}: global ToC {} ms/step single-threaded{}; LA {:.2}× the cubic baseline (target ≥ 1.3×: {}); 2 threads {:.2}×; {}/{} steps with a contact ({} already touching at t = 0)",
         spec.name,
         fmt_ms(a.global_ms),
         spec.target_global_ms.map_or(String::new(), |t| format!(
@@ -360,6 +360,7 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
         a.global_ms / a.parallel_ms,
         a.steps_with_contact,
         rec.steps.len(),
+        rec.steps.iter().filter(|r| r.toc == Some(0.0)).count(),
     );
     let xs: Vec<f64> = rec.steps.iter().map(|r| r.frame as f64).collect();
     let series = |name: &str, f: fn(&StepRecord) -> f64| Series {
@@ -389,4 +390,53 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
             ],
         }],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A static triangle and a triangle falling through it: contact at t = 0.5 of step 0,
+    /// none in step 1 (the falling one is below by then).
+    struct Falling;
+
+    impl Animation for Falling {
+        fn topology(&self) -> Vec<Vec<[u32; 3]>> {
+            vec![vec![[0, 1, 2]], vec![[0, 1, 2]]]
+        }
+
+        fn frame_count(&self) -> usize {
+            3
+        }
+
+        fn frame(&self, k: usize) -> Vec<Vec<DVec3>> {
+            let tri = [DVec3::ZERO, DVec3::X, DVec3::Z];
+            let z = 1.0 - 2.0 * k as f64;
+            let moving = tri
+                .iter()
+                .map(|p| DVec3::new(p.x + 0.1, z, p.z + 0.1))
+                .collect();
+            vec![tri.to_vec(), moving]
+        }
+    }
+
+    #[test]
+    fn measure_finds_the_contact_in_the_right_step_with_every_kernel() {
+        let bar = indicatif::ProgressBar::hidden();
+        let rec = measure(&Falling, 0..2, 1, &bar).unwrap();
+        assert_eq!(rec.triangles, 2);
+        assert_eq!(rec.steps.len(), 2);
+        let (s0, s1) = (&rec.steps[0], &rec.steps[1]);
+        let toc = s0.toc.unwrap();
+        assert!(toc <= 0.5 && toc > 0.5 - 1e-4, "toc {toc}");
+        let cubic = s0.cubic_toc.unwrap();
+        assert!(cubic <= 0.5 && cubic > 0.5 - 1e-4, "cubic toc {cubic}");
+        assert!(s0.contacts >= 1 && s0.initial_contacts == 0);
+        assert!(s1.toc.is_none() && s1.contacts == 0);
+        let a = rec.averages();
+        assert_eq!(a.steps_with_contact, 1);
+        assert_eq!(our_row("x", &rec).len(), columns("run").len());
+        // a range past the last frame is an error, not a panic
+        assert!(measure(&Falling, 1..3, 1, &bar).is_err());
+    }
 }

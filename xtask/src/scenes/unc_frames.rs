@@ -384,4 +384,46 @@ mod tests {
         assert_eq!(t, vec![[0, 1, 2]]);
         assert_eq!(y0, x[3..].to_vec());
     }
+
+    #[test]
+    fn a_plain_folder_of_numbered_obj_frames_runs_and_agrees_with_brute_force() {
+        let dir = std::env::temp_dir().join(format!("ccd-unc-frames-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // a static triangle and one falling through it, written as frames 9, 10, 11
+        for (k, z) in [(9, 1.0), (10, -1.0), (11, -3.0)] {
+            let v = vec![
+                DVec3::ZERO,
+                DVec3::X,
+                DVec3::Z,
+                DVec3::new(0.1, z, 0.1),
+                DVec3::new(1.1, z, 0.1),
+                DVec3::new(0.1, z, 1.1),
+            ];
+            let m = ccd_geometry::TriMesh::new(v, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+            ccd_geometry::io::write_obj(dir.join(format!("f{k}.obj")), &m).unwrap();
+        }
+        let seqs = sequences(&dir).unwrap();
+        assert_eq!(seqs.len(), 1);
+        assert_eq!(seqs[0].1.len(), 3);
+        assert!(seqs[0].1[0].ends_with("f9.obj"));
+        let (seq, dropped, dup) = load(&seqs[0].1).unwrap();
+        assert_eq!((seq.frames.len(), dropped, dup), (3, 0, 0));
+        let (text, js) = agreement(&seq).unwrap();
+        assert!(text.starts_with("agree"), "{text}");
+        assert!(js["scene_toc"].as_f64().unwrap() <= 0.5);
+        let cfg = SceneConfig {
+            quick: true,
+            data: Some(dir.clone()),
+        };
+        let report = run(&cfg, &indicatif::ProgressBar::hidden()).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(report.rows.len(), 1);
+        assert_eq!(report.rows[0][2], "2");
+        let missing = SceneConfig {
+            quick: true,
+            data: Some(dir.join("absent")),
+        };
+        let skipped = run(&missing, &indicatif::ProgressBar::hidden()).unwrap();
+        assert!(skipped.rows.is_empty() && skipped.description.starts_with("skipped"));
+    }
 }
