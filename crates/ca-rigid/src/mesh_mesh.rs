@@ -6,7 +6,7 @@ use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DMat3, DVec3};
 
-use crate::node_key::{rect_direction, rss_center, rss_gap};
+use crate::node_key::{rect_direction, rss_center, rss_extent, rss_gap};
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
@@ -49,6 +49,97 @@ impl Rates {
     }
 }
 
+/// The motion of one evaluation seen from A's frame at time `t`, for motion bounds that
+/// use where the points are at `t`, not only how far they are from the rotation centres.
+///
+/// A point at offset `y` from its body's rotation centre moves with `v + ω u × y`, so
+/// along a fixed direction `n` with `(ω u × y)·n = ω y·(n × u)`. Over a sub-interval in
+/// which the body turns by at most `θ`, `y` moves by at most `θ |y| ≤ θ r`, hence
+/// `|y(t')·w| ≤ |y(t)·w| + θ r |w|` with `w = n × u`; and always `|y·w| ≤ r |w|`. For a
+/// set, `max |y(t)·w|` is its support function on `±w` (at the vertices of a triangle).
+/// The bound on `|(v_b − v_a)·n|` over `[t, t + s]` is then
+/// `|Δv·n| + Σ ω min(r|w|, max|y(t)·w| + ω s r|w|)`, absolute values throughout.
+struct Frame {
+    pos_ab: DAffine3,
+    /// `R_abᵀ`: maps A's frame to B's.
+    rot_ba: DMat3,
+    /// Relative linear velocity `v_b − v_a`, A's frame.
+    dv: DVec3,
+    /// Rotation axes: A's in A's frame, B's in B's frame and in A's frame.
+    ua: DVec3,
+    ub: DVec3,
+    ub_in_a: DVec3,
+    omega_a: f64,
+    omega_b: f64,
+}
+
+/// `ω min(r|w|, e + θ r|w|)` with `e = max |y·w|` (see [`Frame`]), rounded up.
+#[inline]
+fn angular_term(omega: f64, e: f64, r: f64, wl: f64, theta: f64) -> f64 {
+    if omega == 0.0 {
+        return 0.0;
+    }
+    let rw = r * wl;
+    omega * rw.min(e + rw * (theta + 8.0 * f64::EPSILON))
+}
+
+impl Frame {
+    /// Bound on `|(v_b − v_a)·n|` (n in A's frame, any length) over a sub-interval of
+    /// length `s` for the triangles `ta` (A's frame) and `tb` (mapped into A's frame), whose
+    /// points lie within `ra`, `rb` of the rotation centres.
+    #[inline]
+    fn mu_triangles(
+        &self,
+        n: DVec3,
+        ta: &Triangle,
+        tb: &Triangle,
+        ra: f64,
+        rb: f64,
+        s: f64,
+    ) -> f64 {
+        let lin = self.dv.dot(n).abs();
+        let wa = n.cross(self.ua);
+        let ea = wa
+            .dot(ta.a)
+            .abs()
+            .max(wa.dot(ta.b).abs())
+            .max(wa.dot(ta.c).abs());
+        let wb = n.cross(self.ub_in_a);
+        let c = self.pos_ab.translation;
+        let eb = wb
+            .dot(tb.a - c)
+            .abs()
+            .max(wb.dot(tb.b - c).abs())
+            .max(wb.dot(tb.c - c).abs());
+        let ang = angular_term(self.omega_a, ea, ra, wa.length(), self.omega_a * s)
+            + angular_term(self.omega_b, eb, rb, wb.length(), self.omega_b * s);
+        (lin + ang) * (1.0 + 1e-12)
+    }
+
+    /// The same bound for the contents of the RSS `x` (A's frame) and `y` (B's frame).
+    #[inline]
+    fn mu_nodes(&self, n: DVec3, x: &Rss, y: &Rss, ra: f64, rb: f64, s: f64) -> f64 {
+        let lin = self.dv.dot(n).abs();
+        let wa = n.cross(self.ua);
+        let wb = (self.rot_ba * n).cross(self.ub);
+        let (la, lb) = (wa.length(), wb.length());
+        let ang = angular_term(
+            self.omega_a,
+            rss_extent(x, wa, la),
+            ra,
+            la,
+            self.omega_a * s,
+        ) + angular_term(
+            self.omega_b,
+            rss_extent(y, wb, lb),
+            rb,
+            lb,
+            self.omega_b * s,
+        );
+        (lin + ang) * (1.0 + 1e-12)
+    }
+}
+
 /// A lower bound of `min n·(q − p)` over the points `p` of `ta` and `q` of `tb` (same frame;
 /// `n` need not be unit), rounded down.
 #[inline]
@@ -67,6 +158,42 @@ fn tri_radius(t: &Triangle) -> f64 {
         .max(t.b.length_squared())
         .max(t.c.length_squared())
         .sqrt()
+}
+
+/// A node pair waiting in the best-first queue: its key (safe advancement time) and the
+/// direction (A's frame) that gave it, handed down to its children as a first guess.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: f64,
+    a: u32,
+    b: u32,
+    n: DVec3,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key.total_cmp(&other.key).is_eq()
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Reversed, so that `BinaryHeap` pops the smallest key.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.key.total_cmp(&self.key)
+    }
+}
+
+/// Reusable buffers of the CA iterations of one query.
+#[derive(Default)]
+struct Scratch {
+    heap: std::collections::BinaryHeap<Entry>,
+    /// A leaf's triangles of B in A's frame, with their ids and radii.
+    tris_b: Vec<(u32, Triangle, f64)>,
 }
 
 /// The closest pair found by an evaluation, in A's local frame.
@@ -108,7 +235,7 @@ impl Query<'_> {
         (pa, pa_inv * pb)
     }
 
-    fn leaf_witness(&self, ia: u32, ib: u32, pos_ab: &DAffine3) -> (Witness, Triangle, Triangle) {
+    fn leaf_witness(&self, ia: u32, ib: u32, pos_ab: &DAffine3) -> Witness {
         let ta = self.a.mesh_bvh().mesh().triangle(ia as usize);
         let tb = self.b.mesh_bvh().mesh().triangle(ib as usize);
         let tb_in_a = Triangle::new(
@@ -116,7 +243,7 @@ impl Query<'_> {
             pos_ab.transform_point3(tb.b),
             pos_ab.transform_point3(tb.c),
         );
-        (self.exact_witness(ia, ib, &ta, &tb_in_a), ta, tb)
+        self.exact_witness(ia, ib, &ta, &tb_in_a)
     }
 
     fn exact_witness(&self, ia: u32, ib: u32, ta: &Triangle, tb_in_a: &Triangle) -> Witness {
@@ -132,16 +259,15 @@ impl Query<'_> {
     }
 
     /// Safe advancement of two sets separated by at least `gap` along `n` (A's frame, any
-    /// length), points within `ra`, `rb` of the origins: `(gap − |n| ε/2) / μ(n)`, or 0 when
-    /// the gap is below `|n| ε/2`.
+    /// length) whose approach speed along `n` is at most `mu`: `(gap − |n| ε/2) / μ`, or 0
+    /// when the gap is below `|n| ε/2`.
     #[inline]
-    fn key_along(&self, gap: f64, n: DVec3, rot_a: &DMat3, ra: f64, rb: f64) -> f64 {
+    fn key_along(&self, gap: f64, n: DVec3, mu: f64) -> f64 {
         let margin = 0.5 * self.eps * n.length();
         // (a NaN gap also gives 0: the pair is descended)
         if gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater) {
             return 0.0;
         }
-        let mu = self.rates.projected(*rot_a * n, ra, rb);
         if mu > 0.0 {
             (gap - margin) / mu
         } else {
@@ -149,80 +275,209 @@ impl Query<'_> {
         }
     }
 
-    /// Safe advancement from `t` (C2A: min over pairs of distance / projected speed).
-    fn evaluate(&self, t: f64, ws: &mut Workspace, stats: &mut Stats) -> Evaluation {
+    /// The relative motion at `t` in A's frame.
+    fn frame(&self, t: f64) -> Frame {
         let (pa, pos_ab) = self.poses(t);
-        let rot_a: DMat3 = pa.matrix3;
+        let pb = self.motion_b.pose_at(t);
+        let rot_at = pa.matrix3.transpose();
+        let rot_ba = pos_ab.matrix3.transpose();
+        let ub = pb.matrix3.transpose() * self.motion_b.axis();
+        Frame {
+            pos_ab,
+            rot_ba,
+            dv: rot_at * self.rates.rel_linear,
+            ua: rot_at * self.motion_a.axis(),
+            ub,
+            ub_in_a: pos_ab.matrix3 * ub,
+            omega_a: self.rates.omega_a,
+            omega_b: self.rates.omega_b,
+        }
+    }
+
+    /// Key of a node pair and the direction (A's frame) that gave it: first along
+    /// `hint` (the parent pair's direction, coherent down the tree), and, unless that
+    /// already reaches `cutoff`, along the direction between the closest points of the two
+    /// RSS rectangles (C2A). A node pair's key is a safe advancement time for its contents:
+    /// they stay inside their RSS, which cannot touch before it (the slab of width `gap`
+    /// along `n` stays open while the motion projected on `n` is below it, for any `n`; see
+    /// `node_key`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn node_key(
+        &self,
+        x: &Rss,
+        y: &Rss,
+        ra: f64,
+        rb: f64,
+        f: &Frame,
+        hint: DVec3,
+        horizon: f64,
+        cutoff: f64,
+    ) -> (f64, DVec3) {
+        // motion bounds over [t, t + horizon]: enough, since steps never exceed it
+        let key = |n: DVec3| {
+            let gap = rss_gap(x, y, &f.pos_ab, n);
+            self.key_along(gap, n, f.mu_nodes(n, x, y, ra, rb, horizon))
+        };
+        let kh = key(hint);
+        if kh >= cutoff {
+            return (kh, hint);
+        }
+        match rect_direction(x, y, &f.pos_ab) {
+            Some(n) => {
+                let kn = key(n);
+                if kn > kh { (kn, n) } else { (kh, hint) }
+            }
+            None => (kh, hint),
+        }
+    }
+
+    /// Safe advancement from `t` (C2A: min over pairs of distance / projected speed), by a
+    /// best-first traversal of the pair of RSS trees keyed by safe advancement times; a
+    /// pair whose key reaches the current step is pruned (its contents cannot lower it).
+    ///
+    /// The step is at most `horizon` (≤ `1 − t`), and every motion bound holds over
+    /// `[t, t + horizon]` (the shorter the horizon, the less the bodies can turn, the tighter
+    /// the bounds). Keys do not depend on the traversal order, so neither does the step:
+    /// it is the minimum over all triangle pairs of their keys (pruning only skips pairs
+    /// whose keys cannot be lower), which makes swapping the bodies give the same answer.
+    fn evaluate(
+        &self,
+        t: f64,
+        horizon: f64,
+        scratch: &mut Scratch,
+        stats: &mut Stats,
+    ) -> Evaluation {
+        let f = self.frame(t);
+        let pos_ab = f.pos_ab;
         let half = 0.5 * self.eps;
-        let best = std::cell::Cell::new(1.0 - t);
+        let mut best = horizon;
         let mut touching = None;
         let mut closest: Option<Witness> = None;
         let (ba, bb) = (self.a.mesh_bvh().bvh(), self.b.mesh_bvh().bvh());
         let (rad_a, rad_b) = (self.a.node_radii(), self.b.node_radii());
         let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
-        let (_, ts) = ba.traverse_pair_best_first_nodes(
-            bb,
-            ws,
-            best.get(),
-            |ia, ib| {
-                // A node pair's key is a safe advancement time for its contents: they stay
-                // inside their RSS, which cannot touch before it (the slab of width `gap`
-                // along `n` stays open while the motion projected on `n` is below it, for
-                // any `n`; see `node_key`). Pruning a pair whose key is at least the
-                // current step is therefore safe. First the cheap centre-to-centre
-                // direction, then (C2A) the direction between the closest points of the
-                // RSS rectangles.
-                let (x, y) = (ba.node(ia).bv(), bb.node(ib).bv());
-                let (ra, rb) = (rad_a[ia as usize], rad_b[ib as usize]);
-                let nc = pos_ab.transform_point3(rss_center(y)) - rss_center(x);
-                let kc = self.key_along(rss_gap(x, y, &pos_ab, nc), nc, &rot_a, ra, rb);
-                if kc >= best.get() {
-                    return kc;
+        let heap = &mut scratch.heap;
+        heap.clear();
+        if ba.node_count() == 0 || bb.node_count() == 0 {
+            return Evaluation {
+                step: best,
+                touching,
+                closest,
+            };
+        }
+        let (x0, y0) = (ba.node(0).bv(), bb.node(0).bv());
+        let centre = pos_ab.transform_point3(rss_center(y0)) - rss_center(x0);
+        stats.bv_tests += 1;
+        let (k0, n0) = self.node_key(x0, y0, rad_a[0], rad_b[0], &f, centre, horizon, best);
+        if k0 < best {
+            heap.push(Entry {
+                key: k0,
+                a: 0,
+                b: 0,
+                n: n0,
+            });
+        }
+        while let Some(Entry { key, a, b, n }) = heap.pop() {
+            if key >= best {
+                break;
+            }
+            let (na, nb) = (ba.node(a), bb.node(b));
+            let children = match (na.children(), nb.children()) {
+                (None, None) => {
+                    // leaf pair: B's triangles mapped into A's frame once
+                    scratch.tris_b.clear();
+                    scratch
+                        .tris_b
+                        .extend(bb.node_primitives(b).iter().map(|&ib| {
+                            let tb = mb.triangle(ib as usize);
+                            let moved = Triangle::new(
+                                pos_ab.transform_point3(tb.a),
+                                pos_ab.transform_point3(tb.b),
+                                pos_ab.transform_point3(tb.c),
+                            );
+                            (ib, moved, tri_radius(&tb))
+                        }));
+                    for &ia in ba.node_primitives(a) {
+                        let ta = ma.triangle(ia as usize);
+                        let ra = tri_radius(&ta);
+                        for &(ib, tb, rb) in &scratch.tris_b {
+                            // cheap keys along the node pair's direction and the centroid
+                            // direction: a pair separated by more than ε along one is not
+                            // touching, and if its key already reaches the step its exact
+                            // distance cannot lower the step
+                            let gn = triangle_gap(&ta, &tb, n);
+                            if gn > self.eps * n.length()
+                                && self.key_along(
+                                    gn,
+                                    n,
+                                    f.mu_triangles(n, &ta, &tb, ra, rb, horizon),
+                                ) >= best
+                            {
+                                continue;
+                            }
+                            let nc = (tb.a + tb.b + tb.c - ta.a - ta.b - ta.c) / 3.0;
+                            let gc = triangle_gap(&ta, &tb, nc);
+                            if gc > self.eps * nc.length()
+                                && self.key_along(
+                                    gc,
+                                    nc,
+                                    f.mu_triangles(nc, &ta, &tb, ra, rb, horizon),
+                                ) >= best
+                            {
+                                continue;
+                            }
+                            stats.primitive_tests += 1;
+                            let w = self.exact_witness(ia, ib, &ta, &tb);
+                            if closest.is_none_or(|c| w.distance < c.distance) {
+                                closest = Some(w);
+                            }
+                            if w.distance <= self.eps {
+                                touching = Some(w);
+                                heap.clear();
+                                return Evaluation {
+                                    step: 0.0,
+                                    touching,
+                                    closest,
+                                };
+                            }
+                            let nw = (w.point_b - w.point_a) / w.distance;
+                            let mu = f.mu_triangles(nw, &ta, &tb, ra, rb, horizon);
+                            if mu > 0.0 {
+                                best = best.min((w.distance - half) / mu);
+                            }
+                        }
+                    }
+                    continue;
                 }
-                match rect_direction(x, y, &pos_ab) {
-                    Some(n) => kc.max(self.key_along(rss_gap(x, y, &pos_ab, n), n, &rot_a, ra, rb)),
-                    None => kc,
+                (Some([l, r]), None) => [(l, b), (r, b)],
+                (None, Some([l, r])) => [(a, l), (a, r)],
+                (Some([la, ra]), Some([lb, rb])) => {
+                    if na.bv().size() >= nb.bv().size() {
+                        [(la, b), (ra, b)]
+                    } else {
+                        [(a, lb), (a, rb)]
+                    }
                 }
-            },
-            |ia, ib| {
-                let ta = ma.triangle(ia as usize);
-                let tb = mb.triangle(ib as usize);
-                let tb_in_a = Triangle::new(
-                    pos_ab.transform_point3(tb.a),
-                    pos_ab.transform_point3(tb.b),
-                    pos_ab.transform_point3(tb.c),
-                );
-                let (ra, rb) = (tri_radius(&ta), tri_radius(&tb));
-                // cheap key along the centroid direction: a pair separated by more than ε
-                // along it is not touching, and if its key already exceeds the step its
-                // exact distance cannot lower the step
-                let nc = (tb_in_a.a + tb_in_a.b + tb_in_a.c - ta.a - ta.b - ta.c) / 3.0;
-                let gc = triangle_gap(&ta, &tb_in_a, nc);
-                if gc > self.eps * nc.length()
-                    && self.key_along(gc, nc, &rot_a, ra, rb) >= best.get()
-                {
-                    return best.get();
+            };
+            for (ca, cb) in children {
+                stats.bv_tests += 1;
+                let (x, y) = (ba.node(ca).bv(), bb.node(cb).bv());
+                let (ra, rb) = (rad_a[ca as usize], rad_b[cb as usize]);
+                let (k, kn) = self.node_key(x, y, ra, rb, &f, n, horizon, best);
+                if k < best {
+                    heap.push(Entry {
+                        key: k,
+                        a: ca,
+                        b: cb,
+                        n: kn,
+                    });
                 }
-                let w = self.exact_witness(ia, ib, &ta, &tb_in_a);
-                if closest.is_none_or(|c| w.distance < c.distance) {
-                    closest = Some(w);
-                }
-                if w.distance <= self.eps {
-                    touching = Some(w);
-                    return f64::NEG_INFINITY;
-                }
-                let n = rot_a * ((w.point_b - w.point_a) / w.distance);
-                let mu = self.rates.projected(n, ra, rb);
-                if mu > 0.0 {
-                    best.set(best.get().min((w.distance - half) / mu));
-                }
-                best.get()
-            },
-        );
-        stats.bv_tests += ts.bv_tests;
-        stats.primitive_tests += ts.primitive_tests;
+            }
+        }
+        heap.clear();
         Evaluation {
-            step: best.get(),
+            step: best,
             touching,
             closest,
         }
@@ -239,7 +494,7 @@ impl Query<'_> {
             self.eps.next_up(),
             |x: &Rss, y: &Rss| x.distance_lower_bound(y, &pos_ab),
             |ia, ib| {
-                let (w, _, _) = self.leaf_witness(ia, ib, &pos_ab);
+                let w = self.leaf_witness(ia, ib, &pos_ab);
                 if w.distance <= self.eps {
                     found = Some(w);
                     return f64::NEG_INFINITY;
@@ -336,9 +591,22 @@ pub fn time_of_contact(
         // contact is certain at the end of the step; the first contact may be earlier
         return Ok(Some(q.contact(1.0, w, Status::Converged, stats)));
     }
-    let mut t = 0.0f64;
+    let mut scratch = Scratch::default();
+    // Nothing touches before the bounding spheres come within ε of each other: start there
+    // (the smaller root of |d0 + v τ|² = R², in the cancellation-free form, rounded down).
+    let c = d0.length_squared() - reach * reach * (1.0 + 1e-9);
+    let b = d0.dot(v);
+    let mut t = if c > 0.0 && b < 0.0 {
+        let disc = (b * b - vv * c).max(0.0);
+        (c / (-b + disc.sqrt()) * (1.0 - 1e-9)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    // horizon of the motion bounds: the whole rest of the step at first, then a few times
+    // the last step (steps shrink towards a contact)
+    let mut horizon = 1.0 - t;
     loop {
-        let ev = q.evaluate(t, &mut ws, &mut stats);
+        let ev = q.evaluate(t, horizon, &mut scratch, &mut stats);
         stats.iterations += 1;
         if let Some(w) = ev.touching {
             let status = if t == 0.0 {
@@ -366,5 +634,9 @@ pub fn time_of_contact(
             return Ok(Some(c));
         }
         t = next;
+        horizon = (HORIZON_GROWTH * ev.step).min(1.0 - t);
     }
 }
+
+/// How many times the last step the next iteration's motion bounds cover.
+const HORIZON_GROWTH: f64 = 2.0;
