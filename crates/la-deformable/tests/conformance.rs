@@ -134,7 +134,7 @@ fn run(kind: &str, queries: &[Query], kernel: Kernel, label: &str, check_referen
     let mean_it = t.iterations.iter().map(|&i| f64::from(i)).sum::<f64>() / n as f64;
     let max_it = t.iterations.iter().max().copied().unwrap_or(0);
     println!(
-        "{label:>9} {kind:<11}: {} queries ({} colliding): FN {}, FP {}; contacts' iterations mean {mean_it:.1} max {max_it}, capped {}; mean time {:.2} µs/query (debug-profile test build, see benches for timing)",
+        "{label:>9} {kind:<11}: {} queries ({} colliding): FN {}, FP {}; contacts' iterations mean {mean_it:.1} max {max_it}, capped {}; mean time {:.2} µs/query (test profile; timing in benches/kernels.rs)",
         t.queries,
         t.positives,
         t.false_negatives.len(),

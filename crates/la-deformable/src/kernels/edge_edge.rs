@@ -1,8 +1,8 @@
 //! Edge–edge local advancement (LA Sec. V-B, Lemma 3).
 
 use ccd_distance::{Closest, segment_segment};
+use ccd_geometry::Segment;
 use ccd_geometry::glam::DVec3;
-use ccd_geometry::{Feature, Segment};
 
 use super::{PairGeometry, advance, check_finite};
 use crate::{LaError, LaOptions, PrimitiveToc};
@@ -16,12 +16,6 @@ impl PairGeometry<4> for EdgeEdge {
     #[inline(always)]
     fn closest(p: &[DVec3; 4]) -> Closest {
         segment_segment(&Segment::new(p[0], p[1]), &Segment::new(p[2], p[3]))
-    }
-
-    #[inline(always)]
-    fn feature_direction(p: &[DVec3; 4], c: &Closest) -> Option<DVec3> {
-        (c.feature_a == Feature::Edge(0, 1) && c.feature_b == Feature::Edge(0, 1))
-            .then(|| (p[1] - p[0]).cross(p[3] - p[2]))
     }
 }
 

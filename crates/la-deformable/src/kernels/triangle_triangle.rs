@@ -1,20 +1,14 @@
 //! Triangle–triangle local advancement (LA Sec. V-A, Lemma 1).
 
 use ccd_distance::{Closest, triangle_triangle as triangle_distance};
+use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
-use ccd_geometry::{Feature, Triangle};
 
 use super::{PairGeometry, advance, check_finite};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Triangle `p[0..3]` against triangle `p[3..6]`.
 struct TriangleTriangle;
-
-/// The edge vector of local edge `(i, j)` of the triangle starting at `p[base]`.
-#[inline(always)]
-fn edge_vector(p: &[DVec3; 6], base: usize, i: u32, j: u32) -> DVec3 {
-    p[base + j as usize] - p[base + i as usize]
-}
 
 impl PairGeometry<6> for TriangleTriangle {
     const NA: usize = 3;
@@ -25,18 +19,6 @@ impl PairGeometry<6> for TriangleTriangle {
             &Triangle::new(p[0], p[1], p[2]),
             &Triangle::new(p[3], p[4], p[5]),
         )
-    }
-
-    #[inline(always)]
-    fn feature_direction(p: &[DVec3; 6], c: &Closest) -> Option<DVec3> {
-        match (c.feature_a, c.feature_b) {
-            (Feature::Face(_), _) => Some((p[1] - p[0]).cross(p[2] - p[0])),
-            (_, Feature::Face(_)) => Some((p[4] - p[3]).cross(p[5] - p[3])),
-            (Feature::Edge(i, j), Feature::Edge(k, l)) => {
-                Some(edge_vector(p, 0, i, j).cross(edge_vector(p, 3, k, l)))
-            }
-            _ => None,
-        }
     }
 }
 

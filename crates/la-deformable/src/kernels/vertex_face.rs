@@ -1,8 +1,8 @@
 //! Vertex–face local advancement (LA Sec. V-B, Lemma 2).
 
 use ccd_distance::{Closest, point_triangle};
+use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
-use ccd_geometry::{Feature, Triangle};
 
 use super::{PairGeometry, advance, check_finite};
 use crate::{LaError, LaOptions, PrimitiveToc};
@@ -16,11 +16,6 @@ impl PairGeometry<4> for VertexFace {
     #[inline(always)]
     fn closest(p: &[DVec3; 4]) -> Closest {
         point_triangle(p[0], &Triangle::new(p[1], p[2], p[3]))
-    }
-
-    #[inline(always)]
-    fn feature_direction(p: &[DVec3; 4], c: &Closest) -> Option<DVec3> {
-        (c.feature_b == Feature::Face(0)).then(|| (p[2] - p[1]).cross(p[3] - p[1]))
     }
 }
 
