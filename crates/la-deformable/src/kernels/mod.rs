@@ -376,3 +376,7 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
         }
     }
 }
+
+pub(crate) mod moving_bv;
+
+pub use moving_bv::{moving_aabb_toc, moving_kdop_toc};
