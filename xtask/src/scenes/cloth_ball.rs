@@ -148,7 +148,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
             name: "cloth-ball",
             paper: "LA Table I, cloth simulation",
             description: format!(
-                "procedural cloth (215×215 vertices) draping over a turning ball (r 5), steps {}..{} of {FRAMES} frames; cloth and ball are two meshes, self-collision on; 2-thr = SceneOptions.parallel in a 2-thread pool",
+                "procedural cloth (215×215 vertices) draping over a turning ball (r 5), steps {}..{} of {FRAMES} frames; cloth and ball are two meshes, self-collision on",
                 steps.start, steps.end
             ),
             anim: &anim,

@@ -178,7 +178,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
             name: "exploding-dragon",
             paper: "LA Table I, exploding dragon",
             description: format!(
-                "procedural bumpy torus-knot \"dragon\" in 210 fragments breaking apart, steps {}..{} of {FRAMES} frames; one mesh, self-collision on; 2-thr = SceneOptions.parallel in a 2-thread pool",
+                "procedural bumpy torus-knot \"dragon\" in 210 fragments breaking apart, steps {}..{} of {FRAMES} frames; one mesh, self-collision on",
                 steps.start, steps.end
             ),
             anim: &anim,

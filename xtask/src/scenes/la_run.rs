@@ -145,9 +145,12 @@ pub(crate) fn measure(
         if k > steps.start {
             f0 = std::mem::take(&mut f1);
             f1 = anim.frame(k + 1);
+            // copies made outside the timed refit
+            let copies: Vec<(Vec<DVec3>, Vec<DVec3>)> =
+                f0.iter().cloned().zip(f1.iter().cloned()).collect();
             let t = Instant::now();
-            for (m, (a, b)) in f0.iter().zip(&f1).enumerate() {
-                la.update(m, a.clone(), b.clone())
+            for (m, (a, b)) in copies.into_iter().enumerate() {
+                la.update(m, a, b)
                     .with_context(|| format!("refitting mesh {m} at frame {k}"))?;
             }
             rec.refit_ms = ms(t);
@@ -232,6 +235,9 @@ impl SequenceRecord {
         }
     }
 }
+
+/// What the columns of the LA tables mean.
+pub(crate) const COLUMN_NOTE: &str = "Times are per CCD step (average; worst = slowest global query), single-threaded except 2-thr (SceneOptions.parallel in a 2-thread rayon pool); culled BV pairs and prim tests count the global query; contacts = colliding VF/EE pairs of the all-ToCs query; cubic = the same global query with Kernel::CubicBaseline (the paper's R-Tri column is its cubic-solver baseline)";
 
 /// Column names of the LA tables.
 pub(crate) fn columns(first: &str) -> Vec<String> {
@@ -371,7 +377,7 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
     Ok(SceneReport {
         name: spec.name.into(),
         paper: spec.paper.into(),
-        description: spec.description.clone(),
+        description: format!("{}. {COLUMN_NOTE}", spec.description),
         columns: columns("run"),
         rows,
         headline,

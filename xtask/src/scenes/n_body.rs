@@ -227,7 +227,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
             name: "n-body",
             paper: "LA Table I, N-body simulation",
             description: format!(
-                "300 balls (half wobbling) bouncing in a box with 5 static cylinders, steps {}..{} of {FRAMES} frames; balls and cylinders are two meshes, self-collision on; 2-thr = SceneOptions.parallel in a 2-thread pool",
+                "300 balls (half wobbling) bouncing in a box with 5 static cylinders, steps {}..{} of {FRAMES} frames; balls and cylinders are two meshes, self-collision on",
                 steps.start, steps.end
             ),
             anim: &anim,

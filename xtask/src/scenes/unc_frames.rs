@@ -22,7 +22,7 @@ use serde_json::json;
 use crate::report::{Plot, SceneReport, Series};
 use crate::scenes::SceneConfig;
 use crate::scenes::la_common::Animation;
-use crate::scenes::la_run::{columns, measure, meshes, our_row, summary};
+use crate::scenes::la_run::{COLUMN_NOTE, columns, measure, meshes, our_row, summary};
 
 /// Sequences up to this many triangles get a brute-force agreement check.
 const BRUTE_FORCE_LIMIT: usize = 25_000;
@@ -333,9 +333,9 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         name: "unc-frames".into(),
         paper: "LA Table I, real frames".into(),
         description: format!(
-            "real frame pairs from {} (one mesh each, self-collision on; best of {reps} per query; 2-thr = SceneOptions.parallel in a 2-thread pool)\n{}",
+            "real frame pairs from {} (one mesh each, self-collision on; best of {reps} runs per query). {COLUMN_NOTE}{}",
             data.display(),
-            notes.join("\n")
+            notes.iter().map(|n| format!("\n- {n}")).collect::<String>()
         ),
         columns: cols,
         rows,
