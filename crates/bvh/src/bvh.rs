@@ -571,11 +571,14 @@ fn build_items<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Vec<BuildItem>, Er
     let mut items = Vec::with_capacity(n);
     for i in 0..n {
         let b = prims.aabb(i);
-        if !(b.min.is_finite() && b.max.is_finite()) {
-            return Err(Error::NonFinitePrimitive { index: i });
-        }
-        if b.is_empty() {
-            return Err(Error::EmptyBox { index: i });
+        // one branch for both checks (the masks avoid short-circuit branches)
+        let finite = (b.min.is_finite_mask() & b.max.is_finite_mask()).all();
+        if !finite || b.min.cmpgt(b.max).any() {
+            return Err(if finite {
+                Error::EmptyBox { index: i }
+            } else {
+                Error::NonFinitePrimitive { index: i }
+            });
         }
         items.push(BuildItem::new(&b, i as u32));
     }
