@@ -46,6 +46,23 @@ impl PrimitiveSet for SweptTriangles<'_> {
     }
 }
 
+/// What the traversal needs of one triangle, stored in leaf order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TriData {
+    /// Boxes at `t = 0` and `t = 1`.
+    pub(crate) bx: [Aabb; 2],
+    /// Vertex positions at `t = 0`.
+    pub(crate) p0: [DVec3; 3],
+    /// Vertex positions at `t = 1`.
+    pub(crate) p1: [DVec3; 3],
+    /// Vertex indices.
+    pub(crate) verts: [u32; 3],
+    /// Ownership bits ([`DeformingMesh::owned_features`]).
+    pub(crate) owned: u8,
+    /// Triangle index in the mesh.
+    pub(crate) id: u32,
+}
+
 /// Hybrid BVH of one mesh: topology and swept 18-DOPs from [`Bvh`], the `t = 0` / `t = 1`
 /// 18-DOP pair of every node, each node's height, and per-triangle boxes at both times.
 #[derive(Debug, Clone)]
@@ -55,9 +72,9 @@ pub(crate) struct HybridBvh {
     pub(crate) pair: Vec<[Kdop18; 2]>,
     /// Height above the leaves (leaves: 0).
     pub(crate) height: Vec<u32>,
-    /// Each triangle's boxes at `t = 0` and `t = 1`, in the BVH's primitive order (leaf
+    /// Each triangle's boxes, vertices and features, in the BVH's primitive order (leaf
     /// ranges are contiguous, for locality).
-    pub(crate) tri_box: Vec<[Aabb; 2]>,
+    pub(crate) tri: Vec<TriData>,
     /// Each triangle's swept box (the union of its two boxes), in primitive order.
     pub(crate) tri_swept: Vec<Aabb>,
 }
@@ -75,7 +92,7 @@ impl HybridBvh {
         let mut out = Self {
             height: vec![0; bvh.node_count()],
             pair: vec![[Kdop18::EMPTY; 2]; bvh.node_count()],
-            tri_box: Vec::new(),
+            tri: Vec::new(),
             tri_swept: Vec::new(),
             bvh,
         };
@@ -101,22 +118,25 @@ impl HybridBvh {
     /// inner nodes by exact merges of their children).
     fn fit_pairs(&mut self, mesh: &DeformingMesh) {
         let (x0, x1) = (mesh.x0(), mesh.x1());
-        self.tri_box.clear();
         let tris = mesh.triangles();
-        self.tri_box.extend(self.bvh.primitives().iter().map(|&t| {
-            let [a, b, c] = tris[t as usize].map(|v| v as usize);
-            [
-                Aabb::from_point(x0[a])
-                    .include_point(x0[b])
-                    .include_point(x0[c]),
-                Aabb::from_point(x1[a])
-                    .include_point(x1[b])
-                    .include_point(x1[c]),
-            ]
+        self.tri.clear();
+        self.tri.extend(self.bvh.primitives().iter().map(|&t| {
+            let verts = tris[t as usize];
+            let p0 = verts.map(|v| x0[v as usize]);
+            let p1 = verts.map(|v| x1[v as usize]);
+            let bx = |p: &[DVec3; 3]| Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+            TriData {
+                bx: [bx(&p0), bx(&p1)],
+                p0,
+                p1,
+                verts,
+                owned: mesh.owned_features(t as usize),
+                id: t,
+            }
         }));
         self.tri_swept.clear();
         self.tri_swept
-            .extend(self.tri_box.iter().map(|[b0, b1]| (*b0).merge(*b1)));
+            .extend(self.tri.iter().map(|d| d.bx[0].merge(d.bx[1])));
         for i in (0..self.bvh.node_count()).rev() {
             let node = self.bvh.node(i as u32);
             self.pair[i] = match node.children() {

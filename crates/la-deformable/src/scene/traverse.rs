@@ -4,8 +4,8 @@
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
+use super::hybrid::TriData;
 use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
-use crate::DeformingMesh;
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
 };
@@ -265,135 +265,74 @@ impl<'a> Walker<'a> {
             self.stats.culled_bv_pairs += 1;
             return;
         }
-        let (ba, bb) = (&bvh_a.tri_box[ia], &bvh_b.tri_box[ib]);
-        let (ta, tb) = (bvh_a.bvh.primitives()[ia], bvh_b.bvh.primitives()[ib]);
-        if aabb_toc_unchecked(&ba[0], &ba[1], &bb[0], &bb[1], self.box_margin, self.best).is_none()
+        let (a, b) = (&bvh_a.tri[ia], &bvh_b.tri[ib]);
+        if aabb_toc_unchecked(
+            &a.bx[0],
+            &a.bx[1],
+            &b.bx[0],
+            &b.bx[1],
+            self.box_margin,
+            self.best,
+        )
+        .is_none()
         {
             self.stats.culled_bv_pairs += 1;
             return;
         }
         self.stats.triangle_pairs += 1;
-        let (mesh_a, mesh_b) = (
-            &self.scene.meshes[ma as usize],
-            &self.scene.meshes[mb as usize],
-        );
         let same = ma == mb;
-        let (va, vb) = (
-            mesh_a.triangles()[ta as usize],
-            mesh_b.triangles()[tb as usize],
-        );
-        let (oa, ob) = (
-            mesh_a.owned_features(ta as usize),
-            mesh_b.owned_features(tb as usize),
-        );
         for k in 0..3 {
-            if oa & OWN_VERTEX[k] != 0
-                && !(same && vb.contains(&va[k]))
-                && self.point_may_hit(mesh_a, va[k], bb)
-            {
-                self.vertex_face(ma, va[k], mb, tb);
+            if a.owned & OWN_VERTEX[k] != 0 && !(same && b.verts.contains(&a.verts[k])) {
+                self.vertex_face(ma, a, k, mb, b);
             }
-            if ob & OWN_VERTEX[k] != 0
-                && !(same && va.contains(&vb[k]))
-                && self.point_may_hit(mesh_b, vb[k], ba)
-            {
-                self.vertex_face(mb, vb[k], ma, ta);
+            if b.owned & OWN_VERTEX[k] != 0 && !(same && a.verts.contains(&b.verts[k])) {
+                self.vertex_face(mb, b, k, ma, a);
             }
         }
         for k in 0..3 {
-            if oa & OWN_EDGE[k] == 0 {
+            if a.owned & OWN_EDGE[k] == 0 {
                 continue;
             }
-            let ea = [va[k], va[(k + 1) % 3]];
+            let ea = [a.verts[k], a.verts[(k + 1) % 3]];
             for l in 0..3 {
-                if ob & OWN_EDGE[l] == 0 {
+                if b.owned & OWN_EDGE[l] == 0 {
                     continue;
                 }
-                let eb = [vb[l], vb[(l + 1) % 3]];
+                let eb = [b.verts[l], b.verts[(l + 1) % 3]];
                 if same && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
                     continue;
                 }
-                if !self.edges_may_hit(mesh_a, ea, mesh_b, eb) {
-                    continue;
-                }
-                self.edge_edge(ma, ea, mb, eb);
+                self.edge_edge(ma, a, k, mb, b, l);
             }
         }
     }
 
-    /// Moving-box cull of vertex `v` of `mesh` against a triangle's boxes `tri`.
-    #[inline]
-    fn point_may_hit(&mut self, mesh: &DeformingMesh, v: u32, tri: &[Aabb; 2]) -> bool {
-        let (p0, p1) = (mesh.x0()[v as usize], mesh.x1()[v as usize]);
+    /// Vertex `k` of triangle `a` (mesh `mv`) against the face of triangle `f` (mesh `mf`):
+    /// moving-box cull, then the elementary test.
+    fn vertex_face(&mut self, mv: u32, a: &TriData, k: usize, mf: u32, f: &TriData) {
+        if self.done {
+            return;
+        }
+        let (p0, p1) = (a.p0[k], a.p1[k]);
         let hit = !apart(
             &Aabb::new(p0.min(p1), p0.max(p1)),
-            &tri[0].merge(tri[1]),
+            &f.bx[0].merge(f.bx[1]),
             self.box_margin,
         ) && aabb_toc_unchecked(
             &Aabb::new(p0, p0),
             &Aabb::new(p1, p1),
-            &tri[0],
-            &tri[1],
+            &f.bx[0],
+            &f.bx[1],
             self.box_margin,
             self.best,
         )
         .is_some();
         if !hit {
             self.stats.culled_bv_pairs += 1;
-        }
-        hit
-    }
-
-    /// Moving-box cull of two edges.
-    #[inline]
-    fn edges_may_hit(
-        &mut self,
-        mesh_a: &DeformingMesh,
-        ea: [u32; 2],
-        mesh_b: &DeformingMesh,
-        eb: [u32; 2],
-    ) -> bool {
-        let seg = |m: &DeformingMesh, e: [u32; 2], xs: fn(&DeformingMesh) -> &[DVec3]| {
-            let (p, q) = (xs(m)[e[0] as usize], xs(m)[e[1] as usize]);
-            Aabb::new(p.min(q), p.max(q))
-        };
-        let (a0, a1) = (
-            seg(mesh_a, ea, DeformingMesh::x0),
-            seg(mesh_a, ea, DeformingMesh::x1),
-        );
-        let (b0, b1) = (
-            seg(mesh_b, eb, DeformingMesh::x0),
-            seg(mesh_b, eb, DeformingMesh::x1),
-        );
-        let hit = !apart(&a0.merge(a1), &b0.merge(b1), self.box_margin)
-            && aabb_toc_unchecked(&a0, &a1, &b0, &b1, self.box_margin, self.best).is_some();
-        if !hit {
-            self.stats.culled_bv_pairs += 1;
-        }
-        hit
-    }
-
-    fn vertex_face(&mut self, mv: u32, v: u32, mf: u32, f: u32) {
-        if self.done {
             return;
         }
-        let (a, b) = (
-            &self.scene.meshes[mv as usize],
-            &self.scene.meshes[mf as usize],
-        );
-        let tri = b.triangles()[f as usize];
-        let x0 = [
-            a.x0()[v as usize],
-            b.x0()[tri[0] as usize],
-            b.x0()[tri[1] as usize],
-            b.x0()[tri[2] as usize],
-        ];
-        let x1 = [
-            a.x1()[v as usize],
-            b.x1()[tri[0] as usize],
-            b.x1()[tri[1] as usize],
-            b.x1()[tri[2] as usize],
-        ];
+        let x0 = [p0, f.p0[0], f.p0[1], f.p0[2]];
+        let x1 = [p1, f.p1[0], f.p1[1], f.p1[2]];
         self.stats.primitive_tests += 1;
         if let Some(p) = vertex_face(
             self.scene.options.kernel,
@@ -404,9 +343,9 @@ impl<'a> Walker<'a> {
         ) {
             self.report(contact(
                 mv,
-                Feature::Vertex(v),
+                Feature::Vertex(a.verts[k]),
                 mf,
-                Feature::Face(f),
+                Feature::Face(f.id),
                 p.toc,
                 p.distance,
                 p.status,
@@ -414,37 +353,49 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn edge_edge(&mut self, ma: u32, ea: [u32; 2], mb: u32, eb: [u32; 2]) {
+    /// Edge `k` of triangle `a` (mesh `ma`) against edge `l` of triangle `b` (mesh `mb`):
+    /// moving-box cull, then the elementary test in a canonical point order.
+    #[allow(clippy::too_many_arguments)]
+    fn edge_edge(&mut self, ma: u32, a: &TriData, k: usize, mb: u32, b: &TriData, l: usize) {
         if self.done {
+            return;
+        }
+        let (k1, l1) = ((k + 1) % 3, (l + 1) % 3);
+        let seg = |p: &[DVec3; 3], i: usize, j: usize| Aabb::new(p[i].min(p[j]), p[i].max(p[j]));
+        let (a0, a1) = (seg(&a.p0, k, k1), seg(&a.p1, k, k1));
+        let (b0, b1) = (seg(&b.p0, l, l1), seg(&b.p1, l, l1));
+        let hit = !apart(&a0.merge(a1), &b0.merge(b1), self.box_margin)
+            && aabb_toc_unchecked(&a0, &a1, &b0, &b1, self.box_margin, self.best).is_some();
+        if !hit {
+            self.stats.culled_bv_pairs += 1;
             return;
         }
         // canonical order (each edge low vertex first, lower (mesh, edge) first), so the
         // kernel sees the same points as in the brute-force reference
-        let (ea, eb) = (
-            [ea[0].min(ea[1]), ea[0].max(ea[1])],
-            [eb[0].min(eb[1]), eb[0].max(eb[1])],
-        );
-        let (ma, ea, mb, eb) = if (ma, ea) <= (mb, eb) {
-            (ma, ea, mb, eb)
-        } else {
-            (mb, eb, ma, ea)
+        let end = |t: &TriData, i: usize, j: usize| {
+            if t.verts[i] <= t.verts[j] {
+                (
+                    [t.verts[i], t.verts[j]],
+                    [t.p0[i], t.p0[j]],
+                    [t.p1[i], t.p1[j]],
+                )
+            } else {
+                (
+                    [t.verts[j], t.verts[i]],
+                    [t.p0[j], t.p0[i]],
+                    [t.p1[j], t.p1[i]],
+                )
+            }
         };
-        let (a, b) = (
-            &self.scene.meshes[ma as usize],
-            &self.scene.meshes[mb as usize],
-        );
-        let x0 = [
-            a.x0()[ea[0] as usize],
-            a.x0()[ea[1] as usize],
-            b.x0()[eb[0] as usize],
-            b.x0()[eb[1] as usize],
-        ];
-        let x1 = [
-            a.x1()[ea[0] as usize],
-            a.x1()[ea[1] as usize],
-            b.x1()[eb[0] as usize],
-            b.x1()[eb[1] as usize],
-        ];
+        let (ea, a0, a1) = end(a, k, k1);
+        let (eb, b0, b1) = end(b, l, l1);
+        let ((ma, ea, a0, a1), (mb, eb, b0, b1)) = if (ma, ea) <= (mb, eb) {
+            ((ma, ea, a0, a1), (mb, eb, b0, b1))
+        } else {
+            ((mb, eb, b0, b1), (ma, ea, a0, a1))
+        };
+        let x0 = [a0[0], a0[1], b0[0], b0[1]];
+        let x1 = [a1[0], a1[1], b1[0], b1[1]];
         self.stats.primitive_tests += 1;
         if let Some(p) = edge_edge(
             self.scene.options.kernel,
@@ -455,9 +406,9 @@ impl<'a> Walker<'a> {
         ) {
             self.report(contact(
                 ma,
-                Feature::edge(ea[0], ea[1]),
+                Feature::Edge(ea[0], ea[1]),
                 mb,
-                Feature::edge(eb[0], eb[1]),
+                Feature::Edge(eb[0], eb[1]),
                 p.toc,
                 p.distance,
                 p.status,
@@ -495,6 +446,7 @@ impl<'a> Walker<'a> {
         }
     }
 
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(super) fn best(&self) -> f64 {
         self.best
     }
