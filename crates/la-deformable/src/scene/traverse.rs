@@ -256,6 +256,7 @@ impl<'a> Walker<'a> {
 
     /// The triangles at positions `ia` / `ib` of the BVH primitive orders of meshes `ma` /
     /// `mb`: moving-box cull, then the owned vertex–face and edge–edge pairs.
+    #[allow(clippy::needless_range_loop)] // k indexes vertices, bits and edges together
     fn triangle_pair(&mut self, ma: u32, ia: usize, mb: u32, ib: usize) {
         if self.done {
             return;
