@@ -91,6 +91,58 @@ pub(crate) fn rect_direction(x: &Rss, y: &Rss, pos_ab: &DAffine3) -> Option<DVec
     let dv = m * y.rotation.y_axis * y.lengths[1];
     let (a, b) = (x.lengths[0], x.lengths[1]);
     let qc = [p0, p0 + du, p0 + du + dv, p0 + dv];
+    // fast case (PQP's common one): y entirely on one side of x's plane with its lowest
+    // corner above x's rectangle — nothing of y is nearer than that corner
+    let (zlo, zhi) = qc
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| {
+            (lo.min(q.z), hi.max(q.z))
+        });
+    if zlo > 0.0 || zhi < 0.0 {
+        let k = if zlo > 0.0 {
+            qc.iter().position(|q| q.z == zlo)
+        } else {
+            qc.iter().position(|q| q.z == zhi)
+        };
+        if let Some(q) = k.map(|k| qc[k])
+            && (0.0..=a).contains(&q.x)
+            && (0.0..=b).contains(&q.y)
+        {
+            return Some(x.rotation.z_axis * q.z);
+        }
+    }
+    let (lu2, lv2) = (du.length_squared(), dv.length_squared());
+    let (iu, iv) = (
+        if lu2 > 0.0 { 1.0 / lu2 } else { 0.0 },
+        if lv2 > 0.0 { 1.0 / lv2 } else { 0.0 },
+    );
+    let xc = [
+        DVec3::ZERO,
+        DVec3::new(a, 0.0, 0.0),
+        DVec3::new(a, b, 0.0),
+        DVec3::new(0.0, b, 0.0),
+    ];
+    // the same with the roles swapped: x on one side of y's plane
+    let ny = du.cross(dv);
+    if ny != DVec3::ZERO {
+        let h = xc.map(|p| (p - p0).dot(ny));
+        let (hlo, hhi) = h
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        if hlo > 0.0 || hhi < 0.0 {
+            let target = if hlo > 0.0 { hlo } else { hhi };
+            if let Some(k) = h.iter().position(|&v| v == target) {
+                let r = xc[k] - p0;
+                let (s, t) = (r.dot(du) * iu, r.dot(dv) * iv);
+                if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+                    // from x's corner straight to y's plane
+                    return Some(x.rotation * (ny * (-target / ny.length_squared())));
+                }
+            }
+        }
+    }
     // (squared distance, point on x, point on y), x's rectangle frame
     let mut best = (f64::INFINITY, DVec3::ZERO, DVec3::ZERO);
     // y's corners against x
@@ -102,24 +154,10 @@ pub(crate) fn rect_direction(x: &Rss, y: &Rss, pos_ab: &DAffine3) -> Option<DVec
         }
     }
     // x's corners against y (in y's rectangle coordinates)
-    let (lu2, lv2) = (du.length_squared(), dv.length_squared());
-    for p in [
-        DVec3::ZERO,
-        DVec3::new(a, 0.0, 0.0),
-        DVec3::new(a, b, 0.0),
-        DVec3::new(0.0, b, 0.0),
-    ] {
+    for p in xc {
         let r = p - p0;
-        let s = if lu2 > 0.0 {
-            (r.dot(du) / lu2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let t = if lv2 > 0.0 {
-            (r.dot(dv) / lv2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        let s = (r.dot(du) * iu).clamp(0.0, 1.0);
+        let t = (r.dot(dv) * iv).clamp(0.0, 1.0);
         let q = p0 + du * s + dv * t;
         let d2 = p.distance_squared(q);
         if d2 < best.0 {
