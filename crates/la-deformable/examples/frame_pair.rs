@@ -1,7 +1,8 @@
 //! Runs one CCD step between two frames of a deforming mesh (PLY/OBJ/STL with the same
 //! topology): global ToC, all ToCs and the cubic baseline, with timings.
 //!
-//! `LEAF_SIZE` and `LAYER_HEIGHT` override the scene options.
+//! `LEAF_SIZE` and `LAYER_HEIGHT` override the scene options; `PARALLEL=1` (with the
+//! `parallel` feature) runs the queries on rayon's pool.
 //!
 //! ```sh
 //! cargo run --release -p ccd-la-deformable --example frame_pair -- \
@@ -55,6 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             kernel,
             leaf_size: env("LEAF_SIZE", 4),
             layer_height: env("LAYER_HEIGHT", 3),
+            parallel: env("PARALLEL", 0) != 0,
             ..SceneOptions::default()
         };
         let t = Instant::now();

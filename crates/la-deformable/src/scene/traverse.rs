@@ -1,6 +1,8 @@
 //! The scene traversal: node pairs of the hybrid BVHs, triangle pairs in leaves, and the
 //! owned vertex–face / edge–edge tests.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
@@ -94,6 +96,19 @@ pub(super) struct Walker<'a> {
     bv_margin: [f64; 9],
     box_margin: f64,
     done: bool,
+    /// State shared with other workers of a parallel query.
+    shared: Option<&'a Shared>,
+    /// Tasks run since the last look at `shared`.
+    since_sync: u32,
+}
+
+/// What the workers of a parallel query share: the best global ToC so far (non-negative
+/// `f64` bit patterns order like the floats, so `fetch_min` on the bits is a float min) and a
+/// stop flag (a `Boolean` contact, or a global ToC of 0).
+#[derive(Debug)]
+pub(super) struct Shared {
+    pub(super) best: AtomicU64,
+    pub(super) stop: AtomicBool,
 }
 
 impl<'a> Walker<'a> {
@@ -109,6 +124,28 @@ impl<'a> Walker<'a> {
             bv_margin: kdop_margin(margin),
             box_margin: margin,
             done: false,
+            shared: None,
+            since_sync: 0,
+        }
+    }
+
+    /// This walker as a worker of a parallel query sharing `shared`.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn with_shared(mut self, shared: &'a Shared) -> Self {
+        self.shared = Some(shared);
+        self.sync();
+        self
+    }
+
+    /// Takes the other workers' best ToC and stop flag.
+    #[inline]
+    fn sync(&mut self) {
+        self.since_sync = 0;
+        if let Some(sh) = self.shared {
+            if sh.stop.load(Ordering::Relaxed) {
+                self.done = true;
+            }
+            self.tighten(f64::from_bits(sh.best.load(Ordering::Relaxed)));
         }
     }
 
@@ -165,6 +202,10 @@ impl<'a> Walker<'a> {
     pub(super) fn run_task(&mut self, task: Task) {
         self.stack.push(task);
         while let Some(task) = self.stack.pop() {
+            self.since_sync += 1;
+            if self.since_sync >= 64 {
+                self.sync();
+            }
             if self.done {
                 self.stack.clear();
                 return;
@@ -437,6 +478,14 @@ impl<'a> Walker<'a> {
                 self.done = true;
             }
         }
+        if let Some(sh) = self.shared {
+            if self.output == Output::Global {
+                sh.best.fetch_min(self.best.to_bits(), Ordering::Relaxed);
+            }
+            if self.done {
+                sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Lowers the bound of interest (from other workers' findings).
@@ -532,35 +581,26 @@ mod parallel {
     //! Parallel traversal: independent subtrees on rayon's pool, with the global best ToC
     //! shared through an atomic (non-negative `f64` bit patterns order like the floats).
 
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
 
     use rayon::prelude::*;
 
-    use super::{Task, Walker};
-    use crate::Output;
+    use super::{Shared, Task, Walker};
     use crate::scene::SceneResult;
 
     pub(super) fn run(mut w: Walker<'_>, roots: Vec<Task>) -> SceneResult {
         let want = 16 * rayon::current_num_threads();
         let tasks = w.expand(roots, want);
-        let best = AtomicU64::new(w.best().to_bits());
-        let stop = AtomicBool::new(w.done);
+        let shared = Shared {
+            best: AtomicU64::new(w.best().to_bits()),
+            stop: AtomicBool::new(w.done),
+        };
         let (scene, output) = (w.scene, w.output);
         let parts: Vec<SceneResult> = tasks
             .into_par_iter()
             .map(|t| {
-                let mut local = Walker::new(scene, output);
-                if stop.load(Ordering::Relaxed) {
-                    return local.finish();
-                }
-                local.tighten(f64::from_bits(best.load(Ordering::Relaxed)));
+                let mut local = Walker::new(scene, output).with_shared(&shared);
                 local.run_task(t);
-                if output == Output::Global {
-                    best.fetch_min(local.best().to_bits(), Ordering::Relaxed);
-                }
-                if local.done {
-                    stop.store(true, Ordering::Relaxed);
-                }
                 local.finish()
             })
             .collect();
