@@ -86,3 +86,19 @@ pub struct Contact {
     /// Counters.
     pub stats: Stats,
 }
+
+impl Contact {
+    /// The same contact with the roles of the bodies swapped (witnesses and features
+    /// exchanged, normal reversed).
+    #[must_use]
+    pub(crate) fn swapped(self) -> Self {
+        Self {
+            point_a: self.point_b,
+            point_b: self.point_a,
+            normal: -self.normal,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+            ..self
+        }
+    }
+}

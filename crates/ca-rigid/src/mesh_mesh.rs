@@ -550,6 +550,11 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
 /// [`CaError::InvalidTolerance`] for a tolerance that is not positive and finite;
 /// [`CaError::NoIterations`] for `max_iterations == 0`.
 ///
+/// Swapping the bodies gives the same answer with the roles swapped: the query runs with
+/// the bodies in a canonical order (CA's step sequence depends on which body's hierarchy
+/// is traversed first only through rounding and tie-breaking, within the tolerance; the
+/// canonical order makes it bit-identical).
+///
 /// # Example
 /// See the [crate documentation](crate).
 pub fn time_of_contact(
@@ -560,6 +565,46 @@ pub fn time_of_contact(
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
     check_options(opts)?;
+    if order_key(b, motion_b) < order_key(a, motion_a) {
+        return Ok(run(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
+    }
+    run(a, motion_a, b, motion_b, opts)
+}
+
+/// A total order on (body, motion) pairs for [`time_of_contact`]'s canonical order: the
+/// shared mesh's address, then the motion's parameters.
+fn order_key(body: &RigidBody, motion: &RigidMotion) -> (usize, [u64; 15]) {
+    let p = motion.pose_at(0.0);
+    let (v, u) = (motion.linear_velocity(), motion.axis());
+    let m = p.matrix3;
+    let bits = [
+        v.x,
+        v.y,
+        v.z,
+        u.x,
+        u.y,
+        u.z,
+        motion.angle(),
+        p.translation.x,
+        p.translation.y,
+        p.translation.z,
+        m.x_axis.x,
+        m.x_axis.y,
+        m.x_axis.z,
+        m.y_axis.x,
+        m.y_axis.y,
+    ]
+    .map(f64::to_bits);
+    (std::sync::Arc::as_ptr(body.shared()) as usize, bits)
+}
+
+fn run(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<Option<Contact>, CaError> {
     let q = Query {
         a,
         b,

@@ -69,7 +69,13 @@ proptest! {
         let ba_ = time_of_contact(&bb, &mb, &ba, &ma, &opts).unwrap();
         match (ab, ba_) {
             (None, None) => {}
-            (Some(x), Some(y)) => prop_assert!((x.toc - y.toc).abs() <= 1e-6, "{} vs {}", x.toc, y.toc),
+            (Some(x), Some(y)) => {
+                prop_assert!((x.toc - y.toc).abs() <= 1e-6, "{} vs {}", x.toc, y.toc);
+                // the same contact with the roles swapped
+                prop_assert!((x.point_a - y.point_b).length() <= 1e-9 && (x.point_b - y.point_a).length() <= 1e-9);
+                prop_assert!((x.normal + y.normal).length() <= 1e-9);
+                prop_assert_eq!((x.feature_a, x.feature_b), (y.feature_b, y.feature_a));
+            }
             (x, y) => prop_assert!(false, "asymmetric: {x:?} vs {y:?}"),
         }
     }
