@@ -434,7 +434,17 @@ impl<B: BoundingVolume> Bvh<B> {
                     keep_axes,
                 );
             }
-            _ => self.fit_nodes(
+            // exact merges: only leaves gather, a few triangles each (no dedup needed)
+            Some(verts) => self.fit_nodes(
+                |_, p, out| {
+                    for v in prims.vertex_indices(p as usize) {
+                        out.push(verts[v as usize]);
+                    }
+                },
+                points,
+                keep_axes,
+            ),
+            None => self.fit_nodes(
                 |_, p, out| prims.push_points(p as usize, out),
                 points,
                 keep_axes,
