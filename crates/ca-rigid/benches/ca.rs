@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact, time_of_contact_convex};
+use ccd_distance::{MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_with};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
@@ -253,6 +254,47 @@ fn parry_cast(
         .map(|h| h.time_of_impact)
 }
 
+/// Plain CA (CATCH Eq. 4 without the per-node refinement), the baseline for C2A: each
+/// iteration computes the exact mesh distance `d` (PQP-style, warm-started with the last
+/// closest pair) and advances by `d / μ` with the direction-free bound
+/// `μ = |Δv| + ω_a R_a + ω_b R_b` (a projected bound is not safe for non-convex meshes).
+/// Returns the toc (or `None`) and the iteration count; capped at 1000 iterations.
+fn plain_ca(
+    a: &RigidBody,
+    ma: &RigidMotion,
+    b: &RigidBody,
+    mb: &RigidMotion,
+    eps: f64,
+    ws: &mut MeshDistanceWorkspace,
+) -> (Option<f64>, u32) {
+    let mu = (mb.linear_velocity() - ma.linear_velocity()).length()
+        + ma.angle() * a.radius()
+        + mb.angle() * b.radius();
+    let mut opts = MeshDistanceOptions::default();
+    let mut t = 0.0;
+    for it in 1..=1000 {
+        let r = mesh_distance_with(
+            a.mesh_bvh(),
+            &ma.pose_at(t),
+            b.mesh_bvh(),
+            &mb.pose_at(t),
+            &opts,
+            ws,
+        )
+        .expect("valid poses");
+        opts.hint = Some(r.hint());
+        let d = r.closest.distance;
+        if d <= eps {
+            return (Some(t), it);
+        }
+        t += (d - 0.5 * eps) / (mu * (1.0 + 1e-12));
+        if t >= 1.0 {
+            return (None, it);
+        }
+    }
+    (Some(t), 1000)
+}
+
 fn bench(c: &mut Criterion) {
     let parry_mesh = std::env::var("CCD_BENCH_PARRY_MESH").is_ok_and(|v| v == "1");
     let opts = CaOptions::default();
@@ -273,6 +315,25 @@ fn bench(c: &mut Criterion) {
         );
         g.bench_function(format!("{}/ccd", w.name), |bch| {
             bch.iter(|| time_of_contact(black_box(&ba), &w.ma, black_box(&bb), &w.mb, &opts))
+        });
+        // plain CA on the same inputs (the C2A-vs-CA comparison of issue 6)
+        let mut mws = MeshDistanceWorkspace::default();
+        let (plain_toc, plain_it) = plain_ca(&ba, &w.ma, &bb, &w.mb, opts.tolerance, &mut mws);
+        eprintln!(
+            "{}: plain CA toc = {plain_toc:?}, iterations = {plain_it}",
+            w.name
+        );
+        g.bench_function(format!("{}/plain_ca", w.name), |bch| {
+            bch.iter(|| {
+                plain_ca(
+                    black_box(&ba),
+                    &w.ma,
+                    black_box(&bb),
+                    &w.mb,
+                    opts.tolerance,
+                    &mut mws,
+                )
+            })
         });
         if parry_mesh && w.parry_mesh {
             let pa = ParryTriMesh::new(w.a.vertices().to_vec(), w.a.triangles().to_vec()).unwrap();
