@@ -3,11 +3,17 @@
 //!
 //! The algorithm is CA (CATCH, Sec. 3.4, Eq. 4) with the C2A per-node refinement: each
 //! iteration runs one best-first traversal of the two RSS hierarchies keyed by a *safe
-//! advancement time* — a node pair's RSS distance lower bound over a direction-free bound
-//! of the relative speed of its contents, a leaf pair's exact triangle distance over the
-//! speed projected on the pair's closest direction (a separating direction of two convex
-//! triangles). The step is the minimum over surviving pairs; a node pair whose key already
-//! exceeds the best step is pruned.
+//! advancement time* `gap_n / μ(n)`: the width of a slab separating the pair along a
+//! direction `n` over a bound of the relative speed of its contents along `n`. Any `n` gives
+//! a safe key, so node pairs try their parent's direction first and then the direction
+//! between the closest points of their RSS rectangles, with the gap taken exactly from the
+//! RSS support functions; triangle pairs use their exact distance along their closest
+//! direction. The speed bound is `|Δv·n|` plus, per body, `ω` times the extent of the set
+//! on `n × u` at the current time, widened by how far the body can turn within the step's
+//! horizon (DESIGN, "Rigid motion bound", with absolute values throughout). The step is
+//! the minimum over surviving pairs; a pair whose key already reaches the best step is
+//! pruned. Iterations start when the bodies' bounding spheres (about the rotation centres)
+//! first come within the tolerance.
 //!
 //! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK
 //! distances between their convex hulls (warm-started across iterations).
