@@ -334,12 +334,17 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let pts: Vec<DVec3> = (0..30).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
     /// let bvh = Bvh::<Sphere>::build(pts.as_slice(), &BvhOptions { leaf_size: 2, split: None })?;
     /// let pos12 = DAffine3::from_translation(DVec3::new(0.0, 3.0, 0.0));
-    /// let (best, _stats) = bvh.traverse_pair_best_first(
+    /// let mut best = f64::INFINITY;
+    /// let (threshold, _stats) = bvh.traverse_pair_best_first(
     ///     &bvh, &mut Workspace::new(), f64::INFINITY,
     ///     |a, b| a.distance_lower_bound(b, &pos12),
-    ///     |a, b| pts[a as usize].distance(pos12.transform_point3(pts[b as usize])),
+    ///     // return the best distance so far (not this pair's), so the threshold never grows
+    ///     |a, b| {
+    ///         best = best.min(pts[a as usize].distance(pos12.transform_point3(pts[b as usize])));
+    ///         best
+    ///     },
     /// );
-    /// assert_eq!(best, 3.0);
+    /// assert_eq!((threshold, best), (3.0, 3.0));
     /// # Ok::<(), ccd_bvh::Error>(())
     /// ```
     pub fn traverse_pair_best_first<F, L>(
