@@ -835,10 +835,10 @@ fn split_sah_axis<const A: usize>(
         sc.right_count[k] = cnt;
     }
     // sweep from the left, evaluating the split after every bin k
-    let n = items.len() as u32;
+    let n = items.len() as u64;
     // last bin of the left side, cost, imbalance |left - right| (breaks ties, e.g. the zero
     // costs of collinear primitives, towards balanced trees)
-    let mut best: Option<(usize, f32, u32)> = None;
+    let mut best: Option<(usize, f32, u64)> = None;
     let (mut lo_acc, mut hi_acc) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
     let mut cnt = 0;
     for k in 0..nb - 1 {
@@ -851,7 +851,7 @@ fn split_sah_axis<const A: usize>(
         }
         #[allow(clippy::cast_precision_loss)] // the SAH cost needs no exact counts
         let cost = half_area(lo_acc, hi_acc) * cnt as f32 + sc.right_area[k + 1] * rc as f32;
-        let imbalance = (2 * cnt).abs_diff(n);
+        let imbalance = (2 * u64::from(cnt)).abs_diff(n);
         // the first candidate is taken even when its cost overflowed, so a split exists
         if best.is_none_or(|(_, c, i)| cost < c || (cost == c && imbalance < i)) {
             best = Some((k, cost, imbalance));
