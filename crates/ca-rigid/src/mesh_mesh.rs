@@ -270,8 +270,10 @@ impl Query<'_> {
         }
         if mu > 0.0 {
             (gap - margin) / mu
-        } else {
+        } else if mu == 0.0 {
             f64::INFINITY
+        } else {
+            0.0 // a NaN bound proves nothing
         }
     }
 
