@@ -19,7 +19,7 @@ use crate::scenes::la_common::Animation;
 pub(crate) struct PaperRow {
     /// Triangle count as printed ("92K").
     pub(crate) tris: &'static str,
-    /// Representative-triangle method [10] (the paper's cubic-solver baseline), ms.
+    /// Representative-triangle method (the LA paper's reference \[10\]; the paper's cubic-solver baseline), ms.
     pub(crate) rtri_ms: f64,
     /// LA, all ToCs, ms.
     pub(crate) all_ms: f64,
