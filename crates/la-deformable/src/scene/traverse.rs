@@ -308,29 +308,23 @@ impl<'a> Walker<'a> {
             return;
         }
         let (a, b) = (&bvh_a.tri[ia], &bvh_b.tri[ib]);
-        if aabb_toc_unchecked(
-            &a.bx[0],
-            &a.bx[1],
-            &b.bx[0],
-            &b.bx[1],
-            self.box_margin,
-            self.best,
-        )
-        .is_none()
-        {
-            self.stats.culled_bv_pairs += 1;
-            return;
-        }
-        self.stats.triangle_pairs += 1;
-        let same = ma == mb;
-        for k in 0..3 {
-            if a.owned & OWN_VERTEX[k] != 0 && !(same && b.verts.contains(&a.verts[k])) {
-                self.vertex_face(ma, a, k, mb, b);
-            }
-            if b.owned & OWN_VERTEX[k] != 0 && !(same && a.verts.contains(&b.verts[k])) {
-                self.vertex_face(mb, b, k, ma, a);
+        // The feature pairs this triangle pair owns, found with integer work only: within a
+        // mesh, vertices in both triangles are shared (bit k of `sa`/`sb`), and features
+        // through a shared vertex are skipped.
+        let (mut sa, mut sb) = (0u8, 0u8);
+        if ma == mb {
+            for k in 0..3 {
+                if b.verts.contains(&a.verts[k]) {
+                    sa |= OWN_VERTEX[k];
+                }
+                if a.verts.contains(&b.verts[k]) {
+                    sb |= OWN_VERTEX[k];
+                }
             }
         }
+        let (vf_a, vf_b) = (a.owned & 7 & !sa, b.owned & 7 & !sb);
+        let mut ee = [(0u8, 0u8); 9];
+        let mut n_ee = 0;
         for k in 0..3 {
             if a.owned & OWN_EDGE[k] == 0 {
                 continue;
@@ -341,11 +335,42 @@ impl<'a> Walker<'a> {
                     continue;
                 }
                 let eb = [b.verts[l], b.verts[(l + 1) % 3]];
-                if same && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
+                if sa != 0 && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
                     continue;
                 }
-                self.edge_edge(ma, a, k, mb, b, l);
+                ee[n_ee] = (k as u8, l as u8);
+                n_ee += 1;
             }
+        }
+        if vf_a | vf_b == 0 && n_ee == 0 {
+            return;
+        }
+        // Triangles sharing a vertex always pass the triangle-level box test: skip it.
+        if sa == 0
+            && aabb_toc_unchecked(
+                &a.bx[0],
+                &a.bx[1],
+                &b.bx[0],
+                &b.bx[1],
+                self.box_margin,
+                self.best,
+            )
+            .is_none()
+        {
+            self.stats.culled_bv_pairs += 1;
+            return;
+        }
+        self.stats.triangle_pairs += 1;
+        for k in 0..3 {
+            if vf_a & OWN_VERTEX[k] != 0 {
+                self.vertex_face(ma, a, k, mb, b);
+            }
+            if vf_b & OWN_VERTEX[k] != 0 {
+                self.vertex_face(mb, b, k, ma, a);
+            }
+        }
+        for &(k, l) in &ee[..n_ee] {
+            self.edge_edge(ma, a, k as usize, mb, b, l as usize);
         }
     }
 
