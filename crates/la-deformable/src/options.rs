@@ -126,8 +126,8 @@ pub struct SceneStats {
     pub bv_tests: u64,
     /// Bounding-volume pairs culled (by overlap or by LA time bound).
     pub culled_bv_pairs: u64,
-    /// Triangle pairs that reached the elementary tests.
-    pub triangle_pairs: u64,
+    /// Leaf pairs (and single leaves, for self-collision) whose features were paired.
+    pub leaf_pairs: u64,
     /// Elementary vertex–face and edge–edge queries run.
     pub primitive_tests: u64,
     /// Elementary queries that hit the iteration cap.

@@ -14,7 +14,7 @@ use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Kdop18, PrimitiveSet};
 use ccd_geometry::Aabb;
 use ccd_geometry::glam::DVec3;
 
-use crate::{DeformingMesh, LaError};
+use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX};
 
 /// The triangles of a deforming mesh as swept primitives for the BVH builder: the box of a
 /// triangle is its swept box, its points are its vertices at both times.
@@ -46,25 +46,129 @@ impl PrimitiveSet for SweptTriangles<'_> {
     }
 }
 
-/// What the traversal needs of one triangle, stored in leaf order.
+/// Half-width by which the feature boxes of `mesh` are inflated: `ε/2 + 64·u·M` with `M` the
+/// mesh's largest coordinate magnitude (`u = 2⁻⁵³`). Two features of meshes `a` and `b` whose
+/// exact swept boxes are within `ε + 32·u·(M_a + M_b)` on every axis then have overlapping
+/// [`Box32`]s (see [`Box32::inflated`]); that covers the rounding of every distance the
+/// kernels compute, so no contact the kernels would report is culled.
+fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
+    let m = mesh
+        .x0()
+        .iter()
+        .chain(mesh.x1())
+        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+    0.5 * tolerance + 64.0 * (0.5 * f64::EPSILON) * m
+}
+
+/// An axis-aligned box in `f32`, rounded outward and inflated by half the scene's contact
+/// margin, so that two boxes whose `f64` originals are within the margin always overlap here
+/// (see [`Box32::inflated`]). The fourth lane is zero in both corners (for 4-wide compares).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Box32 {
+    lo: [f32; 4],
+    hi: [f32; 4],
+}
+
+/// The largest `f32` not above `x` (`x` finite or infinite, never NaN here).
+#[inline]
+fn f32_down(x: f64) -> f32 {
+    let y = x as f32;
+    if f64::from(y) > x { y.next_down() } else { y }
+}
+
+/// The smallest `f32` not below `x`.
+#[inline]
+fn f32_up(x: f64) -> f32 {
+    let y = x as f32;
+    if f64::from(y) < x { y.next_up() } else { y }
+}
+
+impl Box32 {
+    /// The box `[lo − h, hi + h]` rounded outward to `f32`.
+    ///
+    /// Each computed corner `fl(lo − h)` is within `u·(M + h)` of `lo − h` (`M` the
+    /// coordinate magnitude, `u = 2⁻⁵³`) and the outward `f32` rounding only widens it. So
+    /// for boxes inflated by `h_a` and `h_b` whose exact gap on an axis is `g`, the `f32` gap
+    /// is at most `g − h_a − h_b + u·(M_a + h_a + M_b + h_b)`, which is negative (overlap)
+    /// whenever `g ≤ ε + 32u(M_a + M_b)` and `h = ε/2 + 64uM` ([`inflation`]); overlap is
+    /// tested with exact comparisons.
+    #[inline]
+    pub(crate) fn inflated(lo: DVec3, hi: DVec3, h: f64) -> Self {
+        Self {
+            lo: [
+                f32_down(lo.x - h),
+                f32_down(lo.y - h),
+                f32_down(lo.z - h),
+                0.0,
+            ],
+            hi: [f32_up(hi.x + h), f32_up(hi.y + h), f32_up(hi.z + h), 0.0],
+        }
+    }
+
+    /// An empty box (overlaps nothing; the identity of [`Box32::merge`]).
+    pub(crate) const EMPTY: Self = Self {
+        lo: [f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0],
+        hi: [f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0],
+    };
+
+    /// The smallest box containing both.
+    #[inline]
+    pub(crate) fn merge(&self, o: &Self) -> Self {
+        let mut r = *self;
+        for k in 0..3 {
+            r.lo[k] = r.lo[k].min(o.lo[k]);
+            r.hi[k] = r.hi[k].max(o.hi[k]);
+        }
+        r
+    }
+
+    /// Whether the boxes overlap (closed intervals on every axis).
+    #[inline(always)]
+    pub(crate) fn overlaps(&self, o: &Self) -> bool {
+        let mut ok = true;
+        for k in 0..4 {
+            ok &= self.lo[k] <= o.hi[k];
+            ok &= o.lo[k] <= self.hi[k];
+        }
+        ok
+    }
+}
+
+/// A vertex a triangle owns, with its positions at `t = 0` and `t = 1`.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct TriData {
-    /// Boxes at `t = 0` and `t = 1`.
-    pub(crate) bx: [Aabb; 2],
-    /// Vertex positions at `t = 0`.
+pub(crate) struct VertItem {
+    pub(crate) p0: DVec3,
+    pub(crate) p1: DVec3,
+    pub(crate) id: u32,
+}
+
+/// An edge a triangle owns: endpoints low vertex index first, positions at both times.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EdgeItem {
+    pub(crate) p0: [DVec3; 2],
+    pub(crate) p1: [DVec3; 2],
+    pub(crate) ends: [u32; 2],
+}
+
+/// A face, with its vertices' positions at both times.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FaceItem {
     pub(crate) p0: [DVec3; 3],
-    /// Vertex positions at `t = 1`.
     pub(crate) p1: [DVec3; 3],
-    /// Vertex indices.
     pub(crate) verts: [u32; 3],
-    /// Ownership bits ([`DeformingMesh::owned_features`]).
-    pub(crate) owned: u8,
     /// Triangle index in the mesh.
     pub(crate) id: u32,
 }
 
 /// Hybrid BVH of one mesh: topology and swept 18-DOPs from [`Bvh`], the `t = 0` / `t = 1`
-/// 18-DOP pair of every node, each node's height, and per-triangle boxes at both times.
+/// 18-DOP pair of every node, each node's height, and the features of the leaves.
+///
+/// The features are stored in the BVH's primitive (leaf) order: faces one per triangle slot,
+/// owned vertices and owned edges grouped by the slot of their owning triangle
+/// ([`DeformingMesh::owned_features`]), so a leaf's faces, vertices and edges are three
+/// contiguous ranges and every vertex and edge of the mesh appears in exactly one leaf.
+/// Every feature has a swept [`Box32`] (inflated by half the contact margin), every node the
+/// union of its faces' boxes.
 #[derive(Debug, Clone)]
 pub(crate) struct HybridBvh {
     pub(crate) bvh: Bvh<Kdop18>,
@@ -72,89 +176,174 @@ pub(crate) struct HybridBvh {
     pub(crate) pair: Vec<[Kdop18; 2]>,
     /// Height above the leaves (leaves: 0).
     pub(crate) height: Vec<u32>,
-    /// Each triangle's boxes, vertices and features, in the BVH's primitive order (leaf
-    /// ranges are contiguous, for locality).
-    pub(crate) tri: Vec<TriData>,
-    /// Each triangle's swept box (the union of its two boxes), in primitive order.
-    pub(crate) tri_swept: Vec<Aabb>,
+    /// Swept box of every node.
+    pub(crate) node_box: Vec<Box32>,
+    /// Faces in primitive order, and their swept boxes.
+    pub(crate) faces: Vec<FaceItem>,
+    pub(crate) face_box: Vec<Box32>,
+    /// Owned vertices grouped by triangle slot, and their swept boxes.
+    pub(crate) verts: Vec<VertItem>,
+    pub(crate) vert_box: Vec<Box32>,
+    /// Owned edges grouped by triangle slot, and their swept boxes.
+    pub(crate) edges: Vec<EdgeItem>,
+    pub(crate) edge_box: Vec<Box32>,
+    /// `vert_first[s]..vert_first[s + 1]`: the owned vertices of triangle slot `s`.
+    vert_first: Vec<u32>,
+    /// `edge_first[s]..edge_first[s + 1]`: the owned edges of triangle slot `s`.
+    edge_first: Vec<u32>,
 }
 
 impl HybridBvh {
     /// Builds the hierarchy of `mesh` (binned SAH over swept boxes, `leaf_size` triangles per
-    /// leaf).
-    pub(crate) fn build(mesh: &DeformingMesh, leaf_size: u32) -> Result<Self, LaError> {
+    /// leaf); feature boxes are inflated for the contact `tolerance` ([`inflation`]).
+    pub(crate) fn build(
+        mesh: &DeformingMesh,
+        leaf_size: u32,
+        tolerance: f64,
+    ) -> Result<Self, LaError> {
         let opts = BvhOptions {
             leaf_size,
             split: None,
         };
         let bvh = Bvh::<Kdop18>::build(&SweptTriangles(mesh), &opts)
             .map_err(|e| LaError::InvalidOption(format!("BVH build failed: {e}")))?;
+        let n = bvh.node_count();
         let mut out = Self {
-            height: vec![0; bvh.node_count()],
-            pair: vec![[Kdop18::EMPTY; 2]; bvh.node_count()],
-            tri: Vec::new(),
-            tri_swept: Vec::new(),
+            height: vec![0; n],
+            pair: vec![[Kdop18::EMPTY; 2]; n],
+            node_box: vec![Box32::EMPTY; n],
+            faces: Vec::new(),
+            face_box: Vec::new(),
+            verts: Vec::new(),
+            vert_box: Vec::new(),
+            edges: Vec::new(),
+            edge_box: Vec::new(),
+            vert_first: Vec::new(),
+            edge_first: Vec::new(),
             bvh,
         };
-        for i in (0..out.bvh.node_count()).rev() {
+        for i in (0..n).rev() {
             if let Some([l, r]) = out.bvh.node(i as u32).children() {
                 out.height[i] = 1 + out.height[l as usize].max(out.height[r as usize]);
             }
         }
-        out.fit_pairs(mesh);
+        out.fit(mesh, tolerance);
         Ok(out)
     }
 
     /// Refits every volume to the mesh's current positions (same topology).
-    pub(crate) fn refit(&mut self, mesh: &DeformingMesh) -> Result<(), LaError> {
+    pub(crate) fn refit(&mut self, mesh: &DeformingMesh, tolerance: f64) -> Result<(), LaError> {
         self.bvh
             .refit(&SweptTriangles(mesh))
             .map_err(|e| LaError::InvalidOption(format!("BVH refit failed: {e}")))?;
-        self.fit_pairs(mesh);
+        self.fit(mesh, tolerance);
         Ok(())
     }
 
-    /// Per-triangle boxes, then the node k-DOP pairs bottom-up (leaves from their triangles,
-    /// inner nodes by exact merges of their children).
-    fn fit_pairs(&mut self, mesh: &DeformingMesh) {
+    /// The faces (`.0`), owned vertices (`.1`) and owned edges (`.2`) of a leaf's triangle
+    /// slots `range`, as index ranges into [`Self::faces`], [`Self::verts`], [`Self::edges`].
+    #[inline]
+    pub(crate) fn leaf_features(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> (
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+    ) {
+        let v = self.vert_first[range.start] as usize..self.vert_first[range.end] as usize;
+        let e = self.edge_first[range.start] as usize..self.edge_first[range.end] as usize;
+        (range, v, e)
+    }
+
+    /// Feature items and boxes, then the node boxes and k-DOP pairs bottom-up (leaves from
+    /// their triangles, inner nodes by exact merges of their children).
+    fn fit(&mut self, mesh: &DeformingMesh, tolerance: f64) {
         let (x0, x1) = (mesh.x0(), mesh.x1());
+        let h = inflation(mesh, tolerance);
         let tris = mesh.triangles();
-        self.tri.clear();
-        self.tri.extend(self.bvh.primitives().iter().map(|&t| {
+        let swept = |ps: &[DVec3]| {
+            let (mut lo, mut hi) = (ps[0], ps[0]);
+            for p in &ps[1..] {
+                lo = lo.min(*p);
+                hi = hi.max(*p);
+            }
+            Box32::inflated(lo, hi, h)
+        };
+        self.faces.clear();
+        self.face_box.clear();
+        self.verts.clear();
+        self.vert_box.clear();
+        self.edges.clear();
+        self.edge_box.clear();
+        self.vert_first.clear();
+        self.edge_first.clear();
+        for &t in self.bvh.primitives() {
             let verts = tris[t as usize];
             let p0 = verts.map(|v| x0[v as usize]);
             let p1 = verts.map(|v| x1[v as usize]);
-            let bx = |p: &[DVec3; 3]| Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
-            TriData {
-                bx: [bx(&p0), bx(&p1)],
+            self.face_box
+                .push(swept(&[p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]]));
+            self.faces.push(FaceItem {
                 p0,
                 p1,
                 verts,
-                owned: mesh.owned_features(t as usize),
                 id: t,
+            });
+            let owned = mesh.owned_features(t as usize);
+            self.vert_first.push(self.verts.len() as u32);
+            self.edge_first.push(self.edges.len() as u32);
+            for k in 0..3 {
+                if owned & OWN_VERTEX[k] != 0 {
+                    self.vert_box.push(swept(&[p0[k], p1[k]]));
+                    self.verts.push(VertItem {
+                        p0: p0[k],
+                        p1: p1[k],
+                        id: verts[k],
+                    });
+                }
             }
-        }));
-        self.tri_swept.clear();
-        self.tri_swept
-            .extend(self.tri.iter().map(|d| d.bx[0].merge(d.bx[1])));
+            for k in 0..3 {
+                if owned & OWN_EDGE[k] != 0 {
+                    let (i, j) = if verts[k] <= verts[(k + 1) % 3] {
+                        (k, (k + 1) % 3)
+                    } else {
+                        ((k + 1) % 3, k)
+                    };
+                    self.edge_box.push(swept(&[p0[i], p0[j], p1[i], p1[j]]));
+                    self.edges.push(EdgeItem {
+                        p0: [p0[i], p0[j]],
+                        p1: [p1[i], p1[j]],
+                        ends: [verts[i], verts[j]],
+                    });
+                }
+            }
+        }
+        self.vert_first.push(self.verts.len() as u32);
+        self.edge_first.push(self.edges.len() as u32);
         for i in (0..self.bvh.node_count()).rev() {
             let node = self.bvh.node(i as u32);
-            self.pair[i] = match node.children() {
+            match node.children() {
                 Some([l, r]) => {
-                    let (l, r) = (self.pair[l as usize], self.pair[r as usize]);
-                    [l[0].merge(&r[0]), l[1].merge(&r[1])]
+                    let (pl, pr) = (self.pair[l as usize], self.pair[r as usize]);
+                    self.pair[i] = [pl[0].merge(&pr[0]), pl[1].merge(&pr[1])];
+                    self.node_box[i] = self.node_box[l as usize].merge(&self.node_box[r as usize]);
                 }
                 None => {
                     let mut k = [Kdop18::EMPTY; 2];
-                    for &t in self.bvh.node_primitives(i as u32) {
-                        for v in mesh.triangles()[t as usize] {
-                            k[0] = k[0].include_point(x0[v as usize]);
-                            k[1] = k[1].include_point(x1[v as usize]);
+                    let mut b = Box32::EMPTY;
+                    for s in node.primitive_range() {
+                        let f = &self.faces[s];
+                        for c in 0..3 {
+                            k[0] = k[0].include_point(f.p0[c]);
+                            k[1] = k[1].include_point(f.p1[c]);
                         }
+                        b = b.merge(&self.face_box[s]);
                     }
-                    k
+                    self.pair[i] = k;
+                    self.node_box[i] = b;
                 }
-            };
+            }
         }
     }
 }

@@ -145,7 +145,7 @@ impl Scene {
         }
         let bvhs = meshes
             .iter()
-            .map(|m| HybridBvh::build(m, options.leaf_size))
+            .map(|m| HybridBvh::build(m, options.leaf_size, options.la.tolerance))
             .collect::<Result<Vec<_>, _>>()?;
         let mut scene = Self {
             meshes,
@@ -168,7 +168,7 @@ impl Scene {
             .get_mut(mesh)
             .ok_or_else(|| LaError::InvalidOption(format!("no mesh {mesh} in the scene")))?;
         m.set_positions(x0, x1)?;
-        self.bvhs[mesh].refit(&self.meshes[mesh])?;
+        self.bvhs[mesh].refit(&self.meshes[mesh], self.options.la.tolerance)?;
         self.round_off = round_off(&self.meshes);
         Ok(())
     }

@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use super::hybrid::TriData;
+use super::hybrid::Box32;
 use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
 };
-use crate::{LaStatus, OWN_EDGE, OWN_VERTEX, Output, PrimitiveToc, SceneContact, SceneStats};
+use crate::{LaStatus, Output, PrimitiveToc, SceneContact, SceneStats};
 use ccd_geometry::Aabb;
 
 /// A unit of traversal work.
@@ -77,13 +77,6 @@ pub(super) fn edge_edge(
     }
 }
 
-/// True when two boxes are more than `margin` apart on some axis.
-#[inline]
-fn apart(a: &Aabb, b: &Aabb, margin: f64) -> bool {
-    let g = (b.min - a.max).max(a.min - b.max);
-    g.max_element() > margin
-}
-
 /// Traversal state of one query (or of one parallel worker).
 pub(super) struct Walker<'a> {
     scene: &'a Scene,
@@ -100,6 +93,8 @@ pub(super) struct Walker<'a> {
     shared: Option<&'a Shared>,
     /// Tasks run since the last look at `shared`.
     since_sync: u32,
+    /// Scratch lists of a leaf pair's selected features (faces, vertices, edges of each side).
+    sel: [Vec<u32>; 6],
 }
 
 /// What the workers of a parallel query share: the best global ToC so far (non-negative
@@ -126,6 +121,7 @@ impl<'a> Walker<'a> {
             done: false,
             shared: None,
             since_sync: 0,
+            sel: Default::default(),
         }
     }
 
@@ -220,14 +216,7 @@ impl<'a> Walker<'a> {
     fn within(&mut self, mesh: u32, node: u32) {
         let bvh = &self.scene.bvhs[mesh as usize].bvh;
         match bvh.node(node).children() {
-            None => {
-                let range = bvh.node(node).primitive_range();
-                for ia in range.clone() {
-                    for ib in ia + 1..range.end {
-                        self.triangle_pair(mesh, ia, mesh, ib);
-                    }
-                }
-            }
+            None => self.within_leaf(mesh, node),
             Some([l, r]) => {
                 if self.node_toc(mesh, l, mesh, r).is_some() {
                     self.stack.push(Task::Pair {
@@ -251,12 +240,7 @@ impl<'a> Walker<'a> {
         let (node_a, node_b) = (a.node(na), b.node(nb));
         let split_a = match (node_a.children(), node_b.children()) {
             (None, None) => {
-                let rb = node_b.primitive_range();
-                for ia in node_a.primitive_range() {
-                    for ib in rb.clone() {
-                        self.triangle_pair(ma, ia, mb, ib);
-                    }
-                }
+                self.leaf_pair(ma, na, mb, nb);
                 return;
             }
             (Some(_), None) => true,
@@ -295,124 +279,113 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The triangles at positions `ia` / `ib` of the BVH primitive orders of meshes `ma` /
-    /// `mb`: moving-box cull, then the owned vertex–face and edge–edge pairs.
-    #[allow(clippy::needless_range_loop)] // k indexes vertices, bits and edges together
-    fn triangle_pair(&mut self, ma: u32, ia: usize, mb: u32, ib: usize) {
+    /// The features of one leaf against each other (self-collision): every owned vertex
+    /// against every face, every pair of owned edges.
+    fn within_leaf(&mut self, mesh: u32, node: u32) {
+        let scene = self.scene;
+        let h = &scene.bvhs[mesh as usize];
+        let (fr, vr, er) = h.leaf_features(h.bvh.node(node).primitive_range());
+        self.stats.leaf_pairs += 1;
+        for v in vr {
+            for f in fr.clone() {
+                self.vertex_face(mesh, v, mesh, f);
+            }
+        }
+        for i in er.clone() {
+            for j in i + 1..er.end {
+                self.edge_edge(mesh, i, mesh, j);
+            }
+        }
+    }
+
+    /// Two leaves (of one mesh or of two): each side's features are first selected by the
+    /// other leaf's box, then owned vertices of either side meet faces of the other and owned
+    /// edges meet owned edges.
+    fn leaf_pair(&mut self, ma: u32, na: u32, mb: u32, nb: u32) {
         if self.done {
             return;
         }
-        let (bvh_a, bvh_b) = (&self.scene.bvhs[ma as usize], &self.scene.bvhs[mb as usize]);
-        if apart(&bvh_a.tri_swept[ia], &bvh_b.tri_swept[ib], self.box_margin) {
+        let scene = self.scene;
+        let (ha, hb) = (&scene.bvhs[ma as usize], &scene.bvhs[mb as usize]);
+        let (box_a, box_b) = (&ha.node_box[na as usize], &hb.node_box[nb as usize]);
+        let (fa, va, ea) = ha.leaf_features(ha.bvh.node(na).primitive_range());
+        let (fb, vb, eb) = hb.leaf_features(hb.bvh.node(nb).primitive_range());
+        self.stats.leaf_pairs += 1;
+        let mut sel = std::mem::take(&mut self.sel);
+        for s in sel.iter_mut() {
+            s.clear();
+        }
+        let pick = |out: &mut Vec<u32>, boxes: &[Box32], r: std::ops::Range<usize>, o: &Box32| {
+            for i in r {
+                if boxes[i].overlaps(o) {
+                    out.push(i as u32);
+                }
+            }
+        };
+        pick(&mut sel[0], &ha.face_box, fa, box_b);
+        pick(&mut sel[1], &ha.vert_box, va, box_b);
+        pick(&mut sel[2], &ha.edge_box, ea, box_b);
+        pick(&mut sel[3], &hb.face_box, fb, box_a);
+        pick(&mut sel[4], &hb.vert_box, vb, box_a);
+        pick(&mut sel[5], &hb.edge_box, eb, box_a);
+        for &v in &sel[1] {
+            for &f in &sel[3] {
+                self.vertex_face(ma, v as usize, mb, f as usize);
+            }
+        }
+        for &v in &sel[4] {
+            for &f in &sel[0] {
+                self.vertex_face(mb, v as usize, ma, f as usize);
+            }
+        }
+        for &i in &sel[2] {
+            for &j in &sel[5] {
+                self.edge_edge(ma, i as usize, mb, j as usize);
+            }
+        }
+        self.sel = sel;
+    }
+
+    /// Owned vertex `v` of mesh `mv` against face `f` of mesh `mf` (item indices): swept-box
+    /// and moving-box culls, then the elementary test.
+    fn vertex_face(&mut self, mv: u32, v: usize, mf: u32, f: usize) {
+        if self.done {
+            return;
+        }
+        let scene = self.scene;
+        let (hv, hf) = (&scene.bvhs[mv as usize], &scene.bvhs[mf as usize]);
+        if !hv.vert_box[v].overlaps(&hf.face_box[f]) {
             self.stats.culled_bv_pairs += 1;
             return;
         }
-        let (a, b) = (&bvh_a.tri[ia], &bvh_b.tri[ib]);
-        // The feature pairs this triangle pair owns, found with integer work only: within a
-        // mesh, vertices in both triangles are shared (bit k of `sa`/`sb`), and features
-        // through a shared vertex are skipped.
-        let (mut sa, mut sb) = (0u8, 0u8);
-        if ma == mb {
-            for k in 0..3 {
-                if b.verts.contains(&a.verts[k]) {
-                    sa |= OWN_VERTEX[k];
-                }
-                if a.verts.contains(&b.verts[k]) {
-                    sb |= OWN_VERTEX[k];
-                }
-            }
-        }
-        let (vf_a, vf_b) = (a.owned & 7 & !sa, b.owned & 7 & !sb);
-        let mut ee = [(0u8, 0u8); 9];
-        let mut n_ee = 0;
-        for k in 0..3 {
-            if a.owned & OWN_EDGE[k] == 0 {
-                continue;
-            }
-            let ea = [a.verts[k], a.verts[(k + 1) % 3]];
-            for l in 0..3 {
-                if b.owned & OWN_EDGE[l] == 0 {
-                    continue;
-                }
-                let eb = [b.verts[l], b.verts[(l + 1) % 3]];
-                if sa != 0 && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
-                    continue;
-                }
-                ee[n_ee] = (k as u8, l as u8);
-                n_ee += 1;
-            }
-        }
-        if vf_a | vf_b == 0 && n_ee == 0 {
+        let (vi, fi) = (&hv.verts[v], &hf.faces[f]);
+        if mv == mf && fi.verts.contains(&vi.id) {
             return;
         }
-        // Triangles sharing a vertex always pass the triangle-level box test: skip it.
-        if sa == 0
-            && aabb_toc_unchecked(
-                &a.bx[0],
-                &a.bx[1],
-                &b.bx[0],
-                &b.bx[1],
-                self.box_margin,
-                self.best,
-            )
-            .is_none()
+        let tri_box =
+            |p: &[DVec3; 3]| Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+        if aabb_toc_unchecked(
+            &Aabb::new(vi.p0, vi.p0),
+            &Aabb::new(vi.p1, vi.p1),
+            &tri_box(&fi.p0),
+            &tri_box(&fi.p1),
+            self.box_margin,
+            self.best,
+        )
+        .is_none()
         {
             self.stats.culled_bv_pairs += 1;
             return;
         }
-        self.stats.triangle_pairs += 1;
-        for k in 0..3 {
-            if vf_a & OWN_VERTEX[k] != 0 {
-                self.vertex_face(ma, a, k, mb, b);
-            }
-            if vf_b & OWN_VERTEX[k] != 0 {
-                self.vertex_face(mb, b, k, ma, a);
-            }
-        }
-        for &(k, l) in &ee[..n_ee] {
-            self.edge_edge(ma, a, k as usize, mb, b, l as usize);
-        }
-    }
-
-    /// Vertex `k` of triangle `a` (mesh `mv`) against the face of triangle `f` (mesh `mf`):
-    /// moving-box cull, then the elementary test.
-    fn vertex_face(&mut self, mv: u32, a: &TriData, k: usize, mf: u32, f: &TriData) {
-        if self.done {
-            return;
-        }
-        let (p0, p1) = (a.p0[k], a.p1[k]);
-        let hit = !apart(
-            &Aabb::new(p0.min(p1), p0.max(p1)),
-            &f.bx[0].merge(f.bx[1]),
-            self.box_margin,
-        ) && aabb_toc_unchecked(
-            &Aabb::new(p0, p0),
-            &Aabb::new(p1, p1),
-            &f.bx[0],
-            &f.bx[1],
-            self.box_margin,
-            self.best,
-        )
-        .is_some();
-        if !hit {
-            self.stats.culled_bv_pairs += 1;
-            return;
-        }
-        let x0 = [p0, f.p0[0], f.p0[1], f.p0[2]];
-        let x1 = [p1, f.p1[0], f.p1[1], f.p1[2]];
+        let x0 = [vi.p0, fi.p0[0], fi.p0[1], fi.p0[2]];
+        let x1 = [vi.p1, fi.p1[0], fi.p1[1], fi.p1[2]];
         self.stats.primitive_tests += 1;
-        if let Some(p) = vertex_face(
-            self.scene.options.kernel,
-            &x0,
-            &x1,
-            self.best,
-            &self.scene.options,
-        ) {
+        if let Some(p) = vertex_face(scene.options.kernel, &x0, &x1, self.best, &scene.options) {
             self.report(contact(
                 mv,
-                Feature::Vertex(a.verts[k]),
+                Feature::Vertex(vi.id),
                 mf,
-                Feature::Face(f.id),
+                Feature::Face(fi.id),
                 p.toc,
                 p.distance,
                 p.status,
@@ -420,62 +393,52 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Edge `k` of triangle `a` (mesh `ma`) against edge `l` of triangle `b` (mesh `mb`):
-    /// moving-box cull, then the elementary test in a canonical point order.
-    #[allow(clippy::too_many_arguments)]
-    fn edge_edge(&mut self, ma: u32, a: &TriData, k: usize, mb: u32, b: &TriData, l: usize) {
+    /// Owned edge `i` of mesh `ma` against owned edge `j` of mesh `mb` (item indices):
+    /// swept-box and moving-box culls, then the elementary test in a canonical point order.
+    fn edge_edge(&mut self, ma: u32, i: usize, mb: u32, j: usize) {
         if self.done {
             return;
         }
-        let (k1, l1) = ((k + 1) % 3, (l + 1) % 3);
-        let seg = |p: &[DVec3; 3], i: usize, j: usize| Aabb::new(p[i].min(p[j]), p[i].max(p[j]));
-        let (a0, a1) = (seg(&a.p0, k, k1), seg(&a.p1, k, k1));
-        let (b0, b1) = (seg(&b.p0, l, l1), seg(&b.p1, l, l1));
-        let hit = !apart(&a0.merge(a1), &b0.merge(b1), self.box_margin)
-            && aabb_toc_unchecked(&a0, &a1, &b0, &b1, self.box_margin, self.best).is_some();
-        if !hit {
+        let scene = self.scene;
+        let (ha, hb) = (&scene.bvhs[ma as usize], &scene.bvhs[mb as usize]);
+        if !ha.edge_box[i].overlaps(&hb.edge_box[j]) {
             self.stats.culled_bv_pairs += 1;
             return;
         }
-        // canonical order (each edge low vertex first, lower (mesh, edge) first), so the
-        // kernel sees the same points as in the brute-force reference
-        let end = |t: &TriData, i: usize, j: usize| {
-            if t.verts[i] <= t.verts[j] {
-                (
-                    [t.verts[i], t.verts[j]],
-                    [t.p0[i], t.p0[j]],
-                    [t.p1[i], t.p1[j]],
-                )
-            } else {
-                (
-                    [t.verts[j], t.verts[i]],
-                    [t.p0[j], t.p0[i]],
-                    [t.p1[j], t.p1[i]],
-                )
-            }
-        };
-        let (ea, a0, a1) = end(a, k, k1);
-        let (eb, b0, b1) = end(b, l, l1);
-        let ((ma, ea, a0, a1), (mb, eb, b0, b1)) = if (ma, ea) <= (mb, eb) {
-            ((ma, ea, a0, a1), (mb, eb, b0, b1))
-        } else {
-            ((mb, eb, b0, b1), (ma, ea, a0, a1))
-        };
-        let x0 = [a0[0], a0[1], b0[0], b0[1]];
-        let x1 = [a1[0], a1[1], b1[0], b1[1]];
-        self.stats.primitive_tests += 1;
-        if let Some(p) = edge_edge(
-            self.scene.options.kernel,
-            &x0,
-            &x1,
+        let (a, b) = (&ha.edges[i], &hb.edges[j]);
+        if ma == mb && (b.ends.contains(&a.ends[0]) || b.ends.contains(&a.ends[1])) {
+            return;
+        }
+        let seg = |p: &[DVec3; 2]| Aabb::new(p[0].min(p[1]), p[0].max(p[1]));
+        if aabb_toc_unchecked(
+            &seg(&a.p0),
+            &seg(&a.p1),
+            &seg(&b.p0),
+            &seg(&b.p1),
+            self.box_margin,
             self.best,
-            &self.scene.options,
-        ) {
+        )
+        .is_none()
+        {
+            self.stats.culled_bv_pairs += 1;
+            return;
+        }
+        // canonical order (lower (mesh, edge) first; each edge low vertex first), so the
+        // kernel sees the same points as in the brute-force reference
+        let (ma, a, mb, b) = if (ma, a.ends) <= (mb, b.ends) {
+            (ma, a, mb, b)
+        } else {
+            (mb, b, ma, a)
+        };
+        let x0 = [a.p0[0], a.p0[1], b.p0[0], b.p0[1]];
+        let x1 = [a.p1[0], a.p1[1], b.p1[0], b.p1[1]];
+        self.stats.primitive_tests += 1;
+        if let Some(p) = edge_edge(scene.options.kernel, &x0, &x1, self.best, &scene.options) {
             self.report(contact(
                 ma,
-                Feature::Edge(ea[0], ea[1]),
+                Feature::Edge(a.ends[0], a.ends[1]),
                 mb,
-                Feature::Edge(eb[0], eb[1]),
+                Feature::Edge(b.ends[0], b.ends[1]),
                 p.toc,
                 p.distance,
                 p.status,
@@ -562,7 +525,7 @@ impl<'a> Walker<'a> {
         let s = &mut self.stats;
         s.bv_tests += other.stats.bv_tests;
         s.culled_bv_pairs += other.stats.culled_bv_pairs;
-        s.triangle_pairs += other.stats.triangle_pairs;
+        s.leaf_pairs += other.stats.leaf_pairs;
         s.primitive_tests += other.stats.primitive_tests;
         s.capped += other.stats.capped;
         for c in other.contacts {
