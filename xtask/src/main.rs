@@ -5,10 +5,13 @@
 //!   it), prints the papers' tables, and writes `target/bench-report/results.json`,
 //!   `target/bench-report/table.md` and one SVG plot per scene. `--readme` also rewrites the
 //!   benchmark table in README.md between its `bench:start` / `bench:end` markers.
+//! - `cargo xtask la-step [--scene NAME] [--step K] [--reps N] [--output global|all|boolean]
+//!   [--cubic]`: one step of a deforming-mesh scene queried `N` times (for profiling).
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
 mod bench;
+mod la_step;
 mod report;
 mod rng;
 mod scenes;
@@ -31,6 +34,8 @@ struct Cli {
 enum Command {
     /// Run the benchmark scenes and print the papers' tables.
     Bench(bench::BenchArgs),
+    /// Query one step of a deforming-mesh scene repeatedly (profiling).
+    LaStep(la_step::LaStepArgs),
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -39,6 +44,7 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(args) => bench::run(&args),
+        Command::LaStep(args) => la_step::run(&args),
         Command::Tidy => tidy::run(&workspace_root()),
     }
 }

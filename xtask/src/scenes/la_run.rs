@@ -38,6 +38,8 @@ pub(crate) struct LaSpec<'a> {
     pub(crate) paper_row: Option<PaperRow>,
     /// Target for the single-thread global ToC, ms per step.
     pub(crate) target_global_ms: Option<f64>,
+    /// Runs of each query per step (the fastest is kept).
+    pub(crate) reps: usize,
 }
 
 /// Measurements of one CCD step.
@@ -330,7 +332,7 @@ pub(crate) fn summary(rec: &SequenceRecord) -> serde_json::Value {
 
 /// Runs a procedural scene and builds its report.
 pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
-    let rec = measure(spec.anim, spec.steps.clone(), 1, bar)?;
+    let rec = measure(spec.anim, spec.steps.clone(), spec.reps, bar)?;
     let a = rec.averages();
     let mut rows = vec![our_row("ours (LA)", &rec)];
     let dash = || "—".to_string();

@@ -93,6 +93,51 @@ pub(crate) trait PairGeometry<const N: usize> {
     /// Exact distance with witnesses between the features at positions `p`, with local
     /// feature ids (`A`'s index `p[0..NA]`, `B`'s index `p[NA..]`).
     fn closest(p: &[DVec3; N]) -> Closest;
+
+    /// Cheap candidate directions (unnormalised, either sign, possibly zero) for the
+    /// screening step at `t = 0` (see [`screen`]): any direction is safe.
+    fn quick_directions(p: &[DVec3; N]) -> [DVec3; 2];
+}
+
+/// The screening step: proves with one certified bound along a cheap direction (no distance
+/// computation) that the features stay at least `tolerance` apart on `[0, t_max]`.
+///
+/// Along a unit `n` oriented from `A` to `B`, `min_ij ℓ_ij(s) − tolerance` (with `ℓ_ij` the
+/// projected gaps of the module docs, lowered by the rounding margin) is a lower bound of
+/// `dist(A(s), B(s)) − tolerance`; if its first root is beyond `t_max` the distance never
+/// drops below the tolerance, so the full iteration would not report a contact either (it
+/// stops only at `d < ε`). `true` means "provably no contact on `[0, t_max]`"; `false` says
+/// nothing (the full iteration runs from `t = 0`).
+#[inline(always)]
+fn screen<const N: usize, G: PairGeometry<N>>(
+    p: &[DVec3; N],
+    dx: &[DVec3; N],
+    margin: f64,
+    tolerance: f64,
+    t_max: f64,
+) -> bool {
+    // from the centroid of A to the centroid of B (orients the directions)
+    let mut toward = DVec3::ZERO;
+    for (k, q) in p.iter().enumerate() {
+        if k < G::NA {
+            toward -= *q * (1.0 / G::NA as f64);
+        } else {
+            toward += *q * (1.0 / (N - G::NA) as f64);
+        }
+    }
+    for d in G::quick_directions(p) {
+        let Some(n) = d.try_normalize() else {
+            continue;
+        };
+        let n = if toward.dot(n) < 0.0 { -n } else { n };
+        // the tolerance is widened by a few ulps so that its own rounding is covered
+        let c_off = margin + tolerance * (1.0 + 4.0 * f64::EPSILON);
+        let step = certified_step_offset(G::NA, p, dx, n, c_off, margin);
+        if step * STEP_SHRINK > t_max {
+            return true;
+        }
+    }
+    false
 }
 
 /// The direction (unnormalised, either sign) that separates the two witness features at
@@ -165,6 +210,22 @@ fn certified_step<const N: usize>(
     n: DVec3,
     margin: f64,
 ) -> f64 {
+    certified_step_offset(na, p, dx, n, margin, margin)
+}
+
+/// [`certified_step`] with the gaps lowered by `c_off` (instead of the rounding margin) and
+/// the slopes by the rounding margin `k_off`: with `c_off = margin + ε`, the step until the
+/// projected gap could drop to `ε`.
+#[inline(always)]
+fn certified_step_offset<const N: usize>(
+    na: usize,
+    p: &[DVec3; N],
+    dx: &[DVec3; N],
+    n: DVec3,
+    c_off: f64,
+    k_off: f64,
+) -> f64 {
+    let margin = k_off;
     let mut pn = [0.0; N];
     let mut dn = [0.0; N];
     for k in 0..N {
@@ -174,7 +235,7 @@ fn certified_step<const N: usize>(
     let mut best = f64::INFINITY;
     for i in 0..na {
         for j in na..N {
-            let c = (pn[j] - pn[i]) - margin;
+            let c = (pn[j] - pn[i]) - c_off;
             if c.is_nan() || c <= 0.0 {
                 return 0.0;
             }
@@ -245,6 +306,10 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
         1.0
     };
     let max_iterations = max_iterations.max(1);
+    // NaN tolerance: no screening (the iteration handles it)
+    if tolerance >= 0.0 && screen::<N, G>(x0, &dx, margin, tolerance, t_max) {
+        return None;
+    }
     let mut t = 0.0_f64;
     let mut iterations = 0_u32;
     let mut p = *x0;

@@ -20,6 +20,15 @@ impl PairGeometry<6> for TriangleTriangle {
             &Triangle::new(p[3], p[4], p[5]),
         )
     }
+
+    /// The two face normals.
+    #[inline(always)]
+    fn quick_directions(p: &[DVec3; 6]) -> [DVec3; 2] {
+        [
+            (p[1] - p[0]).cross(p[2] - p[0]),
+            (p[4] - p[3]).cross(p[5] - p[3]),
+        ]
+    }
 }
 
 /// Time of contact of two triangles whose vertices move linearly over `t ∈ [0, 1]`, by local

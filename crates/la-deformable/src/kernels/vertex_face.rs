@@ -17,6 +17,15 @@ impl PairGeometry<4> for VertexFace {
     fn closest(p: &[DVec3; 4]) -> Closest {
         point_triangle(p[0], &Triangle::new(p[1], p[2], p[3]))
     }
+
+    /// The face normal, and the direction from the face's centroid to the vertex.
+    #[inline(always)]
+    fn quick_directions(p: &[DVec3; 4]) -> [DVec3; 2] {
+        [
+            (p[2] - p[1]).cross(p[3] - p[1]),
+            p[0] - (p[1] + p[2] + p[3]) * (1.0 / 3.0),
+        ]
+    }
 }
 
 /// Time of contact of a vertex and a triangle whose points move linearly over `t ∈ [0, 1]`,

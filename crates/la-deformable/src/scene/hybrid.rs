@@ -12,7 +12,7 @@
 
 use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Kdop18, PrimitiveSet};
 use ccd_geometry::Aabb;
-use ccd_geometry::glam::DVec3;
+use ccd_geometry::glam::{DVec3, Vec4};
 
 use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX};
 
@@ -48,7 +48,7 @@ impl PrimitiveSet for SweptTriangles<'_> {
 
 /// Half-width by which the feature boxes of `mesh` are inflated: `ε/2 + 64·u·M` with `M` the
 /// mesh's largest coordinate magnitude (`u = 2⁻⁵³`). Two features of meshes `a` and `b` whose
-/// exact swept boxes are within `ε + 32·u·(M_a + M_b)` on every axis then have overlapping
+/// exact swept boxes are within `ε + 62·u·(M_a + M_b)` on every axis then have overlapping
 /// [`Box32`]s (see [`Box32::inflated`]); that covers the rounding of every distance the
 /// kernels compute, so no contact the kernels would report is culled.
 fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
@@ -63,10 +63,10 @@ fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
 /// An axis-aligned box in `f32`, rounded outward and inflated by half the scene's contact
 /// margin, so that two boxes whose `f64` originals are within the margin always overlap here
 /// (see [`Box32::inflated`]). The fourth lane is zero in both corners (for 4-wide compares).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Box32 {
-    lo: [f32; 4],
-    hi: [f32; 4],
+    lo: Vec4,
+    hi: Vec4,
 }
 
 /// The largest `f32` not above `x` (`x` finite or infinite, never NaN here).
@@ -90,47 +90,40 @@ impl Box32 {
     /// coordinate magnitude, `u = 2⁻⁵³`) and the outward `f32` rounding only widens it. So
     /// for boxes inflated by `h_a` and `h_b` whose exact gap on an axis is `g`, the `f32` gap
     /// is at most `g − h_a − h_b + u·(M_a + h_a + M_b + h_b)`, which is negative (overlap)
-    /// whenever `g ≤ ε + 32u(M_a + M_b)` and `h = ε/2 + 64uM` ([`inflation`]); overlap is
+    /// whenever `g ≤ ε + 62u(M_a + M_b)` and `h = ε/2 + 64uM` ([`inflation`]); overlap is
     /// tested with exact comparisons.
     #[inline]
     pub(crate) fn inflated(lo: DVec3, hi: DVec3, h: f64) -> Self {
         Self {
-            lo: [
+            lo: Vec4::new(
                 f32_down(lo.x - h),
                 f32_down(lo.y - h),
                 f32_down(lo.z - h),
                 0.0,
-            ],
-            hi: [f32_up(hi.x + h), f32_up(hi.y + h), f32_up(hi.z + h), 0.0],
+            ),
+            hi: Vec4::new(f32_up(hi.x + h), f32_up(hi.y + h), f32_up(hi.z + h), 0.0),
         }
     }
 
     /// An empty box (overlaps nothing; the identity of [`Box32::merge`]).
     pub(crate) const EMPTY: Self = Self {
-        lo: [f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0],
-        hi: [f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0],
+        lo: Vec4::new(f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0),
+        hi: Vec4::new(f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0),
     };
 
-    /// The smallest box containing both.
+    /// The smallest box containing both (the fourth lanes stay zero).
     #[inline]
     pub(crate) fn merge(&self, o: &Self) -> Self {
-        let mut r = *self;
-        for k in 0..3 {
-            r.lo[k] = r.lo[k].min(o.lo[k]);
-            r.hi[k] = r.hi[k].max(o.hi[k]);
+        Self {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
         }
-        r
     }
 
-    /// Whether the boxes overlap (closed intervals on every axis).
+    /// Whether the boxes overlap (closed intervals on every axis; four-lane compares).
     #[inline(always)]
     pub(crate) fn overlaps(&self, o: &Self) -> bool {
-        let mut ok = true;
-        for k in 0..4 {
-            ok &= self.lo[k] <= o.hi[k];
-            ok &= o.lo[k] <= self.hi[k];
-        }
-        ok
+        (self.lo.cmple(o.hi) & o.lo.cmple(self.hi)).all()
     }
 }
 
@@ -155,7 +148,6 @@ pub(crate) struct EdgeItem {
 pub(crate) struct FaceItem {
     pub(crate) p0: [DVec3; 3],
     pub(crate) p1: [DVec3; 3],
-    pub(crate) verts: [u32; 3],
     /// Triangle index in the mesh.
     pub(crate) id: u32,
 }
@@ -181,12 +173,16 @@ pub(crate) struct HybridBvh {
     /// Faces in primitive order, and their swept boxes.
     pub(crate) faces: Vec<FaceItem>,
     pub(crate) face_box: Vec<Box32>,
-    /// Owned vertices grouped by triangle slot, and their swept boxes.
+    /// Each face's vertex indices (a compact copy for the adjacency test).
+    pub(crate) face_verts: Vec<[u32; 3]>,
+    /// Owned vertices grouped by triangle slot, their swept boxes and vertex indices.
     pub(crate) verts: Vec<VertItem>,
     pub(crate) vert_box: Vec<Box32>,
-    /// Owned edges grouped by triangle slot, and their swept boxes.
+    pub(crate) vert_ids: Vec<u32>,
+    /// Owned edges grouped by triangle slot, their swept boxes and endpoint indices.
     pub(crate) edges: Vec<EdgeItem>,
     pub(crate) edge_box: Vec<Box32>,
+    pub(crate) edge_ends: Vec<[u32; 2]>,
     /// `vert_first[s]..vert_first[s + 1]`: the owned vertices of triangle slot `s`.
     vert_first: Vec<u32>,
     /// `edge_first[s]..edge_first[s + 1]`: the owned edges of triangle slot `s`.
@@ -214,10 +210,13 @@ impl HybridBvh {
             node_box: vec![Box32::EMPTY; n],
             faces: Vec::new(),
             face_box: Vec::new(),
+            face_verts: Vec::new(),
             verts: Vec::new(),
             vert_box: Vec::new(),
+            vert_ids: Vec::new(),
             edges: Vec::new(),
             edge_box: Vec::new(),
+            edge_ends: Vec::new(),
             vert_first: Vec::new(),
             edge_first: Vec::new(),
             bvh,
@@ -272,10 +271,13 @@ impl HybridBvh {
         };
         self.faces.clear();
         self.face_box.clear();
+        self.face_verts.clear();
         self.verts.clear();
         self.vert_box.clear();
+        self.vert_ids.clear();
         self.edges.clear();
         self.edge_box.clear();
+        self.edge_ends.clear();
         self.vert_first.clear();
         self.edge_first.clear();
         for &t in self.bvh.primitives() {
@@ -284,18 +286,15 @@ impl HybridBvh {
             let p1 = verts.map(|v| x1[v as usize]);
             self.face_box
                 .push(swept(&[p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]]));
-            self.faces.push(FaceItem {
-                p0,
-                p1,
-                verts,
-                id: t,
-            });
+            self.face_verts.push(verts);
+            self.faces.push(FaceItem { p0, p1, id: t });
             let owned = mesh.owned_features(t as usize);
             self.vert_first.push(self.verts.len() as u32);
             self.edge_first.push(self.edges.len() as u32);
             for k in 0..3 {
                 if owned & OWN_VERTEX[k] != 0 {
                     self.vert_box.push(swept(&[p0[k], p1[k]]));
+                    self.vert_ids.push(verts[k]);
                     self.verts.push(VertItem {
                         p0: p0[k],
                         p1: p1[k],
@@ -311,6 +310,7 @@ impl HybridBvh {
                         ((k + 1) % 3, k)
                     };
                     self.edge_box.push(swept(&[p0[i], p0[j], p1[i], p1[j]]));
+                    self.edge_ends.push([verts[i], verts[j]]);
                     self.edges.push(EdgeItem {
                         p0: [p0[i], p0[j]],
                         p1: [p1[i], p1[j]],
@@ -345,5 +345,60 @@ impl HybridBvh {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift) for the sweep below.
+    fn rng(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn inflated_boxes_within_tolerance_overlap() {
+        // boxes whose exact gap is at most ε on every axis must overlap after inflation,
+        // at every scale (f32 rounding is far coarser than ε at large coordinates)
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        for scale in [1e-3, 1.0, 10.0, 1e4, 1e8] {
+            let eps = 1e-6;
+            let h = 0.5 * eps + 64.0 * (0.5 * f64::EPSILON) * (2.0 * scale);
+            for _ in 0..20_000 {
+                let lo_a = DVec3::new(rng(&mut s), rng(&mut s), rng(&mut s)) * scale;
+                let hi_a = lo_a + DVec3::splat(rng(&mut s) * scale * 0.1);
+                // b starts a gap in [0, ε] beyond a on x, overlaps on y and z
+                let gap = rng(&mut s) * eps;
+                let lo_b = DVec3::new(hi_a.x + gap, lo_a.y, lo_a.z);
+                let hi_b = lo_b + DVec3::splat(scale * 0.01);
+                let (a, b) = (
+                    Box32::inflated(lo_a, hi_a, h),
+                    Box32::inflated(lo_b, hi_b, h),
+                );
+                assert!(
+                    a.overlaps(&b) && b.overlaps(&a),
+                    "{lo_a} {hi_a} {lo_b} {gap}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn far_boxes_do_not_overlap_and_merge_is_a_union() {
+        let a = Box32::inflated(DVec3::ZERO, DVec3::ONE, 1e-7);
+        let b = Box32::inflated(DVec3::splat(1.1), DVec3::splat(2.0), 1e-7);
+        assert!(!a.overlaps(&b));
+        let c = Box32::inflated(DVec3::splat(1.05), DVec3::splat(3.0), 1e-7);
+        assert!(!a.overlaps(&c) && b.overlaps(&c));
+        let u = a.merge(&b);
+        assert!(u.overlaps(&c) && u.overlaps(&a) && u.overlaps(&b));
+        assert!(!Box32::EMPTY.overlaps(&a) && Box32::EMPTY.merge(&a) == a);
+        // infinite coordinates saturate instead of failing
+        let huge = Box32::inflated(DVec3::splat(-1e300), DVec3::splat(1e300), 0.0);
+        assert!(huge.overlaps(&a));
     }
 }

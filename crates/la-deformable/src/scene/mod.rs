@@ -37,6 +37,10 @@ pub enum Kernel {
     CubicBaseline,
 }
 
+/// The largest [`SceneOptions::leaf_size`]: a leaf's features of one kind (at most three per
+/// triangle) then fit the 64-bit selection masks of the leaf-pair test.
+pub const MAX_LEAF_SIZE: u32 = 16;
+
 /// Settings of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SceneOptions {
@@ -45,7 +49,7 @@ pub struct SceneOptions {
     /// Height (above the leaves) of the hybrid BVH's lower layer, whose node pairs are tested
     /// with the moving k-DOP ToC; higher nodes use swept k-DOP overlap (the paper uses 3).
     pub layer_height: u32,
-    /// Triangles per BVH leaf (≥ 1).
+    /// Triangles per BVH leaf, `1..=`[`MAX_LEAF_SIZE`].
     pub leaf_size: u32,
     /// Also test every mesh against itself.
     pub self_collision: bool,
@@ -74,13 +78,14 @@ impl SceneOptions {
     ///
     /// # Errors
     /// [`LaError::InvalidTolerance`], [`LaError::NoIterations`] or
-    /// [`LaError::InvalidOption`] (zero leaf size).
+    /// [`LaError::InvalidOption`] (leaf size outside `1..=`[`MAX_LEAF_SIZE`]).
     pub fn validate(&self) -> Result<(), LaError> {
         self.la.validate()?;
-        if self.leaf_size == 0 {
-            return Err(LaError::InvalidOption(
-                "leaf_size must be at least 1".into(),
-            ));
+        if self.leaf_size == 0 || self.leaf_size > MAX_LEAF_SIZE {
+            return Err(LaError::InvalidOption(format!(
+                "leaf_size must be in 1..={MAX_LEAF_SIZE}, not {}",
+                self.leaf_size
+            )));
         }
         Ok(())
     }

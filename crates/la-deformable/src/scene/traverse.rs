@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use super::hybrid::Box32;
+use super::hybrid::{Box32, HybridBvh};
 use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
@@ -93,8 +93,8 @@ pub(super) struct Walker<'a> {
     shared: Option<&'a Shared>,
     /// Tasks run since the last look at `shared`.
     since_sync: u32,
-    /// Scratch lists of a leaf pair's selected features (faces, vertices, edges of each side).
-    sel: [Vec<u32>; 6],
+    /// Scratch list of candidate feature pairs (item indices), room for 64 × 64.
+    cand: Vec<[u32; 2]>,
 }
 
 /// What the workers of a parallel query share: the best global ToC so far (non-negative
@@ -121,7 +121,7 @@ impl<'a> Walker<'a> {
             done: false,
             shared: None,
             since_sync: 0,
-            sel: Default::default(),
+            cand: vec![[0, 0]; 64 * 64],
         }
     }
 
@@ -282,20 +282,25 @@ impl<'a> Walker<'a> {
     /// The features of one leaf against each other (self-collision): every owned vertex
     /// against every face, every pair of owned edges.
     fn within_leaf(&mut self, mesh: u32, node: u32) {
+        if self.done {
+            return;
+        }
         let scene = self.scene;
         let h = &scene.bvhs[mesh as usize];
         let (fr, vr, er) = h.leaf_features(h.bvh.node(node).primitive_range());
         self.stats.leaf_pairs += 1;
-        for v in vr {
-            for f in fr.clone() {
-                self.vertex_face(mesh, v, mesh, f);
-            }
+        let mut cand = std::mem::take(&mut self.cand);
+        let (mf, mv, me) = (low_bits(fr.len()), low_bits(vr.len()), low_bits(er.len()));
+        let n = collect_vf(&mut cand, h, vr.start, mv, h, fr.start, mf, true);
+        self.run_vf(mesh, mesh, &cand[..n]);
+        let mut n = 0;
+        for k in 0..er.len() {
+            // edges after k only
+            let later = me & !low_bits(k + 1);
+            n = collect_ee(&mut cand, n, h, er.start + k, h, er.start, later, true);
         }
-        for i in er.clone() {
-            for j in i + 1..er.end {
-                self.edge_edge(mesh, i, mesh, j);
-            }
-        }
+        self.run_ee(mesh, mesh, &cand[..n]);
+        self.cand = cand;
     }
 
     /// Two leaves (of one mesh or of two): each side's features are first selected by the
@@ -311,57 +316,54 @@ impl<'a> Walker<'a> {
         let (fa, va, ea) = ha.leaf_features(ha.bvh.node(na).primitive_range());
         let (fb, vb, eb) = hb.leaf_features(hb.bvh.node(nb).primitive_range());
         self.stats.leaf_pairs += 1;
-        let mut sel = std::mem::take(&mut self.sel);
-        for s in sel.iter_mut() {
-            s.clear();
+        let same = ma == mb;
+        let m_fa = mask(&ha.face_box[fa.clone()], box_b);
+        let m_va = mask(&ha.vert_box[va.clone()], box_b);
+        let m_ea = mask(&ha.edge_box[ea.clone()], box_b);
+        let m_fb = mask(&hb.face_box[fb.clone()], box_a);
+        let m_vb = mask(&hb.vert_box[vb.clone()], box_a);
+        let m_eb = mask(&hb.edge_box[eb.clone()], box_a);
+        let mut cand = std::mem::take(&mut self.cand);
+        let n = collect_vf(&mut cand, ha, va.start, m_va, hb, fb.start, m_fb, same);
+        self.run_vf(ma, mb, &cand[..n]);
+        let n = collect_vf(&mut cand, hb, vb.start, m_vb, ha, fa.start, m_fa, same);
+        self.run_vf(mb, ma, &cand[..n]);
+        let (mut n, mut m) = (0, m_ea);
+        while m != 0 {
+            let i = ea.start + m.trailing_zeros() as usize;
+            m &= m - 1;
+            n = collect_ee(&mut cand, n, ha, i, hb, eb.start, m_eb, same);
         }
-        let pick = |out: &mut Vec<u32>, boxes: &[Box32], r: std::ops::Range<usize>, o: &Box32| {
-            for i in r {
-                if boxes[i].overlaps(o) {
-                    out.push(i as u32);
-                }
-            }
-        };
-        pick(&mut sel[0], &ha.face_box, fa, box_b);
-        pick(&mut sel[1], &ha.vert_box, va, box_b);
-        pick(&mut sel[2], &ha.edge_box, ea, box_b);
-        pick(&mut sel[3], &hb.face_box, fb, box_a);
-        pick(&mut sel[4], &hb.vert_box, vb, box_a);
-        pick(&mut sel[5], &hb.edge_box, eb, box_a);
-        for &v in &sel[1] {
-            for &f in &sel[3] {
-                self.vertex_face(ma, v as usize, mb, f as usize);
-            }
-        }
-        for &v in &sel[4] {
-            for &f in &sel[0] {
-                self.vertex_face(mb, v as usize, ma, f as usize);
-            }
-        }
-        for &i in &sel[2] {
-            for &j in &sel[5] {
-                self.edge_edge(ma, i as usize, mb, j as usize);
-            }
-        }
-        self.sel = sel;
+        self.run_ee(ma, mb, &cand[..n]);
+        self.cand = cand;
     }
 
-    /// Owned vertex `v` of mesh `mv` against face `f` of mesh `mf` (item indices): swept-box
-    /// and moving-box culls, then the elementary test.
-    fn vertex_face(&mut self, mv: u32, v: usize, mf: u32, f: usize) {
-        if self.done {
-            return;
+    /// Runs the vertex–face candidates `(vertex item, face item)` of meshes `mv` / `mf`.
+    fn run_vf(&mut self, mv: u32, mf: u32, cand: &[[u32; 2]]) {
+        for &[v, f] in cand {
+            if self.done {
+                return;
+            }
+            self.vertex_face(mv, v as usize, mf, f as usize);
         }
+    }
+
+    /// Runs the edge–edge candidates `(edge item of ma, edge item of mb)`.
+    fn run_ee(&mut self, ma: u32, mb: u32, cand: &[[u32; 2]]) {
+        for &[i, j] in cand {
+            if self.done {
+                return;
+            }
+            self.edge_edge(ma, i as usize, mb, j as usize);
+        }
+    }
+
+    /// Owned vertex `v` of mesh `mv` against face `f` of mesh `mf` (item indices, a
+    /// [`collect_vf`] candidate): moving-box cull, then the elementary test.
+    fn vertex_face(&mut self, mv: u32, v: usize, mf: u32, f: usize) {
         let scene = self.scene;
         let (hv, hf) = (&scene.bvhs[mv as usize], &scene.bvhs[mf as usize]);
-        if !hv.vert_box[v].overlaps(&hf.face_box[f]) {
-            self.stats.culled_bv_pairs += 1;
-            return;
-        }
         let (vi, fi) = (&hv.verts[v], &hf.faces[f]);
-        if mv == mf && fi.verts.contains(&vi.id) {
-            return;
-        }
         let tri_box =
             |p: &[DVec3; 3]| Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
         if aabb_toc_unchecked(
@@ -393,22 +395,13 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Owned edge `i` of mesh `ma` against owned edge `j` of mesh `mb` (item indices):
-    /// swept-box and moving-box culls, then the elementary test in a canonical point order.
+    /// Owned edge `i` of mesh `ma` against owned edge `j` of mesh `mb` (item indices, a
+    /// [`collect_ee`] candidate): moving-box cull, then the elementary test in a canonical
+    /// point order.
     fn edge_edge(&mut self, ma: u32, i: usize, mb: u32, j: usize) {
-        if self.done {
-            return;
-        }
         let scene = self.scene;
         let (ha, hb) = (&scene.bvhs[ma as usize], &scene.bvhs[mb as usize]);
-        if !ha.edge_box[i].overlaps(&hb.edge_box[j]) {
-            self.stats.culled_bv_pairs += 1;
-            return;
-        }
         let (a, b) = (&ha.edges[i], &hb.edges[j]);
-        if ma == mb && (b.ends.contains(&a.ends[0]) || b.ends.contains(&a.ends[1])) {
-            return;
-        }
         let seg = |p: &[DVec3; 2]| Aabb::new(p[0].min(p[1]), p[0].max(p[1]));
         if aabb_toc_unchecked(
             &seg(&a.p0),
@@ -548,6 +541,90 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// Bit `k` set when `boxes[k]` overlaps `o` (at most 64 boxes: leaves hold at most
+/// [`MAX_LEAF_SIZE`](super::MAX_LEAF_SIZE) triangles, so at most 48 features of a kind).
+#[inline]
+fn mask(boxes: &[Box32], o: &Box32) -> u64 {
+    let mut m = 0;
+    for (k, b) in boxes.iter().take(64).enumerate() {
+        m |= u64::from(b.overlaps(o)) << k;
+    }
+    m
+}
+
+/// The `len` lowest bits.
+#[inline]
+fn low_bits(len: usize) -> u64 {
+    if len >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    }
+}
+
+/// Writes to `out` the pairs (owned vertex `v0 + k` of `hv` for bits `k` of `mv`, face
+/// `f0 + l` of `hf` for bits `l` of `mf`) whose swept boxes overlap, skipping (within one
+/// mesh, `same`) faces that contain the vertex; returns their count. Branch-free compaction:
+/// every pair is written, and counted when it passes. `out` has room for 64 × 64 pairs.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn collect_vf(
+    out: &mut [[u32; 2]],
+    hv: &HybridBvh,
+    v0: usize,
+    mut mv: u64,
+    hf: &HybridBvh,
+    f0: usize,
+    mf: u64,
+    same: bool,
+) -> usize {
+    let mut n = 0;
+    while mv != 0 {
+        let v = v0 + mv.trailing_zeros() as usize;
+        mv &= mv - 1;
+        let (bv, id) = (&hv.vert_box[v], hv.vert_ids[v]);
+        let mut m = mf;
+        while m != 0 {
+            let f = f0 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            let fv = hf.face_verts[f];
+            let adjacent = same & ((fv[0] == id) | (fv[1] == id) | (fv[2] == id));
+            let keep = bv.overlaps(&hf.face_box[f]) & !adjacent;
+            out[n] = [v as u32, f as u32];
+            n += usize::from(keep);
+        }
+    }
+    n
+}
+
+/// Writes to `out[n..]` the pairs (owned edge `i` of `ha`, owned edge `e0 + l` of `hb` for
+/// bits `l` of `me`) whose swept boxes overlap, skipping (within one mesh, `same`) edges that
+/// share an endpoint; returns the new count (as [`collect_vf`]).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn collect_ee(
+    out: &mut [[u32; 2]],
+    mut n: usize,
+    ha: &HybridBvh,
+    i: usize,
+    hb: &HybridBvh,
+    e0: usize,
+    mut me: u64,
+    same: bool,
+) -> usize {
+    let (bi, [p, q]) = (&ha.edge_box[i], ha.edge_ends[i]);
+    while me != 0 {
+        let j = e0 + me.trailing_zeros() as usize;
+        me &= me - 1;
+        let [r, s] = hb.edge_ends[j];
+        let adjacent = same & ((p == r) | (p == s) | (q == r) | (q == s));
+        let keep = bi.overlaps(&hb.edge_box[j]) & !adjacent;
+        out[n] = [i as u32, j as u32];
+        n += usize::from(keep);
+    }
+    n
 }
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).

@@ -1,0 +1,103 @@
+//! `cargo xtask la-step`: one CCD step of a deforming-mesh scene, queried repeatedly, for
+//! profiling the LA scene query (`perf record -- target/release/xtask la-step ...`).
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use ccd_la_deformable::Output;
+use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions};
+use clap::Args;
+
+use crate::scenes::la_common::Animation;
+use crate::scenes::la_run::meshes;
+use crate::scenes::{cloth_ball, exploding_dragon, n_body};
+
+/// Options of `cargo xtask la-step`.
+#[derive(Args, Debug)]
+pub(crate) struct LaStepArgs {
+    /// Scene: cloth-ball, n-body or exploding-dragon.
+    #[arg(long, default_value = "cloth-ball")]
+    scene: String,
+    /// The step `k → k + 1` (default: the quick bench's first step).
+    #[arg(long)]
+    step: Option<usize>,
+    /// Queries to run (the minimum and median times are printed).
+    #[arg(long, default_value_t = 10)]
+    reps: usize,
+    /// `global`, `all` or `boolean`.
+    #[arg(long, default_value = "global")]
+    output: String,
+    /// Use the cubic-coplanarity baseline kernel.
+    #[arg(long)]
+    cubic: bool,
+    /// Hybrid-BVH layer height.
+    #[arg(long, default_value_t = 3)]
+    layer_height: u32,
+    /// Triangles per BVH leaf.
+    #[arg(long, default_value_t = 4)]
+    leaf_size: u32,
+}
+
+pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
+    let (anim, quick_step): (Box<dyn Animation>, usize) = match args.scene.as_str() {
+        "cloth-ball" => (Box::new(cloth_ball::animation()), cloth_ball::QUICK_STEP),
+        "n-body" => (Box::new(n_body::animation()), n_body::QUICK_STEP),
+        "exploding-dragon" => (
+            Box::new(exploding_dragon::animation()),
+            exploding_dragon::QUICK_STEP,
+        ),
+        s => bail!("unknown scene {s:?}; scenes: cloth-ball, n-body, exploding-dragon"),
+    };
+    let output = match args.output.as_str() {
+        "global" => Output::Global,
+        "all" => Output::All,
+        "boolean" => Output::Boolean,
+        o => bail!("unknown output {o:?}; outputs: global, all, boolean"),
+    };
+    let step = args.step.unwrap_or(quick_step);
+    if step + 1 >= anim.frame_count() {
+        bail!(
+            "step {step} needs frame {}, the sequence has {}",
+            step + 1,
+            anim.frame_count()
+        );
+    }
+    let topo = anim.topology();
+    let ms = meshes(&topo, &anim.frame(step), &anim.frame(step + 1))?;
+    let opts = SceneOptions {
+        kernel: if args.cubic {
+            Kernel::CubicBaseline
+        } else {
+            Kernel::LocalAdvancement
+        },
+        layer_height: args.layer_height,
+        leaf_size: args.leaf_size,
+        ..SceneOptions::default()
+    };
+    let t = Instant::now();
+    let scene = Scene::new(ms, &opts)?;
+    let build = t.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::with_capacity(args.reps.max(1));
+    let mut last = None;
+    for _ in 0..args.reps.max(1) {
+        let t = Instant::now();
+        let r = scene.query(output);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        last = Some(r);
+    }
+    times.sort_by(f64::total_cmp);
+    let r = last.expect("at least one query");
+    println!(
+        "{} step {step} ({:?}, {:?}): build {build:.1} ms; query min {:.2} ms, median {:.2} ms over {} runs; toc {:?}, {} contacts; {:?}",
+        args.scene,
+        opts.kernel,
+        output,
+        times[0],
+        times[times.len() / 2],
+        times.len(),
+        r.toc(),
+        r.contacts.len(),
+        r.stats
+    );
+    Ok(())
+}
