@@ -18,13 +18,14 @@ impl PairGeometry<4> for EdgeEdge {
         segment_segment(&Segment::new(p[0], p[1]), &Segment::new(p[2], p[3]))
     }
 
-    /// The common normal of the two lines, and the direction between the edges' midpoints.
+    /// The common normal of the two lines, or the direction between the edges' midpoints.
     #[inline(always)]
-    fn quick_directions(p: &[DVec3; 4]) -> [DVec3; 2] {
-        [
-            (p[1] - p[0]).cross(p[3] - p[2]),
-            (p[2] + p[3]) - (p[0] + p[1]),
-        ]
+    fn quick_direction(p: &[DVec3; 4], which: usize) -> DVec3 {
+        if which == 0 {
+            (p[1] - p[0]).cross(p[3] - p[2])
+        } else {
+            (p[2] + p[3]) - (p[0] + p[1])
+        }
     }
 }
 

@@ -94,20 +94,26 @@ pub(crate) trait PairGeometry<const N: usize> {
     /// feature ids (`A`'s index `p[0..NA]`, `B`'s index `p[NA..]`).
     fn closest(p: &[DVec3; N]) -> Closest;
 
-    /// Cheap candidate directions (unnormalised, either sign, possibly zero) for the
-    /// screening step at `t = 0` (see [`screen`]): any direction is safe.
-    fn quick_directions(p: &[DVec3; N]) -> [DVec3; 2];
+    /// Cheap candidate direction number `which` (0 or 1; unnormalised, either sign, possibly
+    /// zero) for the screening step at `t = 0` (see [`screen`]): any direction is safe.
+    fn quick_direction(p: &[DVec3; N], which: usize) -> DVec3;
 }
 
 /// The screening step: proves with one certified bound along a cheap direction (no distance
-/// computation) that the features stay at least `tolerance` apart on `[0, t_max]`.
+/// computation, no square root, no division) that the features stay at least `tolerance`
+/// apart on `[0, t_max]`.
 ///
-/// Along a unit `n` oriented from `A` to `B`, `min_ij ℓ_ij(s) − tolerance` (with `ℓ_ij` the
-/// projected gaps of the module docs, lowered by the rounding margin) is a lower bound of
-/// `dist(A(s), B(s)) − tolerance`; if its first root is beyond `t_max` the distance never
-/// drops below the tolerance, so the full iteration would not report a contact either (it
-/// stops only at `d < ε`). `true` means "provably no contact on `[0, t_max]`"; `false` says
-/// nothing (the full iteration runs from `t = 0`).
+/// Along a direction `d` oriented from `A` to `B`, every projected gap `ℓ_ij(s)` of the module
+/// docs, divided by `|d|`, bounds `dist(A(s), B(s))` from below. With `L = |d|₁ ≥ |d|`, the
+/// pair is cleared when, for every `(i, j)`, the gap at `t = 0` lowered by `(δ + ε)·L` is
+/// positive and either the slope raised by `δ·L` is not negative (the gap never closes) or
+/// the gap reaches `(δ + ε)·L` only after `t_max` (`c ≥ k·t_max·(1 + 2⁻⁴⁰)`: the factor covers
+/// the roundings of the two subtractions and the product, a relative `3u`, with room). Then
+/// the distance stays `≥ ε` on `[0, t_max]`, so the full iteration (which stops only at
+/// `d < ε`) would not report a contact either. `true` means "provably no contact on
+/// `[0, t_max]`"; `false` says nothing (the full iteration runs from `t = 0`). `δ` is the
+/// rounding margin of the projections, scaled by `L` like the tolerance (the dot products'
+/// errors scale with `|d|`).
 #[inline(always)]
 fn screen<const N: usize, G: PairGeometry<N>>(
     p: &[DVec3; N],
@@ -116,28 +122,62 @@ fn screen<const N: usize, G: PairGeometry<N>>(
     tolerance: f64,
     t_max: f64,
 ) -> bool {
-    // from the centroid of A to the centroid of B (orients the directions)
-    let mut toward = DVec3::ZERO;
+    // from the centroid of A to the centroid of B, scaled by NA·NB > 0 (orients `d`)
+    let (mut sum_a, mut sum_b) = (DVec3::ZERO, DVec3::ZERO);
     for (k, q) in p.iter().enumerate() {
         if k < G::NA {
-            toward -= *q * (1.0 / G::NA as f64);
+            sum_a += *q;
         } else {
-            toward += *q * (1.0 / (N - G::NA) as f64);
+            sum_b += *q;
         }
     }
-    for d in G::quick_directions(p) {
-        let Some(n) = d.try_normalize() else {
+    let toward = sum_b * G::NA as f64 - sum_a * (N - G::NA) as f64;
+    let t_far = t_max * (1.0 + 1.0 / (1u64 << 40) as f64);
+    // rounds the scaled offsets up (two products)
+    let up = 1.0 + 4.0 * f64::EPSILON;
+    for which in 0..2 {
+        let d = G::quick_direction(p, which);
+        let len = d.x.abs() + d.y.abs() + d.z.abs();
+        if !(len > 0.0 && len.is_finite()) {
             continue;
-        };
-        let n = if toward.dot(n) < 0.0 { -n } else { n };
-        // the tolerance is widened by a few ulps so that its own rounding is covered
-        let c_off = margin + tolerance * (1.0 + 4.0 * f64::EPSILON);
-        let step = certified_step_offset(G::NA, p, dx, n, c_off, margin);
-        if step * STEP_SHRINK > t_max {
+        }
+        let d = if toward.dot(d) < 0.0 { -d } else { d };
+        let c_off = (margin + tolerance * up) * len * up;
+        let k_off = margin * len * up;
+        if clears::<N>(G::NA, p, dx, d, c_off, k_off, t_far) {
             return true;
         }
     }
     false
+}
+
+/// Whether every projected gap along `d` (lowered by `c_off`, slope raised by `k_off`) stays
+/// positive until after `t_far` (see [`screen`]). NaN anywhere fails.
+#[inline(always)]
+fn clears<const N: usize>(
+    na: usize,
+    p: &[DVec3; N],
+    dx: &[DVec3; N],
+    d: DVec3,
+    c_off: f64,
+    k_off: f64,
+    t_far: f64,
+) -> bool {
+    let mut pn = [0.0; N];
+    let mut dn = [0.0; N];
+    for k in 0..N {
+        pn[k] = p[k].dot(d);
+        dn[k] = dx[k].dot(d);
+    }
+    let mut ok = true;
+    for i in 0..na {
+        for j in na..N {
+            let c = (pn[j] - pn[i]) - c_off;
+            let k = (dn[i] - dn[j]) + k_off; // −(lower bound of the slope)
+            ok &= c > 0.0 && (k <= 0.0 || c >= k * t_far);
+        }
+    }
+    ok
 }
 
 /// The direction (unnormalised, either sign) that separates the two witness features at
@@ -210,22 +250,6 @@ fn certified_step<const N: usize>(
     n: DVec3,
     margin: f64,
 ) -> f64 {
-    certified_step_offset(na, p, dx, n, margin, margin)
-}
-
-/// [`certified_step`] with the gaps lowered by `c_off` (instead of the rounding margin) and
-/// the slopes by the rounding margin `k_off`: with `c_off = margin + ε`, the step until the
-/// projected gap could drop to `ε`.
-#[inline(always)]
-fn certified_step_offset<const N: usize>(
-    na: usize,
-    p: &[DVec3; N],
-    dx: &[DVec3; N],
-    n: DVec3,
-    c_off: f64,
-    k_off: f64,
-) -> f64 {
-    let margin = k_off;
     let mut pn = [0.0; N];
     let mut dn = [0.0; N];
     for k in 0..N {
@@ -235,7 +259,7 @@ fn certified_step_offset<const N: usize>(
     let mut best = f64::INFINITY;
     for i in 0..na {
         for j in na..N {
-            let c = (pn[j] - pn[i]) - c_off;
+            let c = (pn[j] - pn[i]) - margin;
             if c.is_nan() || c <= 0.0 {
                 return 0.0;
             }

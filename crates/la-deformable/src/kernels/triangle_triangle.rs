@@ -21,13 +21,11 @@ impl PairGeometry<6> for TriangleTriangle {
         )
     }
 
-    /// The two face normals.
+    /// One of the two face normals.
     #[inline(always)]
-    fn quick_directions(p: &[DVec3; 6]) -> [DVec3; 2] {
-        [
-            (p[1] - p[0]).cross(p[2] - p[0]),
-            (p[4] - p[3]).cross(p[5] - p[3]),
-        ]
+    fn quick_direction(p: &[DVec3; 6], which: usize) -> DVec3 {
+        let b = 3 * which.min(1);
+        (p[b + 1] - p[b]).cross(p[b + 2] - p[b])
     }
 }
 

@@ -18,13 +18,14 @@ impl PairGeometry<4> for VertexFace {
         point_triangle(p[0], &Triangle::new(p[1], p[2], p[3]))
     }
 
-    /// The face normal, and the direction from the face's centroid to the vertex.
+    /// The face normal, or the direction from the face's centroid to the vertex.
     #[inline(always)]
-    fn quick_directions(p: &[DVec3; 4]) -> [DVec3; 2] {
-        [
-            (p[2] - p[1]).cross(p[3] - p[1]),
-            p[0] - (p[1] + p[2] + p[3]) * (1.0 / 3.0),
-        ]
+    fn quick_direction(p: &[DVec3; 4], which: usize) -> DVec3 {
+        if which == 0 {
+            (p[2] - p[1]).cross(p[3] - p[1])
+        } else {
+            p[0] * 3.0 - (p[1] + p[2] + p[3])
+        }
     }
 }
 

@@ -180,13 +180,15 @@ impl<'a> Walker<'a> {
         self.stats.bv_tests += 1;
         let (a, b) = (&self.scene.bvhs[ma as usize], &self.scene.bvhs[mb as usize]);
         let h = self.scene.options.layer_height;
-        let r = if a.height[na as usize] <= h && b.height[nb as usize] <= h {
+        // the swept k-DOPs first (18 compares): the moving test only runs on pairs they keep
+        let swept = kdop_overlap(a.bvh.node(na).bv(), b.bvh.node(nb).bv(), &self.bv_margin);
+        let r = if !swept {
+            None
+        } else if a.height[na as usize] <= h && b.height[nb as usize] <= h {
             let (pa, pb) = (&a.pair[na as usize], &b.pair[nb as usize]);
             kdop_toc_unchecked(&pa[0], &pa[1], &pb[0], &pb[1], &self.bv_margin, self.best)
-        } else if kdop_overlap(a.bvh.node(na).bv(), b.bvh.node(nb).bv(), &self.bv_margin) {
-            Some(0.0)
         } else {
-            None
+            Some(0.0)
         };
         if r.is_none() {
             self.stats.culled_bv_pairs += 1;
