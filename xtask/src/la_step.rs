@@ -34,7 +34,7 @@ pub(crate) struct LaStepArgs {
     #[arg(long, default_value_t = 3)]
     layer_height: u32,
     /// Triangles per BVH leaf.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 8)]
     leaf_size: u32,
 }
 

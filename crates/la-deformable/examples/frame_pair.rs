@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let opts = SceneOptions {
             kernel,
-            leaf_size: env("LEAF_SIZE", 4),
+            leaf_size: env("LEAF_SIZE", 8),
             layer_height: env("LAYER_HEIGHT", 3),
             parallel: env("PARALLEL", 0) != 0,
             ..SceneOptions::default()

@@ -65,7 +65,7 @@ impl Default for SceneOptions {
         Self {
             la: LaOptions::default(),
             layer_height: 3,
-            leaf_size: 4,
+            leaf_size: 8,
             self_collision: true,
             kernel: Kernel::LocalAdvancement,
             parallel: false,
