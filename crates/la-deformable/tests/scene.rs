@@ -305,3 +305,67 @@ proptest! {
         check_agreement(vec![a, b], &opts);
     }
 }
+
+/// A 20 × 20 sheet in the plane y = 0 moving by a smooth random field plus a fold: the part
+/// beyond a random line rotates about it by `angle` (radians) and drops a little, so large
+/// flat regions (normal-cone culled) and a folding crease (real self-contacts when the angle
+/// nears π) occur in one step.
+fn folding_sheet(seed: u64, angle: f64) -> DeformingMesh {
+    let (tris, x0) = grid(20, 4.0);
+    let mut s = seed | 1;
+    let mut rnd = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (a, b, c) = (rnd() - 0.5, rnd() - 0.5, rnd() * 0.8 - 0.4);
+    let (k1, k2) = (1.0 + 3.0 * rnd(), 1.0 + 3.0 * rnd());
+    let shift = DVec3::new(rnd() - 0.5, -rnd(), rnd() - 0.5) * 0.5;
+    let x1 = x0
+        .iter()
+        .map(|p| {
+            let wave = DVec3::new(
+                0.02 * (k1 * p.z).sin(),
+                0.05 * (k2 * p.x + a).sin() * (k1 * p.z + b).cos(),
+                0.02 * (k2 * p.x).cos(),
+            );
+            let mut q = *p + wave + shift;
+            // fold about the line x = c (in the sheet's plane)
+            if p.x > c {
+                let r = p.x - c;
+                q.x = c + r * angle.cos() + shift.x;
+                q.y += r * angle.sin() + 0.002;
+            }
+            q
+        })
+        .collect();
+    DeformingMesh::new(tris, x0, x1).unwrap()
+}
+
+#[test]
+fn normal_cone_culling_keeps_every_contact_on_folding_sheets() {
+    let mut skipped = 0;
+    let mut contacts = 0;
+    for seed in 1..=12u64 {
+        // from a gentle bend to a full fold onto itself (π: the halves meet)
+        let angle = std::f64::consts::PI * (0.2 + 0.8 * (seed % 5) as f64 / 4.0);
+        let mesh = folding_sheet(seed * 7919, angle);
+        let opts = SceneOptions::default();
+        let (n, _) = check_agreement(vec![mesh.clone()], &opts);
+        contacts += n;
+        let scene = Scene::new(vec![mesh.clone()], &opts).unwrap();
+        skipped += scene.query(Output::All).stats.patches_skipped;
+        // culling off gives the same contacts, with no patch skipped
+        let off = SceneOptions {
+            normal_cones: false,
+            ..opts
+        };
+        let scene_off = Scene::new(vec![mesh], &off).unwrap();
+        let r = scene_off.query(Output::All);
+        assert_eq!(r.stats.patches_skipped, 0);
+        assert_eq!(keys(&r), keys(&scene.query(Output::All)));
+    }
+    assert!(skipped > 50, "normal cones must cull here ({skipped})");
+    assert!(contacts > 0, "the full folds must touch ({contacts})");
+}

@@ -14,6 +14,7 @@ use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Kdop18, PrimitiveSet};
 use ccd_geometry::Aabb;
 use ccd_geometry::glam::{DVec3, Vec4};
 
+use super::cone::Patches;
 use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX};
 
 /// The triangles of a deforming mesh as swept primitives for the BVH builder: the box of a
@@ -187,6 +188,8 @@ pub(crate) struct HybridBvh {
     vert_first: Vec<u32>,
     /// `edge_first[s]..edge_first[s + 1]`: the owned edges of triangle slot `s`.
     edge_first: Vec<u32>,
+    /// Disk-shaped subtrees and their normal cones (self-collision culling).
+    pub(crate) patches: Patches,
 }
 
 impl HybridBvh {
@@ -219,6 +222,7 @@ impl HybridBvh {
             edge_ends: Vec::new(),
             vert_first: Vec::new(),
             edge_first: Vec::new(),
+            patches: Patches::build(mesh, &bvh),
             bvh,
         };
         for i in (0..n).rev() {
@@ -321,6 +325,7 @@ impl HybridBvh {
         }
         self.vert_first.push(self.verts.len() as u32);
         self.edge_first.push(self.edges.len() as u32);
+        self.patches.fit_cones(mesh, &self.bvh);
         for i in (0..self.bvh.node_count()).rev() {
             let node = self.bvh.node(i as u32);
             match node.children() {

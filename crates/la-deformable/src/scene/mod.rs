@@ -14,6 +14,7 @@
 //! culling): a node pair, triangle pair or feature pair that cannot touch before it is pruned.
 
 mod brute;
+mod cone;
 mod hybrid;
 mod traverse;
 
@@ -53,6 +54,12 @@ pub struct SceneOptions {
     pub leaf_size: u32,
     /// Also test every mesh against itself.
     pub self_collision: bool,
+    /// Skip self-collision subtrees that provably cannot intersect themselves during the step
+    /// (continuous normal cone and contour test; see [`SceneStats::patches_skipped`]). Such
+    /// a patch has no contacts, but pairs inside it that come within the tolerance without
+    /// touching are then not reported as early contacts; turn it off to get exactly the
+    /// elementary queries' answers (as [`brute_force`] does).
+    pub normal_cones: bool,
     /// The elementary test.
     pub kernel: Kernel,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
@@ -67,6 +74,7 @@ impl Default for SceneOptions {
             layer_height: 3,
             leaf_size: 8,
             self_collision: true,
+            normal_cones: true,
             kernel: Kernel::LocalAdvancement,
             parallel: false,
         }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
+use super::cone::Scratch;
 use super::hybrid::{Box32, HybridBvh};
 use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
@@ -95,6 +96,8 @@ pub(super) struct Walker<'a> {
     since_sync: u32,
     /// Scratch list of candidate feature pairs (item indices), room for 64 × 64.
     cand: Vec<[u32; 2]>,
+    /// Scratch space of the contour tests.
+    cone_scratch: Scratch,
 }
 
 /// What the workers of a parallel query share: the best global ToC so far (non-negative
@@ -122,6 +125,7 @@ impl<'a> Walker<'a> {
             shared: None,
             since_sync: 0,
             cand: vec![[0, 0]; 64 * 64],
+            cone_scratch: Scratch::default(),
         }
     }
 
@@ -216,7 +220,20 @@ impl<'a> Walker<'a> {
     }
 
     fn within(&mut self, mesh: u32, node: u32) {
-        let bvh = &self.scene.bvhs[mesh as usize].bvh;
+        let scene = self.scene;
+        let hb = &scene.bvhs[mesh as usize];
+        if scene.options.normal_cones
+            && hb.patches.certified(
+                node as usize,
+                &scene.meshes[mesh as usize],
+                self.box_margin,
+                &mut self.cone_scratch,
+            )
+        {
+            self.stats.patches_skipped += 1;
+            return;
+        }
+        let bvh = &hb.bvh;
         match bvh.node(node).children() {
             None => self.within_leaf(mesh, node),
             Some([l, r]) => {
@@ -240,6 +257,19 @@ impl<'a> Walker<'a> {
             &self.scene.bvhs[mb as usize].bvh,
         );
         let (node_a, node_b) = (a.node(na), b.node(nb));
+        if ma == mb
+            && self.scene.options.normal_cones
+            && self.scene.bvhs[ma as usize].patches.pair_certified(
+                na as usize,
+                nb as usize,
+                &self.scene.meshes[ma as usize],
+                self.box_margin,
+                &mut self.cone_scratch,
+            )
+        {
+            self.stats.patches_skipped += 1;
+            return;
+        }
         let split_a = match (node_a.children(), node_b.children()) {
             (None, None) => {
                 self.leaf_pair(ma, na, mb, nb);
@@ -523,6 +553,7 @@ impl<'a> Walker<'a> {
         s.leaf_pairs += other.stats.leaf_pairs;
         s.primitive_tests += other.stats.primitive_tests;
         s.capped += other.stats.capped;
+        s.patches_skipped += other.stats.patches_skipped;
         for c in other.contacts {
             // `capped` was counted by the worker already
             match self.output {

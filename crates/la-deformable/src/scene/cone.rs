@@ -1,0 +1,847 @@
+//! Self-collision culling of whole BVH subtrees by continuous normal cones and contour tests.
+//!
+//! **The criterion** (Volino & Magnenat-Thalmann's theorem, applied at every time of the
+//! step): a triangle patch that is a topological disk cannot intersect itself at time `t`
+//! if there is a direction `V` with `n(t)·V > 0` for every triangle normal and the projection
+//! of its boundary contour onto the plane orthogonal to `V` is a simple closed curve. Then the
+//! projection is an orientation-preserving local homeomorphism of the disk whose boundary maps
+//! injectively, hence injective: no two points of the patch meet.
+//!
+//! - **Disks** are found once per mesh from the topology (static while positions change): a
+//!   leaf is a disk when its triangles are edge-connected, its boundary edges meet two at every
+//!   boundary vertex and `V − E + F = 1`; a parent of two disks is a disk when they share at
+//!   least one edge, `2 − (V_shared − E_shared) = 1` and the merged boundary keeps degree two.
+//!   A connected compact surface with one boundary loop and Euler characteristic 1 is a disk,
+//!   and any pinch (vertices glued) lowers the characteristic, so these tests are exact for
+//!   complexes whose edges have at most two triangles. Triangles at non-manifold edges or
+//!   vertices, or with repeated vertices, never belong to a disk.
+//! - **Continuous normal cones** (per step): with linear vertex motion the normal
+//!   `n(t) = e₁(t) × e₂(t)` is a quadratic in `t` whose Bernstein coefficients are
+//!   `e₁(0)×e₂(0)`, `(e₁(0)×e₂(1) + e₁(1)×e₂(0))/2` and `e₁(1)×e₂(1)`; `n(t)` is a convex
+//!   combination of them, so a cone holding the three holds `n(t)` for all `t ∈ [0, 1]`. Node
+//!   cones are merged bottom-up and widened by a small angle for rounding; a coefficient that
+//!   is tiny next to its edge lengths makes the cone unusable.
+//! - **Contour test** (during the query, only for disks whose cone has a half-angle below
+//!   90°): the contour's vertices are projected onto the plane orthogonal to the cone axis,
+//!   where they move linearly. Two contour edges without a common vertex must stay apart:
+//!   their distance at `t = 0` must exceed the largest relative displacement of their
+//!   endpoints (the distance is 1-Lipschitz in the displacements). Two edges at a common
+//!   vertex may never fold onto each other: the cross product of their directions (a
+//!   quadratic) keeps one sign, or their dot product stays negative (Bernstein coefficients
+//!   again). Edge pairs are found by a sweep over their swept boxes.
+//!
+//! A patch that passes cannot self-intersect during the step, so its self-collision subtree is
+//! skipped. This proves the absence of intersections, not of proximity below the tolerance:
+//! features of a certified patch that come within `ε` without touching are not reported
+//! (the elementary queries would report them as early contacts).
+
+use ccd_bvh::{Bvh, Kdop18};
+use ccd_geometry::glam::{DVec2, DVec3};
+
+use crate::DeformingMesh;
+
+/// Half-angle slack added per cone (rounding of the directions and of the merges).
+const ANGLE_SLACK: f64 = 1e-9;
+
+/// Cones at or above this half-angle are useless (the criterion needs less than 90°).
+const MAX_HALF_ANGLE: f64 = std::f64::consts::FRAC_PI_2 - 1e-6;
+
+/// A cone of directions: unit axis and half-angle (`half ≥ MAX_HALF_ANGLE`: unusable).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Cone {
+    axis: DVec3,
+    half: f64,
+}
+
+impl Cone {
+    const FULL: Self = Self {
+        axis: DVec3::Z,
+        half: std::f64::consts::PI,
+    };
+
+    /// Whether the cone is narrow enough for the criterion.
+    #[inline]
+    pub(crate) fn usable(&self) -> bool {
+        self.half < MAX_HALF_ANGLE
+    }
+
+    /// The smallest cone (up to the slack) holding both.
+    fn merge(&self, o: &Self) -> Self {
+        if !self.usable() || !o.usable() {
+            return Self::FULL;
+        }
+        let d = angle(self.axis, o.axis);
+        if d + o.half <= self.half {
+            return *self;
+        }
+        if d + self.half <= o.half {
+            return *o;
+        }
+        let half = 0.5 * (self.half + o.half + d) + ANGLE_SLACK;
+        if half >= MAX_HALF_ANGLE || d <= 0.0 {
+            return Self::FULL;
+        }
+        // rotate self.axis towards o.axis by half − self.half
+        let phi = half - self.half;
+        let axis = (self.axis * (d - phi).sin() + o.axis * phi.sin()) / d.sin();
+        match axis.try_normalize() {
+            Some(axis) => Self { axis, half },
+            None => Self::FULL,
+        }
+    }
+}
+
+/// The angle between two unit vectors (robust near 0 and π).
+#[inline]
+fn angle(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// The cone of a set of directions (not necessarily unit); `FULL` if any is degenerate
+/// (`None`) or the set does not fit in a usable cone.
+fn cone_of(dirs: &[Option<DVec3>]) -> Cone {
+    let mut sum = DVec3::ZERO;
+    let mut units = Vec::with_capacity(dirs.len());
+    for d in dirs {
+        let Some(u) = d.and_then(DVec3::try_normalize) else {
+            return Cone::FULL;
+        };
+        sum += u;
+        units.push(u);
+    }
+    let Some(axis) = sum.try_normalize() else {
+        return Cone::FULL;
+    };
+    let half = units.iter().map(|u| angle(axis, *u)).fold(0.0f64, f64::max) + ANGLE_SLACK;
+    if half < MAX_HALF_ANGLE {
+        Cone { axis, half }
+    } else {
+        Cone::FULL
+    }
+}
+
+/// The three Bernstein coefficients of the normal of triangle `t` over the step, `None` when
+/// one is tiny next to the edge lengths (its direction would be unreliable).
+fn bernstein_normals(mesh: &DeformingMesh, t: [u32; 3]) -> [Option<DVec3>; 3] {
+    let (x0, x1) = (mesh.x0(), mesh.x1());
+    let p = |x: &[DVec3], k: usize| x[t[k] as usize];
+    let (e10, e20) = (p(x0, 1) - p(x0, 0), p(x0, 2) - p(x0, 0));
+    let (e11, e21) = (p(x1, 1) - p(x1, 0), p(x1, 2) - p(x1, 0));
+    let b = [
+        e10.cross(e20),
+        0.5 * (e10.cross(e21) + e11.cross(e20)),
+        e11.cross(e21),
+    ];
+    let scale = e10
+        .length_squared()
+        .max(e11.length_squared())
+        .max(e20.length_squared().max(e21.length_squared()));
+    b.map(|v| (v.length_squared() > 1e-16 * scale * scale && v.is_finite()).then_some(v))
+}
+
+/// Where a disk node's boundary is stored.
+#[derive(Debug, Clone, Copy)]
+struct Disk {
+    edges: (u32, u32),
+    verts: (u32, u32),
+}
+
+/// Reusable buffers of the contour tests (one per traversal worker).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    edges: Vec<[u32; 2]>,
+    contour: ContourScratch,
+}
+
+/// The projected edges of a contour and their sweep order.
+#[derive(Debug, Default)]
+struct ContourScratch {
+    edges: Vec<ContourEdge>,
+    order: Vec<(f64, u32)>,
+}
+
+/// Which nodes of a mesh's BVH are topological disks, with their boundary edges.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Patches {
+    /// Per node, when it is a disk: the ranges of its boundary edges in `edges` and of its
+    /// boundary vertices in `verts`.
+    disk: Vec<Option<Disk>>,
+    /// Boundary edges `(low, high)` of the disk nodes, each node's run sorted.
+    edges: Vec<[u32; 2]>,
+    /// Boundary vertices of the disk nodes, each node's run sorted.
+    verts: Vec<u32>,
+    /// Per node: its normal cone over the current step.
+    cones: Vec<Cone>,
+}
+
+impl Patches {
+    /// Finds the disk nodes of `bvh` over `mesh` (topology only).
+    pub(crate) fn build(mesh: &DeformingMesh, bvh: &Bvh<Kdop18>) -> Self {
+        let poison = non_manifold_triangles(mesh);
+        let n = bvh.node_count();
+        let mut bounds: Vec<Option<Vec<[u32; 2]>>> = vec![None; n];
+        for i in (0..n).rev() {
+            let node = bvh.node(i as u32);
+            bounds[i] = match node.children() {
+                None => leaf_boundary(mesh, bvh.node_primitives(i as u32), &poison),
+                Some([l, r]) => match (&bounds[l as usize], &bounds[r as usize]) {
+                    (Some(a), Some(b)) => merged_boundary(a, b),
+                    _ => None,
+                },
+            };
+        }
+        let mut out = Self {
+            disk: vec![None; n],
+            edges: Vec::new(),
+            verts: Vec::new(),
+            cones: vec![Cone::FULL; n],
+        };
+        for (i, b) in bounds.into_iter().enumerate() {
+            if let Some(b) = b {
+                let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
+                out.edges.extend_from_slice(&b);
+                let mut v: Vec<u32> = b.iter().flatten().copied().collect();
+                v.sort_unstable();
+                v.dedup();
+                out.verts.extend_from_slice(&v);
+                out.disk[i] = Some(Disk {
+                    edges: (es, b.len() as u32),
+                    verts: (vs, v.len() as u32),
+                });
+            }
+        }
+        out
+    }
+
+    /// Refits the normal cones to the mesh's current step (bottom-up).
+    pub(crate) fn fit_cones(&mut self, mesh: &DeformingMesh, bvh: &Bvh<Kdop18>) {
+        let tris = mesh.triangles();
+        let mut dirs = Vec::new();
+        for i in (0..bvh.node_count()).rev() {
+            if self.disk[i].is_none() {
+                // a cone only matters for disks, and a parent of a non-disk is no disk
+                self.cones[i] = Cone::FULL;
+                continue;
+            }
+            self.cones[i] = match bvh.node(i as u32).children() {
+                Some([l, r]) => self.cones[l as usize].merge(&self.cones[r as usize]),
+                None => {
+                    dirs.clear();
+                    for &t in bvh.node_primitives(i as u32) {
+                        dirs.extend(bernstein_normals(mesh, tris[t as usize]));
+                    }
+                    cone_of(&dirs)
+                }
+            };
+        }
+    }
+
+    /// Whether node `i`'s triangles provably do not intersect each other at any time of the
+    /// step (see the module docs); `slack` is added to every separation test.
+    pub(crate) fn certified(
+        &self,
+        i: usize,
+        mesh: &DeformingMesh,
+        slack: f64,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let (Some(d), cone) = (self.disk[i], self.cones[i]) else {
+            return false;
+        };
+        if !cone.usable() {
+            return false;
+        }
+        let (edges, _) = self.boundary(d);
+        contour_is_simple(edges, mesh, cone.axis, slack, &mut scratch.contour)
+    }
+
+    /// A disk node's boundary edges and vertices.
+    fn boundary(&self, d: Disk) -> (&[[u32; 2]], &[u32]) {
+        (
+            &self.edges[d.edges.0 as usize..(d.edges.0 + d.edges.1) as usize],
+            &self.verts[d.verts.0 as usize..(d.verts.0 + d.verts.1) as usize],
+        )
+    }
+
+    /// Whether the triangles of nodes `a` and `b` together provably do not intersect each
+    /// other at any time of the step: both are disks that share an edge and whose union is a
+    /// disk, with a usable merged cone and a simple projected contour.
+    pub(crate) fn pair_certified(
+        &self,
+        a: usize,
+        b: usize,
+        mesh: &DeformingMesh,
+        slack: f64,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let (Some(da), Some(db)) = (self.disk[a], self.disk[b]) else {
+            return false;
+        };
+        let (ca, cb) = (self.cones[a], self.cones[b]);
+        if !ca.usable() || !cb.usable() {
+            return false;
+        }
+        let cone = ca.merge(&cb);
+        if !cone.usable() {
+            return false;
+        }
+        let ((ea, va), (eb, vb)) = (self.boundary(da), self.boundary(db));
+        let mut edges = std::mem::take(&mut scratch.edges);
+        let ok = union_boundary(ea, va, eb, vb, &mut edges)
+            && contour_is_simple(&edges, mesh, cone.axis, slack, &mut scratch.contour);
+        scratch.edges = edges;
+        ok
+    }
+}
+
+/// Triangles at a non-manifold edge (three or more triangles) or vertex (more than one fan),
+/// or with a repeated vertex.
+fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
+    let tris = mesh.triangles();
+    let mut poison: Vec<bool> = tris
+        .iter()
+        .map(|t| t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+        .collect();
+    // edges with their triangles
+    let mut edges: Vec<([u32; 2], u32)> = Vec::with_capacity(3 * tris.len());
+    for (f, t) in tris.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges.push(([a.min(b), a.max(b)], f as u32));
+        }
+    }
+    edges.sort_unstable();
+    for run in edges.chunk_by(|x, y| x.0 == y.0) {
+        if run.len() > 2 {
+            for &(_, f) in run {
+                poison[f as usize] = true;
+            }
+        }
+    }
+    // vertex fans: the triangles at a vertex must be connected through edges at the vertex
+    let nv = mesh.vertex_count();
+    let mut first = vec![0u32; nv + 1];
+    for t in tris {
+        for &v in t {
+            first[v as usize + 1] += 1;
+        }
+    }
+    for v in 0..nv {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut at = vec![0u32; 3 * tris.len()];
+    for (f, t) in tris.iter().enumerate() {
+        for &v in t {
+            at[fill[v as usize] as usize] = f as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    let mut parent = Vec::new();
+    for v in 0..nv {
+        let fan = &at[first[v] as usize..first[v + 1] as usize];
+        if fan.len() <= 1 {
+            continue;
+        }
+        parent.clear();
+        parent.extend(0..fan.len());
+        fn root(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        let others = |f: u32| {
+            let t = tris[f as usize];
+            t.into_iter().filter(move |&w| w != v as u32)
+        };
+        for a in 0..fan.len() {
+            for b in a + 1..fan.len() {
+                if others(fan[a]).any(|w| others(fan[b]).any(|x| x == w)) {
+                    let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                    parent[ra] = rb;
+                }
+            }
+        }
+        let r0 = root(&mut parent, 0);
+        if (1..fan.len()).any(|k| root(&mut parent, k) != r0) {
+            for &f in fan {
+                poison[f as usize] = true;
+            }
+        }
+    }
+    poison
+}
+
+/// The sorted boundary edges of a leaf's triangles when they form a disk.
+fn leaf_boundary(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option<Vec<[u32; 2]>> {
+    let tris = mesh.triangles();
+    if prims.is_empty() || prims.iter().any(|&t| poison[t as usize]) {
+        return None;
+    }
+    let mut edges: Vec<([u32; 2], usize)> = Vec::with_capacity(3 * prims.len());
+    for (k, &t) in prims.iter().enumerate() {
+        let t = tris[t as usize];
+        for j in 0..3 {
+            let (a, b) = (t[j], t[(j + 1) % 3]);
+            edges.push(([a.min(b), a.max(b)], k));
+        }
+    }
+    edges.sort_unstable();
+    // edge-connectivity of the triangles
+    let mut parent: Vec<usize> = (0..prims.len()).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let mut boundary = Vec::new();
+    let mut e_count = 0usize;
+    for run in edges.chunk_by(|x, y| x.0 == y.0) {
+        e_count += 1;
+        match run {
+            [(e, _)] => boundary.push(*e),
+            [(_, a), (_, b)] => {
+                let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
+                parent[ra] = rb;
+            }
+            _ => return None,
+        }
+    }
+    let r0 = root(&mut parent, 0);
+    if (1..prims.len()).any(|k| root(&mut parent, k) != r0) {
+        return None;
+    }
+    let mut verts: Vec<u32> = prims
+        .iter()
+        .flat_map(|&t| tris[t as usize])
+        .collect::<Vec<_>>();
+    verts.sort_unstable();
+    verts.dedup();
+    let chi = verts.len() as i64 - e_count as i64 + prims.len() as i64;
+    (chi == 1 && degrees_are_two(&boundary)).then_some(boundary)
+}
+
+/// Whether every vertex of the edge list is on exactly two of its edges.
+fn degrees_are_two(edges: &[[u32; 2]]) -> bool {
+    let mut ends: Vec<u32> = edges.iter().flatten().copied().collect();
+    ends.sort_unstable();
+    ends.chunk_by(|a, b| a == b).all(|run| run.len() == 2)
+}
+
+/// The boundary of the union of two disks (sorted boundary edge lists) when it is a disk.
+fn merged_boundary(a: &[[u32; 2]], b: &[[u32; 2]]) -> Option<Vec<[u32; 2]>> {
+    // shared edges (interior of the union) and the symmetric difference (its boundary)
+    let (mut i, mut j) = (0, 0);
+    let mut shared_edges = 0i64;
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                shared_edges += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    if shared_edges == 0 {
+        return None;
+    }
+    // shared vertices: on both boundaries (in a manifold mesh a vertex inside one disk has
+    // all its triangles there)
+    let vs = |e: &[[u32; 2]]| {
+        let mut v: Vec<u32> = e.iter().flatten().copied().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (va, vb) = (vs(a), vs(b));
+    let (mut i, mut j, mut shared_verts) = (0, 0, 0i64);
+    while i < va.len() && j < vb.len() {
+        match va[i].cmp(&vb[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared_verts += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let chi = 2 - (shared_verts - shared_edges);
+    (chi == 1 && !out.is_empty() && degrees_are_two(&out)).then_some(out)
+}
+
+/// Number of common elements of two sorted lists.
+fn common<T: Ord>(a: &[T], b: &[T]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The boundary of the union of two disks (sorted boundary edges `ea`/`eb`, sorted boundary
+/// vertices `va`/`vb`) into `out`, when the union is a disk: they share `E_s ≥ 1` edges and
+/// `V_s = E_s + 1` vertices (Euler characteristic `2 − (V_s − E_s) = 1`). The shared part is
+/// then a single tree lying on both boundary loops, i.e. a path, so the merged boundary is
+/// one loop (no degree test needed, unlike a leaf).
+fn union_boundary(
+    ea: &[[u32; 2]],
+    va: &[u32],
+    eb: &[[u32; 2]],
+    vb: &[u32],
+    out: &mut Vec<[u32; 2]>,
+) -> bool {
+    let shared_edges = common(ea, eb);
+    if shared_edges == 0 || common(va, vb) != shared_edges + 1 {
+        return false;
+    }
+    out.clear();
+    let (mut i, mut j) = (0, 0);
+    while i < ea.len() && j < eb.len() {
+        match ea[i].cmp(&eb[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(ea[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(eb[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&ea[i..]);
+    out.extend_from_slice(&eb[j..]);
+    !out.is_empty()
+}
+
+/// A contour edge projected onto the plane, at both times, with its swept box.
+#[derive(Debug, Clone, Copy)]
+struct ContourEdge {
+    ends: [u32; 2],
+    p0: [DVec2; 2],
+    p1: [DVec2; 2],
+    lo: DVec2,
+    hi: DVec2,
+}
+
+/// The contour test: the boundary `edges`, projected onto the plane orthogonal to `axis`,
+/// stays a simple closed curve over the whole step. Every pair of edges whose swept boxes
+/// overlap is checked (after a sort along `x` for large contours).
+fn contour_is_simple(
+    edges: &[[u32; 2]],
+    mesh: &DeformingMesh,
+    axis: DVec3,
+    slack: f64,
+    scratch: &mut ContourScratch,
+) -> bool {
+    let ContourScratch { edges: es, order } = scratch;
+    let (u, w) = axis.any_orthonormal_pair();
+    let (x0, x1) = (mesh.x0(), mesh.x1());
+    let proj = |p: DVec3| DVec2::new(p.dot(u), p.dot(w));
+    if edges.is_empty() {
+        return true;
+    }
+    // A common translation `t·shift` of the whole contour changes no intersection, so the
+    // displacements are taken relative to the mean one: rigidly translating contours get
+    // tight swept boxes.
+    let mut shift = DVec3::ZERO;
+    for &[a, _] in edges {
+        shift += x1[a as usize] - x0[a as usize];
+    }
+    let shift = shift / edges.len() as f64;
+    es.clear();
+    for &[a, b] in edges {
+        let p0 = [proj(x0[a as usize]), proj(x0[b as usize])];
+        let p1 = [proj(x1[a as usize] - shift), proj(x1[b as usize] - shift)];
+        let lo = p0[0].min(p0[1]).min(p1[0].min(p1[1])) - DVec2::splat(slack);
+        let hi = p0[0].max(p0[1]).max(p1[0].max(p1[1])) + DVec2::splat(slack);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return false;
+        }
+        es.push(ContourEdge {
+            ends: [a, b],
+            p0,
+            p1,
+            lo,
+            hi,
+        });
+    }
+    // sweep along x: edges in order of their boxes' low x (sorting small keys, not edges)
+    order.clear();
+    order.extend(es.iter().enumerate().map(|(k, e)| (e.lo.x, k as u32)));
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    for (n, &(_, k)) in order.iter().enumerate() {
+        let e = &es[k as usize];
+        for &(lo_x, l) in &order[n + 1..] {
+            if lo_x > e.hi.x {
+                break;
+            }
+            let f = &es[l as usize];
+            if f.lo.y > e.hi.y || e.lo.y > f.hi.y {
+                continue;
+            }
+            let ok = match shared_end(e.ends, f.ends) {
+                Some((i, j)) => never_fold(e, i, f, j, slack),
+                None => stay_apart(e, f, slack),
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Indices (in `a`, in `b`) of the common vertex of two distinct edges.
+#[inline]
+fn shared_end(a: [u32; 2], b: [u32; 2]) -> Option<(usize, usize)> {
+    (0..2)
+        .flat_map(|i| (0..2).map(move |j| (i, j)))
+        .find(|&(i, j)| a[i] == b[j])
+}
+
+/// Edges `e`, `f` meeting at `e.p[i] = f.p[j]` never fold onto each other: the cross product
+/// of their directions from the common vertex keeps a strict sign, or their dot product stays
+/// negative (Bernstein coefficients of the two quadratics).
+fn never_fold(e: &ContourEdge, i: usize, f: &ContourEdge, j: usize, slack: f64) -> bool {
+    let (a0, a1) = (e.p0[1 - i] - e.p0[i], e.p1[1 - i] - e.p1[i]);
+    let (b0, b1) = (f.p0[1 - j] - f.p0[j], f.p1[1 - j] - f.p1[j]);
+    let cross = [
+        a0.perp_dot(b0),
+        0.5 * (a0.perp_dot(b1) + a1.perp_dot(b0)),
+        a1.perp_dot(b1),
+    ];
+    let dot = [a0.dot(b0), 0.5 * (a0.dot(b1) + a1.dot(b0)), a1.dot(b1)];
+    // L1 norms bound the lengths from above (no square roots)
+    let l1 = |v: DVec2| v.x.abs() + v.y.abs();
+    let (la, lb) = (l1(a0).max(l1(a1)), l1(b0).max(l1(b1)));
+    let tol = 2.0 * slack * (la + lb) + 1e-12 * la * lb;
+    cross.iter().all(|&c| c > tol)
+        || cross.iter().all(|&c| c < -tol)
+        || dot.iter().all(|&d| d < -tol)
+}
+
+/// Edges without a common vertex stay apart: their distance at `t = 0` exceeds the largest
+/// relative displacement of an endpoint of one and an endpoint of the other (the relative
+/// displacement of any two points of the edges is a convex combination of those).
+fn stay_apart(e: &ContourEdge, f: &ContourEdge, slack: f64) -> bool {
+    // first per axis, without square roots: the gap of the boxes at t = 0 against the
+    // largest relative displacement along the axis
+    let (mut rx, mut ry) = (0.0f64, 0.0f64);
+    for i in 0..2 {
+        for j in 0..2 {
+            let d = (e.p1[i] - e.p0[i]) - (f.p1[j] - f.p0[j]);
+            rx = rx.max(d.x.abs());
+            ry = ry.max(d.y.abs());
+        }
+    }
+    let (lo_e, hi_e) = (e.p0[0].min(e.p0[1]), e.p0[0].max(e.p0[1]));
+    let (lo_f, hi_f) = (f.p0[0].min(f.p0[1]), f.p0[0].max(f.p0[1]));
+    let gap = (lo_f - hi_e).max(lo_e - hi_f);
+    if gap.x > rx + 2.0 * slack || gap.y > ry + 2.0 * slack {
+        return true;
+    }
+    let mut rel = 0.0f64;
+    for i in 0..2 {
+        for j in 0..2 {
+            let d = (e.p1[i] - e.p0[i]) - (f.p1[j] - f.p0[j]);
+            rel = rel.max(d.length());
+        }
+    }
+    segment_distance(e.p0, f.p0) > rel + 2.0 * slack
+}
+
+/// Distance between two segments in the plane (0 when they cross or touch).
+fn segment_distance(a: [DVec2; 2], b: [DVec2; 2]) -> f64 {
+    let orient = |p: DVec2, q: DVec2, r: DVec2| (q - p).perp_dot(r - p);
+    let (o1, o2) = (orient(a[0], a[1], b[0]), orient(a[0], a[1], b[1]));
+    let (o3, o4) = (orient(b[0], b[1], a[0]), orient(b[0], b[1], a[1]));
+    if o1 * o2 <= 0.0 && o3 * o4 <= 0.0 {
+        return 0.0;
+    }
+    point_segment(a[0], b)
+        .min(point_segment(a[1], b))
+        .min(point_segment(b[0], a))
+        .min(point_segment(b[1], a))
+}
+
+/// Distance from `p` to the segment `s`.
+fn point_segment(p: DVec2, s: [DVec2; 2]) -> f64 {
+    let d = s[1] - s[0];
+    let dd = d.length_squared();
+    let t = if dd > 0.0 {
+        ((p - s[0]).dot(d) / dd).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (s[0] + d * t - p).length()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccd_bvh::{BvhOptions, PrimitiveSet};
+    use ccd_geometry::Aabb;
+
+    /// A `n × n` grid of cells in the plane z = 0 (two triangles per cell).
+    fn grid(n: u32) -> (Vec<[u32; 3]>, Vec<DVec3>) {
+        let mut tris = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let v = |a: u32, b: u32| a * (n + 1) + b;
+                tris.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+                tris.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+            }
+        }
+        let pts = (0..=n)
+            .flat_map(|i| (0..=n).map(move |j| DVec3::new(f64::from(i), f64::from(j), 0.0)))
+            .collect();
+        (tris, pts)
+    }
+
+    struct Tris<'a>(&'a DeformingMesh);
+    impl PrimitiveSet for Tris<'_> {
+        fn len(&self) -> usize {
+            self.0.triangle_count()
+        }
+        fn aabb(&self, i: usize) -> Aabb {
+            let t = self.0.triangles()[i];
+            t.iter().fold(Aabb::EMPTY, |b, &v| {
+                b.include_point(self.0.x0()[v as usize])
+            })
+        }
+        fn push_points(&self, i: usize, out: &mut Vec<DVec3>) {
+            for v in self.0.triangles()[i] {
+                out.push(self.0.x0()[v as usize]);
+            }
+        }
+    }
+
+    fn patches(m: &DeformingMesh) -> (Bvh<Kdop18>, Patches) {
+        let opts = BvhOptions {
+            leaf_size: 4,
+            split: None,
+        };
+        let bvh = Bvh::<Kdop18>::build(&Tris(m), &opts).unwrap();
+        let mut p = Patches::build(m, &bvh);
+        p.fit_cones(m, &bvh);
+        (bvh, p)
+    }
+
+    #[test]
+    fn a_flat_falling_sheet_is_certified_at_the_root() {
+        let (tris, x0) = grid(8);
+        let x1: Vec<DVec3> = x0.iter().map(|p| *p - DVec3::Z * 0.5).collect();
+        let m = DeformingMesh::new(tris, x0, x1).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_some());
+        assert_eq!(p.disk[0].unwrap().edges.1, 32); // the 8 × 8 grid's boundary
+        assert!(p.certified(0, &m, 1e-9, &mut Scratch::default()));
+    }
+
+    #[test]
+    fn a_sheet_folding_onto_itself_is_not_certified() {
+        // the right half rotates by 180° about the line x = 4 (a full fold: the normals of
+        // the moving half sweep through every direction of a half-plane)
+        let (tris, x0) = grid(8);
+        let x1: Vec<DVec3> = x0
+            .iter()
+            .map(|p| {
+                if p.x > 4.0 {
+                    DVec3::new(8.0 - p.x, p.y, 0.01)
+                } else {
+                    *p
+                }
+            })
+            .collect();
+        let m = DeformingMesh::new(tris, x0, x1).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_some());
+        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+    }
+
+    #[test]
+    fn a_flat_contour_that_overlaps_in_projection_is_not_certified() {
+        // a strip whose far end slides over its near end (normals stay +z, but the projected
+        // contour self-intersects at t = 1)
+        let tris = vec![
+            [0, 1, 2],
+            [1, 3, 2],
+            [2, 3, 4],
+            [3, 5, 4],
+            [4, 5, 6],
+            [5, 7, 6],
+        ];
+        let x0: Vec<DVec3> = (0..8)
+            .map(|k| DVec3::new(f64::from(k / 2), f64::from(k % 2), 0.0))
+            .collect();
+        let mut x1 = x0.clone();
+        for (k, p) in x1.iter_mut().enumerate().skip(6) {
+            *p = DVec3::new(0.5, (k % 2) as f64, 0.1);
+        }
+        let m = DeformingMesh::new(tris, x0, x1).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_some());
+        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+    }
+
+    #[test]
+    fn closed_and_pinched_meshes_are_not_disks() {
+        // a tetrahedron (closed: χ = 2, no boundary)
+        let tris = vec![[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]];
+        let x: Vec<DVec3> = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+        let m = DeformingMesh::new(tris, x.clone(), x).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_none());
+        // two triangles touching at one vertex (a bow tie)
+        let tris = vec![[0, 1, 2], [0, 3, 4]];
+        let x: Vec<DVec3> = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::NEG_X, DVec3::NEG_Y];
+        let m = DeformingMesh::new(tris, x.clone(), x).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_none());
+    }
+
+    #[test]
+    fn cones_merge_and_contain() {
+        let a = cone_of(&[Some(DVec3::Z), Some(DVec3::new(0.1, 0.0, 1.0))]);
+        let b = cone_of(&[Some(DVec3::new(0.0, 0.3, 1.0))]);
+        let c = a.merge(&b);
+        for d in [
+            DVec3::Z,
+            DVec3::new(0.1, 0.0, 1.0),
+            DVec3::new(0.0, 0.3, 1.0),
+        ] {
+            assert!(angle(c.axis, d.normalize()) <= c.half);
+        }
+        assert!(!cone_of(&[Some(DVec3::Z), Some(DVec3::NEG_Z)]).usable());
+        assert!(!cone_of(&[None]).usable());
+        assert!(!a.merge(&Cone::FULL).usable());
+    }
+}
