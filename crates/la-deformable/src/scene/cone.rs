@@ -7,14 +7,16 @@
 //! projection is an orientation-preserving local homeomorphism of the disk whose boundary maps
 //! injectively, hence injective: no two points of the patch meet.
 //!
-//! - **Disks** are found once per mesh from the topology (static while positions change): a
-//!   leaf is a disk when its triangles are edge-connected, its boundary edges meet two at every
-//!   boundary vertex and `V − E + F = 1`; a parent of two disks is a disk when they share at
-//!   least one edge, `2 − (V_shared − E_shared) = 1` and the merged boundary keeps degree two.
-//!   A connected compact surface with one boundary loop and Euler characteristic 1 is a disk,
-//!   and any pinch (vertices glued) lowers the characteristic, so these tests are exact for
-//!   complexes whose edges have at most two triangles. Triangles at non-manifold edges or
-//!   vertices, or with repeated vertices, never belong to a disk.
+//! - **Disks** are found once per mesh from the topology (static while positions change),
+//!   bottom-up: every node records its vertex, edge and triangle counts, its number of
+//!   edge-connected components and its boundary edges (each tagged with its component); a
+//!   parent merges its children's records across the edges on both boundaries (in a manifold
+//!   mesh an edge or vertex in both children is on both boundaries). A node is a disk when it
+//!   is one component, `V − E + F = 1` and every boundary vertex is on exactly two boundary
+//!   edges: a connected compact surface with Euler characteristic 1 and boundary is a disk,
+//!   and any pinch (vertices glued) lowers the characteristic. Triangles at non-manifold
+//!   edges or vertices, or with repeated vertices, keep every node above them from being a
+//!   disk.
 //! - **Continuous normal cones** (per step): with linear vertex motion the normal
 //!   `n(t) = e₁(t) × e₂(t)` is a quadratic in `t` whose Bernstein coefficients are
 //!   `e₁(0)×e₂(0)`, `(e₁(0)×e₂(1) + e₁(1)×e₂(0))/2` and `e₁(1)×e₂(1)`; `n(t)` is a convex
@@ -179,36 +181,34 @@ impl Patches {
     pub(crate) fn build(mesh: &DeformingMesh, bvh: &Bvh<Kdop18>) -> Self {
         let poison = non_manifold_triangles(mesh);
         let n = bvh.node_count();
-        let mut bounds: Vec<Option<Vec<[u32; 2]>>> = vec![None; n];
-        for i in (0..n).rev() {
-            let node = bvh.node(i as u32);
-            bounds[i] = match node.children() {
-                None => leaf_boundary(mesh, bvh.node_primitives(i as u32), &poison),
-                Some([l, r]) => match (&bounds[l as usize], &bounds[r as usize]) {
-                    (Some(a), Some(b)) => merged_boundary(a, b),
-                    _ => None,
-                },
-            };
-        }
+        let mut info: Vec<Option<Topo>> = vec![None; n];
         let mut out = Self {
             disk: vec![None; n],
             edges: Vec::new(),
             verts: Vec::new(),
             cones: vec![Cone::FULL; n],
         };
-        for (i, b) in bounds.into_iter().enumerate() {
-            if let Some(b) = b {
-                let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
-                out.edges.extend_from_slice(&b);
-                let mut v: Vec<u32> = b.iter().flatten().copied().collect();
-                v.sort_unstable();
-                v.dedup();
-                out.verts.extend_from_slice(&v);
-                out.disk[i] = Some(Disk {
-                    edges: (es, b.len() as u32),
-                    verts: (vs, v.len() as u32),
-                });
+        for i in (0..n).rev() {
+            let node = bvh.node(i as u32);
+            let t = match node.children() {
+                None => leaf_topology(mesh, bvh.node_primitives(i as u32), &poison),
+                Some([l, r]) => match (info[l as usize].take(), info[r as usize].take()) {
+                    (Some(a), Some(b)) => Some(merged_topology(a, b)),
+                    _ => None,
+                },
+            };
+            if let Some(t) = &t {
+                if t.is_disk() {
+                    let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
+                    out.edges.extend(t.boundary.iter().map(|b| b.0));
+                    out.verts.extend_from_slice(&t.boundary_verts);
+                    out.disk[i] = Some(Disk {
+                        edges: (es, t.boundary.len() as u32),
+                        verts: (vs, t.boundary_verts.len() as u32),
+                    });
+                }
             }
+            info[i] = t;
         }
         out
     }
@@ -218,11 +218,6 @@ impl Patches {
         let tris = mesh.triangles();
         let mut dirs = Vec::new();
         for i in (0..bvh.node_count()).rev() {
-            if self.disk[i].is_none() {
-                // a cone only matters for disks, and a parent of a non-disk is no disk
-                self.cones[i] = Cone::FULL;
-                continue;
-            }
             self.cones[i] = match bvh.node(i as u32).children() {
                 Some([l, r]) => self.cones[l as usize].merge(&self.cones[r as usize]),
                 None => {
@@ -374,115 +369,170 @@ fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
     poison
 }
 
-/// The sorted boundary edges of a leaf's triangles when they form a disk.
-fn leaf_boundary(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option<Vec<[u32; 2]>> {
+/// The topology of a node's triangles (manifold meshes only: `None` once a triangle at a
+/// non-manifold edge or vertex is inside): counts for the Euler characteristic, the number of
+/// edge-connected components, and the boundary edges (sorted, each with the local index of
+/// its component) and boundary vertices (sorted).
+#[derive(Debug, Clone)]
+struct Topo {
+    vertices: i64,
+    edges: i64,
+    faces: i64,
+    components: u32,
+    boundary: Vec<([u32; 2], u32)>,
+    boundary_verts: Vec<u32>,
+}
+
+impl Topo {
+    /// One edge-connected component, Euler characteristic 1 and two boundary edges at every
+    /// boundary vertex: a topological disk (see the module docs).
+    fn is_disk(&self) -> bool {
+        self.components == 1
+            && self.vertices - self.edges + self.faces == 1
+            && !self.boundary.is_empty()
+            && 2 * self.boundary_verts.len() == 2 * self.boundary.len()
+            && degrees_are_two(self.boundary.iter().map(|b| b.0))
+    }
+}
+
+/// Union-find root with path halving.
+fn root(p: &mut [u32], mut i: u32) -> u32 {
+    while p[i as usize] != i {
+        p[i as usize] = p[p[i as usize] as usize];
+        i = p[i as usize];
+    }
+    i
+}
+
+/// The sorted distinct vertices of boundary edges.
+fn vertices_of(boundary: &[([u32; 2], u32)]) -> Vec<u32> {
+    let mut v: Vec<u32> = boundary.iter().flat_map(|b| b.0).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The topology of a leaf's triangles, `None` if one of them is poisoned.
+fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option<Topo> {
     let tris = mesh.triangles();
-    if prims.is_empty() || prims.iter().any(|&t| poison[t as usize]) {
+    if prims.iter().any(|&t| poison[t as usize]) {
         return None;
     }
-    let mut edges: Vec<([u32; 2], usize)> = Vec::with_capacity(3 * prims.len());
+    let mut edges: Vec<([u32; 2], u32)> = Vec::with_capacity(3 * prims.len());
     for (k, &t) in prims.iter().enumerate() {
         let t = tris[t as usize];
         for j in 0..3 {
             let (a, b) = (t[j], t[(j + 1) % 3]);
-            edges.push(([a.min(b), a.max(b)], k));
+            edges.push(([a.min(b), a.max(b)], k as u32));
         }
     }
     edges.sort_unstable();
-    // edge-connectivity of the triangles
-    let mut parent: Vec<usize> = (0..prims.len()).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
+    let mut parent: Vec<u32> = (0..prims.len() as u32).collect();
+    let mut components = prims.len() as u32;
     let mut boundary = Vec::new();
-    let mut e_count = 0usize;
+    let mut edge_count = 0i64;
     for run in edges.chunk_by(|x, y| x.0 == y.0) {
-        e_count += 1;
+        edge_count += 1;
         match run {
-            [(e, _)] => boundary.push(*e),
+            [(e, f)] => boundary.push((*e, *f)),
             [(_, a), (_, b)] => {
                 let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
-                parent[ra] = rb;
+                if ra != rb {
+                    parent[ra as usize] = rb;
+                    components -= 1;
+                }
             }
             _ => return None,
         }
     }
-    let r0 = root(&mut parent, 0);
-    if (1..prims.len()).any(|k| root(&mut parent, k) != r0) {
-        return None;
+    // component ids: compact indices of the roots
+    let mut id = vec![u32::MAX; prims.len()];
+    let mut next = 0;
+    for b in &mut boundary {
+        let r = root(&mut parent, b.1) as usize;
+        if id[r] == u32::MAX {
+            id[r] = next;
+            next += 1;
+        }
+        b.1 = id[r];
     }
-    let mut verts: Vec<u32> = prims
-        .iter()
-        .flat_map(|&t| tris[t as usize])
-        .collect::<Vec<_>>();
+    let mut verts: Vec<u32> = prims.iter().flat_map(|&t| tris[t as usize]).collect();
     verts.sort_unstable();
     verts.dedup();
-    let chi = verts.len() as i64 - e_count as i64 + prims.len() as i64;
-    (chi == 1 && degrees_are_two(&boundary)).then_some(boundary)
+    let boundary_verts = vertices_of(&boundary);
+    Some(Topo {
+        vertices: verts.len() as i64,
+        edges: edge_count,
+        faces: prims.len() as i64,
+        components,
+        boundary,
+        boundary_verts,
+    })
 }
 
-/// Whether every vertex of the edge list is on exactly two of its edges.
-fn degrees_are_two(edges: &[[u32; 2]]) -> bool {
-    let mut ends: Vec<u32> = edges.iter().flatten().copied().collect();
-    ends.sort_unstable();
-    ends.chunk_by(|a, b| a == b).all(|run| run.len() == 2)
-}
-
-/// The boundary of the union of two disks (sorted boundary edge lists) when it is a disk.
-fn merged_boundary(a: &[[u32; 2]], b: &[[u32; 2]]) -> Option<Vec<[u32; 2]>> {
-    // shared edges (interior of the union) and the symmetric difference (its boundary)
-    let (mut i, mut j) = (0, 0);
-    let mut shared_edges = 0i64;
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
+/// The topology of the union of two nodes' triangles (disjoint triangle sets of a manifold
+/// mesh): an edge in both is a boundary edge of both (one triangle on each side), a vertex in
+/// both is a boundary vertex of both, and components meet only across shared edges.
+fn merged_topology(a: Topo, b: Topo) -> Topo {
+    let offset = a.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
+    let ids = offset + b.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
+    let mut parent: Vec<u32> = (0..ids).collect();
+    let mut components = a.components + b.components;
+    let mut boundary = Vec::with_capacity(a.boundary.len() + b.boundary.len());
+    let (mut i, mut j, mut shared_edges) = (0, 0, 0i64);
+    while i < a.boundary.len() && j < b.boundary.len() {
+        let (ea, eb) = (a.boundary[i], b.boundary[j]);
+        match ea.0.cmp(&eb.0) {
             std::cmp::Ordering::Less => {
-                out.push(a[i]);
+                boundary.push(ea);
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                out.push(b[j]);
+                boundary.push((eb.0, eb.1 + offset));
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
                 shared_edges += 1;
+                let (ra, rb) = (root(&mut parent, ea.1), root(&mut parent, eb.1 + offset));
+                if ra != rb {
+                    parent[ra as usize] = rb;
+                    components -= 1;
+                }
                 i += 1;
                 j += 1;
             }
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    if shared_edges == 0 {
-        return None;
-    }
-    // shared vertices: on both boundaries (in a manifold mesh a vertex inside one disk has
-    // all its triangles there)
-    let vs = |e: &[[u32; 2]]| {
-        let mut v: Vec<u32> = e.iter().flatten().copied().collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let (va, vb) = (vs(a), vs(b));
-    let (mut i, mut j, mut shared_verts) = (0, 0, 0i64);
-    while i < va.len() && j < vb.len() {
-        match va[i].cmp(&vb[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared_verts += 1;
-                i += 1;
-                j += 1;
-            }
+    boundary.extend_from_slice(&a.boundary[i..]);
+    boundary.extend(b.boundary[j..].iter().map(|e| (e.0, e.1 + offset)));
+    let shared_verts = common(&a.boundary_verts, &b.boundary_verts) as i64;
+    // compact the component ids of the remaining boundary
+    let mut id = vec![u32::MAX; ids as usize];
+    let mut next = 0;
+    for e in &mut boundary {
+        let r = root(&mut parent, e.1) as usize;
+        if id[r] == u32::MAX {
+            id[r] = next;
+            next += 1;
         }
+        e.1 = id[r];
     }
-    let chi = 2 - (shared_verts - shared_edges);
-    (chi == 1 && !out.is_empty() && degrees_are_two(&out)).then_some(out)
+    let boundary_verts = vertices_of(&boundary);
+    Topo {
+        vertices: a.vertices + b.vertices - shared_verts,
+        edges: a.edges + b.edges - shared_edges,
+        faces: a.faces + b.faces,
+        components,
+        boundary,
+        boundary_verts,
+    }
+}
+
+/// Whether every vertex of the edge list is on exactly two of its edges.
+fn degrees_are_two(edges: impl Iterator<Item = [u32; 2]>) -> bool {
+    let mut ends: Vec<u32> = edges.flatten().collect();
+    ends.sort_unstable();
+    ends.chunk_by(|a, b| a == b).all(|run| run.len() == 2)
 }
 
 /// Number of common elements of two sorted lists.

@@ -121,6 +121,14 @@ impl Box32 {
         }
     }
 
+    /// Surface area (0 for an empty box).
+    #[inline]
+    pub(crate) fn surface_area(&self) -> f64 {
+        let d = (self.hi - self.lo).max(Vec4::ZERO);
+        let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
+        2.0 * (x * y + y * z + z * x)
+    }
+
     /// Whether the boxes overlap (closed intervals on every axis; four-lane compares).
     #[inline(always)]
     pub(crate) fn overlaps(&self, o: &Self) -> bool {
@@ -190,6 +198,8 @@ pub(crate) struct HybridBvh {
     edge_first: Vec<u32>,
     /// Disk-shaped subtrees and their normal cones (self-collision culling).
     pub(crate) patches: Patches,
+    /// [`HybridBvh::quality`] right after the build.
+    pub(crate) built_quality: f64,
 }
 
 impl HybridBvh {
@@ -223,6 +233,7 @@ impl HybridBvh {
             vert_first: Vec::new(),
             edge_first: Vec::new(),
             patches: Patches::build(mesh, &bvh),
+            built_quality: 0.0,
             bvh,
         };
         for i in (0..n).rev() {
@@ -231,6 +242,7 @@ impl HybridBvh {
             }
         }
         out.fit(mesh, tolerance);
+        out.built_quality = out.quality();
         Ok(out)
     }
 
@@ -241,6 +253,28 @@ impl HybridBvh {
             .map_err(|e| LaError::InvalidOption(format!("BVH refit failed: {e}")))?;
         self.fit(mesh, tolerance);
         Ok(())
+    }
+
+    /// The summed surface area of the inner nodes' swept boxes over that of the leaves' (grows
+    /// when refitting stretches inner nodes over parts that moved apart; 0 for a single leaf,
+    /// NaN-free: infinite areas compare as degraded).
+    pub(crate) fn quality(&self) -> f64 {
+        let (mut inner, mut leaves) = (0.0f64, 0.0f64);
+        for (i, b) in self.node_box.iter().enumerate() {
+            let a = b.surface_area();
+            if self.bvh.node(i as u32).is_leaf() {
+                leaves += a;
+            } else {
+                inner += a;
+            }
+        }
+        if leaves > 0.0 && leaves.is_finite() {
+            inner / leaves
+        } else if inner > 0.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        }
     }
 
     /// The faces (`.0`), owned vertices (`.1`) and owned edges (`.2`) of a leaf's triangle

@@ -42,6 +42,11 @@ pub enum Kernel {
 /// triangle) then fit the 64-bit selection masks of the leaf-pair test.
 pub const MAX_LEAF_SIZE: u32 = 16;
 
+/// [`Scene::update`] rebuilds a mesh's BVH when its quality measure (the summed surface
+/// area of the inner nodes' swept boxes over that of the leaves') exceeds this multiple of
+/// its value at the last build.
+pub const REBUILD_RATIO: f64 = 2.0;
+
 /// Settings of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SceneOptions {
@@ -144,6 +149,8 @@ pub struct Scene {
     options: SceneOptions,
     /// Bound on the rounding error of projected coordinates (scene scale × a few ulps).
     round_off: f64,
+    /// BVH rebuilds done by [`Scene::update`].
+    rebuilds: u64,
 }
 
 impl Scene {
@@ -165,12 +172,16 @@ impl Scene {
             bvhs,
             options: *options,
             round_off: 0.0,
+            rebuilds: 0,
         };
         scene.round_off = round_off(&scene.meshes);
         Ok(scene)
     }
 
-    /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH.
+    /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH; the BVH is
+    /// rebuilt instead when refitting has degraded it (the swept boxes of its inner nodes
+    /// have grown, relative to its leaves', to more than [`REBUILD_RATIO`] times what they
+    /// were at its last build: parts that moved apart, like the fragments of an explosion).
     ///
     /// # Errors
     /// [`LaError::InvalidOption`] for a bad mesh index, or what
@@ -181,9 +192,22 @@ impl Scene {
             .get_mut(mesh)
             .ok_or_else(|| LaError::InvalidOption(format!("no mesh {mesh} in the scene")))?;
         m.set_positions(x0, x1)?;
-        self.bvhs[mesh].refit(&self.meshes[mesh], self.options.la.tolerance)?;
+        let tol = self.options.la.tolerance;
+        let h = &mut self.bvhs[mesh];
+        h.refit(&self.meshes[mesh], tol)?;
+        if h.quality() > REBUILD_RATIO * h.built_quality {
+            *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
+            self.rebuilds += 1;
+        }
         self.round_off = round_off(&self.meshes);
         Ok(())
+    }
+
+    /// How many times [`Scene::update`] rebuilt a BVH instead of refitting it.
+    #[inline]
+    #[must_use]
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
     }
 
     /// The meshes.
