@@ -197,16 +197,14 @@ impl Patches {
                     _ => None,
                 },
             };
-            if let Some(t) = &t {
-                if t.is_disk() {
-                    let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
-                    out.edges.extend(t.boundary.iter().map(|b| b.0));
-                    out.verts.extend_from_slice(&t.boundary_verts);
-                    out.disk[i] = Some(Disk {
-                        edges: (es, t.boundary.len() as u32),
-                        verts: (vs, t.boundary_verts.len() as u32),
-                    });
-                }
+            if let Some(t) = t.as_ref().filter(|t| t.is_disk()) {
+                let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
+                out.edges.extend(t.boundary.iter().map(|b| b.0));
+                out.verts.extend_from_slice(&t.boundary_verts);
+                out.disk[i] = Some(Disk {
+                    edges: (es, t.boundary.len() as u32),
+                    verts: (vs, t.boundary_verts.len() as u32),
+                });
             }
             info[i] = t;
         }
