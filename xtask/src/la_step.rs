@@ -36,6 +36,10 @@ pub(crate) struct LaStepArgs {
     /// Triangles per BVH leaf.
     #[arg(long, default_value_t = 8)]
     leaf_size: u32,
+    /// Build the scene at this earlier step and reach `--step` by `Scene::update` (refits,
+    /// and rebuilds when the hierarchy has degraded), as a simulation would.
+    #[arg(long)]
+    from: Option<usize>,
 }
 
 pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
@@ -75,8 +79,25 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         ..SceneOptions::default()
     };
     let t = Instant::now();
-    let scene = Scene::new(ms, &opts)?;
+    let mut scene = Scene::new(ms, &opts)?;
     let build = t.elapsed().as_secs_f64() * 1e3;
+    if let Some(from) = args.from {
+        if from >= step {
+            bail!("--from {from} must come before --step {step}");
+        }
+        let first = meshes(&topo, &anim.frame(from), &anim.frame(from + 1))?;
+        scene = Scene::new(first, &opts)?;
+        for k in from + 1..=step {
+            let (f0, f1) = (anim.frame(k), anim.frame(k + 1));
+            for (m, (a, b)) in f0.into_iter().zip(f1).enumerate() {
+                scene.update(m, a, b)?;
+            }
+        }
+        println!(
+            "reached step {step} from {from} by updates ({} rebuilds)",
+            scene.rebuilds()
+        );
+    }
     let mut times = Vec::with_capacity(args.reps.max(1));
     let mut last = None;
     for _ in 0..args.reps.max(1) {

@@ -199,6 +199,42 @@ fn update_refits_and_matches_a_fresh_scene() {
         keys(&scene.query(Output::All)),
         keys(&fresh.query(Output::All))
     );
+    // a small move refits; moving the sphere far (a tenth of its size and more) rebuilds
+    let rebuilds = scene.rebuilds();
+    let nudge =
+        |d: f64| -> Vec<DVec3> { meshes[1].x0().iter().map(|p| *p + DVec3::X * d).collect() };
+    scene.update(1, nudge(1e-3), nudge(2e-3)).unwrap();
+    assert_eq!(scene.rebuilds(), rebuilds);
+    // split the sphere: its two halves fly apart along ±x
+    let apart = |d: f64| -> Vec<DVec3> {
+        meshes[1]
+            .x0()
+            .iter()
+            .map(|p| *p + DVec3::X * (d * p.x.signum()))
+            .collect()
+    };
+    scene.update(1, apart(0.5), apart(0.6)).unwrap();
+    assert_eq!(scene.rebuilds(), rebuilds + 1);
+    let moved = vec![
+        DeformingMesh::new(
+            meshes[0].triangles().to_vec(),
+            meshes[0].x1().to_vec(),
+            meshes[0].x0().to_vec(),
+        )
+        .unwrap(),
+        DeformingMesh::new(meshes[1].triangles().to_vec(), apart(0.5), apart(0.6)).unwrap(),
+    ];
+    let opts = SceneOptions::default();
+    let reference = brute_force(
+        &moved,
+        &SceneOptions {
+            normal_cones: false,
+            ..opts
+        },
+        Output::All,
+    )
+    .unwrap();
+    assert_eq!(keys(&scene.query(Output::All)), keys(&reference));
     assert!(matches!(
         scene.update(5, vec![], vec![]),
         Err(LaError::InvalidOption(_))

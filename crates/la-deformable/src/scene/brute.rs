@@ -39,8 +39,11 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// vertex–face pair (each vertex used by a triangle against every face; within a mesh, faces
 /// containing the vertex are skipped) and every edge–edge pair (within a mesh, edges sharing
 /// a vertex are skipped), each run through the same elementary kernel on the whole step
-/// `[0, 1]`. The scene query must return the same contacts (`Output::All`) and the same
-/// earliest ToC (`Output::Global`); use it on small meshes (it is quadratic in the worst case).
+/// `[0, 1]`. The scene query returns the same contacts (`Output::All`) and the same earliest
+/// ToC (`Output::Global`) with [`SceneOptions::normal_cones`] off; with it on, pairs inside a
+/// patch certified free of self-intersection that only come within the tolerance may be
+/// missing (no real contact ever is). Use it on small meshes (it is quadratic in the worst
+/// case).
 ///
 /// # Errors
 /// Invalid options.

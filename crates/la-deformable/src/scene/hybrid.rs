@@ -121,14 +121,6 @@ impl Box32 {
         }
     }
 
-    /// Surface area (0 for an empty box).
-    #[inline]
-    pub(crate) fn surface_area(&self) -> f64 {
-        let d = (self.hi - self.lo).max(Vec4::ZERO);
-        let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
-        2.0 * (x * y + y * z + z * x)
-    }
-
     /// Whether the boxes overlap (closed intervals on every axis; four-lane compares).
     #[inline(always)]
     pub(crate) fn overlaps(&self, o: &Self) -> bool {
@@ -198,8 +190,8 @@ pub(crate) struct HybridBvh {
     edge_first: Vec<u32>,
     /// Disk-shaped subtrees and their normal cones (self-collision culling).
     pub(crate) patches: Patches,
-    /// [`HybridBvh::quality`] right after the build.
-    pub(crate) built_quality: f64,
+    /// Vertex positions at `t = 0` when the hierarchy was built ([`HybridBvh::drift`]).
+    anchor: Vec<DVec3>,
 }
 
 impl HybridBvh {
@@ -233,7 +225,7 @@ impl HybridBvh {
             vert_first: Vec::new(),
             edge_first: Vec::new(),
             patches: Patches::build(mesh, &bvh),
-            built_quality: 0.0,
+            anchor: mesh.x0().to_vec(),
             bvh,
         };
         for i in (0..n).rev() {
@@ -242,7 +234,6 @@ impl HybridBvh {
             }
         }
         out.fit(mesh, tolerance);
-        out.built_quality = out.quality();
         Ok(out)
     }
 
@@ -255,26 +246,26 @@ impl HybridBvh {
         Ok(())
     }
 
-    /// The summed surface area of the inner nodes' swept boxes over that of the leaves' (grows
-    /// when refitting stretches inner nodes over parts that moved apart; 0 for a single leaf,
-    /// NaN-free: infinite areas compare as degraded).
-    pub(crate) fn quality(&self) -> f64 {
-        let (mut inner, mut leaves) = (0.0f64, 0.0f64);
-        for (i, b) in self.node_box.iter().enumerate() {
-            let a = b.surface_area();
-            if self.bvh.node(i as u32).is_leaf() {
-                leaves += a;
-            } else {
-                inner += a;
-            }
+    /// How far the mesh has moved since this hierarchy was built: the mean distance of its
+    /// vertices (at `t = 0`) from where they were at the build, over the diagonal of their
+    /// bounding box then. Refitting keeps the tree's grouping from the build; once parts
+    /// have moved far (fragments flying apart, cloth wrapping round an obstacle) the groups
+    /// no longer match the geometry nor its disk-shaped patches, and the traversal slows.
+    pub(crate) fn drift(&self, mesh: &DeformingMesh) -> f64 {
+        let x0 = mesh.x0();
+        if x0.len() != self.anchor.len() || x0.is_empty() {
+            return f64::INFINITY;
         }
-        if leaves > 0.0 && leaves.is_finite() {
-            inner / leaves
-        } else if inner > 0.0 {
-            f64::INFINITY
-        } else {
-            0.0
+        let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+        let mut sum = 0.0;
+        for (p, a) in x0.iter().zip(&self.anchor) {
+            lo = lo.min(*a);
+            hi = hi.max(*a);
+            sum += (*p - *a).length();
         }
+        let diag = (hi - lo).length();
+        let d = sum / x0.len() as f64 / diag;
+        if d.is_nan() { f64::INFINITY } else { d }
     }
 
     /// The faces (`.0`), owned vertices (`.1`) and owned edges (`.2`) of a leaf's triangle

@@ -3,15 +3,25 @@
 //!
 //! A [`Scene`] holds deforming meshes and one hybrid BVH per mesh. [`Scene::query`] traverses
 //! every pair of meshes and (with [`SceneOptions::self_collision`]) every mesh against itself;
-//! node pairs are culled by the moving k-DOP test (lower layer) or swept k-DOP overlap (upper
-//! layer), triangle pairs by their moving boxes, and what survives runs the elementary
-//! vertex–face and edge–edge kernels on the features each triangle owns
-//! ([`DeformingMesh::owned_features`]), so every feature pair is tested at most once. Within a
-//! mesh, feature pairs that share a vertex are skipped: adjacent triangles are handled by the
-//! vertex–face and edge–edge pairs of their non-shared features.
+//! node pairs are culled by their swept k-DOPs, then (lower layer) by the moving k-DOP test of
+//! LA Sec. IV. Two leaves pair their features directly: each side's owned vertices, owned
+//! edges and faces are selected by the other leaf's box (64-bit masks), vertex–face and
+//! edge–edge candidates by their swept boxes (`f32`, rounded outward) and then by their moving
+//! boxes, and what survives runs the elementary kernels. Every vertex and edge is owned by
+//! one triangle ([`DeformingMesh::owned_features`]), so every feature pair is tested at most
+//! once. Within a mesh, feature pairs that share a vertex are skipped: adjacent triangles are
+//! handled by the vertex–face and edge–edge pairs of their non-shared features.
+//!
+//! Self-collision skips whole subtrees (and unions of two adjacent subtrees) that form a
+//! topological disk whose continuous normal cone stays below 90° and whose projected contour
+//! stays simple during the step: they cannot intersect themselves
+//! ([`SceneOptions::normal_cones`]).
 //!
 //! With [`Output::Global`] the best ToC found so far bounds every later test (temporal
-//! culling): a node pair, triangle pair or feature pair that cannot touch before it is pruned.
+//! culling): a node pair or feature pair that cannot touch before it is pruned.
+//!
+//! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once the
+//! mesh has moved far from where it was at the last build (see [`REBUILD_DRIFT`]).
 
 mod brute;
 mod cone;
@@ -42,10 +52,9 @@ pub enum Kernel {
 /// triangle) then fit the 64-bit selection masks of the leaf-pair test.
 pub const MAX_LEAF_SIZE: u32 = 16;
 
-/// [`Scene::update`] rebuilds a mesh's BVH when its quality measure (the summed surface
-/// area of the inner nodes' swept boxes over that of the leaves') exceeds this multiple of
-/// its value at the last build.
-pub const REBUILD_RATIO: f64 = 2.0;
+/// [`Scene::update`] rebuilds a mesh's BVH instead of refitting it once the mesh's vertices
+/// have moved, on average, by this fraction of its bounding-box diagonal since the last build.
+pub const REBUILD_DRIFT: f64 = 0.05;
 
 /// Settings of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -179,9 +188,10 @@ impl Scene {
     }
 
     /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH; the BVH is
-    /// rebuilt instead when refitting has degraded it (the swept boxes of its inner nodes
-    /// have grown, relative to its leaves', to more than [`REBUILD_RATIO`] times what they
-    /// were at its last build: parts that moved apart, like the fragments of an explosion).
+    /// rebuilt instead once the mesh has drifted far from where it was at the last build
+    /// ([`REBUILD_DRIFT`]): a refitted tree keeps its old grouping, which stops matching the
+    /// geometry when parts move apart (the fragments of an explosion), and the traversal
+    /// slows down many times over.
     ///
     /// # Errors
     /// [`LaError::InvalidOption`] for a bad mesh index, or what
@@ -195,7 +205,7 @@ impl Scene {
         let tol = self.options.la.tolerance;
         let h = &mut self.bvhs[mesh];
         h.refit(&self.meshes[mesh], tol)?;
-        if h.quality() > REBUILD_RATIO * h.built_quality {
+        if h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
             *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
             self.rebuilds += 1;
         }

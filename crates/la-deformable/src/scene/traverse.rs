@@ -222,7 +222,9 @@ impl<'a> Walker<'a> {
     fn within(&mut self, mesh: u32, node: u32) {
         let scene = self.scene;
         let hb = &scene.bvhs[mesh as usize];
+        // a single leaf's features are cheaper to pair than to certify
         if scene.options.normal_cones
+            && !hb.bvh.node(node).is_leaf()
             && hb.patches.certified(
                 node as usize,
                 &scene.meshes[mesh as usize],
@@ -257,8 +259,10 @@ impl<'a> Walker<'a> {
             &self.scene.bvhs[mb as usize].bvh,
         );
         let (node_a, node_b) = (a.node(na), b.node(nb));
+        // (two leaves are cheaper to pair than to certify)
         if ma == mb
             && self.scene.options.normal_cones
+            && !(node_a.is_leaf() && node_b.is_leaf())
             && self.scene.bvhs[ma as usize].patches.pair_certified(
                 na as usize,
                 nb as usize,
