@@ -199,41 +199,48 @@ fn update_refits_and_matches_a_fresh_scene() {
         keys(&scene.query(Output::All)),
         keys(&fresh.query(Output::All))
     );
-    // a small move refits; moving the sphere far (a tenth of its size and more) rebuilds
+    // a connected mesh is refitted however far it moves
     let rebuilds = scene.rebuilds();
-    let nudge =
-        |d: f64| -> Vec<DVec3> { meshes[1].x0().iter().map(|p| *p + DVec3::X * d).collect() };
-    scene.update(1, nudge(1e-3), nudge(2e-3)).unwrap();
+    let far: Vec<DVec3> = meshes[1].x0().iter().map(|p| *p + DVec3::X * 3.0).collect();
+    scene.update(1, far.clone(), far).unwrap();
     assert_eq!(scene.rebuilds(), rebuilds);
-    // split the sphere: its two halves fly apart along ±x
-    let apart = |d: f64| -> Vec<DVec3> {
-        meshes[1]
-            .x0()
-            .iter()
+    // a mesh of two pieces is rebuilt once they drift apart, and stays exact
+    let (ta, pa) = sphere(DVec3::new(-0.6, 0.0, 0.0), 0.5, 6, 8);
+    let (tb, pb) = sphere(DVec3::new(0.6, 0.0, 0.0), 0.5, 6, 8);
+    let n = pa.len() as u32;
+    let tris: Vec<[u32; 3]> = ta
+        .into_iter()
+        .chain(tb.into_iter().map(|t| t.map(|v| v + n)))
+        .collect();
+    let pts: Vec<DVec3> = pa.into_iter().chain(pb).collect();
+    let pair = DeformingMesh::new(tris.clone(), pts.clone(), pts.clone()).unwrap();
+    let mut scene = Scene::new(vec![pair], &SceneOptions::default()).unwrap();
+    let spread = |d: f64| -> Vec<DVec3> {
+        pts.iter()
             .map(|p| *p + DVec3::X * (d * p.x.signum()))
             .collect()
     };
-    scene.update(1, apart(0.5), apart(0.6)).unwrap();
-    assert_eq!(scene.rebuilds(), rebuilds + 1);
-    let moved = vec![
-        DeformingMesh::new(
-            meshes[0].triangles().to_vec(),
-            meshes[0].x1().to_vec(),
-            meshes[0].x0().to_vec(),
-        )
-        .unwrap(),
-        DeformingMesh::new(meshes[1].triangles().to_vec(), apart(0.5), apart(0.6)).unwrap(),
-    ];
-    let opts = SceneOptions::default();
+    scene.update(0, spread(1e-3), spread(2e-3)).unwrap();
+    assert_eq!(scene.rebuilds(), 0);
+    // the pieces fly apart, then one is thrown back into the other
+    scene.update(0, spread(0.5), spread(0.6)).unwrap();
+    assert_eq!(scene.rebuilds(), 1);
+    let back: Vec<DVec3> = spread(0.6)
+        .iter()
+        .map(|p| if p.x > 0.0 { *p - DVec3::X * 2.5 } else { *p })
+        .collect();
+    scene.update(0, spread(0.6), back.clone()).unwrap();
+    let moved = vec![DeformingMesh::new(tris, spread(0.6), back).unwrap()];
     let reference = brute_force(
         &moved,
         &SceneOptions {
             normal_cones: false,
-            ..opts
+            ..SceneOptions::default()
         },
         Output::All,
     )
     .unwrap();
+    assert!(!reference.contacts.is_empty());
     assert_eq!(keys(&scene.query(Output::All)), keys(&reference));
     assert!(matches!(
         scene.update(5, vec![], vec![]),

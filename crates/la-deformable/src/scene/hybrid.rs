@@ -61,6 +61,33 @@ fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
     0.5 * tolerance + 64.0 * (0.5 * f64::EPSILON) * m
 }
 
+/// The number of connected pieces of a mesh (triangles joined through shared vertices).
+fn pieces(mesh: &DeformingMesh) -> usize {
+    let mut parent: Vec<u32> = (0..mesh.vertex_count() as u32).collect();
+    fn root(p: &mut [u32], mut i: u32) -> u32 {
+        while p[i as usize] != i {
+            p[i as usize] = p[p[i as usize] as usize];
+            i = p[i as usize];
+        }
+        i
+    }
+    let mut used = vec![false; mesh.vertex_count()];
+    for t in mesh.triangles() {
+        for &v in t {
+            used[v as usize] = true;
+        }
+        for k in 1..3 {
+            let (a, b) = (root(&mut parent, t[0]), root(&mut parent, t[k]));
+            if a != b {
+                parent[a as usize] = b;
+            }
+        }
+    }
+    (0..parent.len() as u32)
+        .filter(|&v| used[v as usize] && root(&mut parent, v) == v)
+        .count()
+}
+
 /// An axis-aligned box in `f32`, rounded outward and inflated by half the scene's contact
 /// margin, so that two boxes whose `f64` originals are within the margin always overlap here
 /// (see [`Box32::inflated`]). The fourth lane is zero in both corners (for 4-wide compares).
@@ -192,6 +219,8 @@ pub(crate) struct HybridBvh {
     pub(crate) patches: Patches,
     /// Vertex positions at `t = 0` when the hierarchy was built ([`HybridBvh::drift`]).
     anchor: Vec<DVec3>,
+    /// Number of connected pieces of the mesh (triangles sharing vertices).
+    pub(crate) pieces: usize,
 }
 
 impl HybridBvh {
@@ -226,6 +255,7 @@ impl HybridBvh {
             edge_first: Vec::new(),
             patches: Patches::build(mesh, &bvh),
             anchor: mesh.x0().to_vec(),
+            pieces: pieces(mesh),
             bvh,
         };
         for i in (0..n).rev() {
@@ -248,8 +278,8 @@ impl HybridBvh {
 
     /// How far the mesh has moved since this hierarchy was built: the mean distance of its
     /// vertices (at `t = 0`) from where they were at the build, over the diagonal of their
-    /// bounding box then. Refitting keeps the tree's grouping from the build; once parts
-    /// have moved far (fragments flying apart, cloth wrapping round an obstacle) the groups
+    /// bounding box then. Refitting keeps the tree's grouping from the build; once separate
+    /// pieces have moved far (fragments flying apart, bodies of a particle system) the groups
     /// no longer match the geometry nor its disk-shaped patches, and the traversal slows.
     pub(crate) fn drift(&self, mesh: &DeformingMesh) -> f64 {
         let x0 = mesh.x0();

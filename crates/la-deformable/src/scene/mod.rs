@@ -20,8 +20,9 @@
 //! With [`Output::Global`] the best ToC found so far bounds every later test (temporal
 //! culling): a node pair or feature pair that cannot touch before it is pruned.
 //!
-//! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once the
-//! mesh has moved far from where it was at the last build (see [`REBUILD_DRIFT`]).
+//! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once a
+//! mesh of several pieces has moved far from where it was at the last build (see
+//! [`REBUILD_DRIFT`]).
 
 mod brute;
 mod cone;
@@ -52,8 +53,10 @@ pub enum Kernel {
 /// triangle) then fit the 64-bit selection masks of the leaf-pair test.
 pub const MAX_LEAF_SIZE: u32 = 16;
 
-/// [`Scene::update`] rebuilds a mesh's BVH instead of refitting it once the mesh's vertices
-/// have moved, on average, by this fraction of its bounding-box diagonal since the last build.
+/// [`Scene::update`] rebuilds the BVH of a mesh made of several pieces (connected components)
+/// instead of refitting it once its vertices have moved, on average, by this fraction of its
+/// bounding-box diagonal since the last build. A connected surface keeps its neighbourhoods
+/// while it deforms, so its refitted tree keeps matching it and is never rebuilt.
 pub const REBUILD_DRIFT: f64 = 0.05;
 
 /// Settings of a scene query.
@@ -187,11 +190,11 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH; the BVH is
-    /// rebuilt instead once the mesh has drifted far from where it was at the last build
-    /// ([`REBUILD_DRIFT`]): a refitted tree keeps its old grouping, which stops matching the
-    /// geometry when parts move apart (the fragments of an explosion), and the traversal
-    /// slows down many times over.
+    /// Gives mesh `mesh` a new frame pair (same topology) and refits its BVH; the BVH of a
+    /// mesh of several pieces is rebuilt instead once they have drifted far from where they
+    /// were at the last build ([`REBUILD_DRIFT`]): a refitted tree keeps its old grouping,
+    /// which stops matching the geometry when pieces move apart (the fragments of an
+    /// explosion), and the traversal slows down many times over.
     ///
     /// # Errors
     /// [`LaError::InvalidOption`] for a bad mesh index, or what
@@ -205,7 +208,7 @@ impl Scene {
         let tol = self.options.la.tolerance;
         let h = &mut self.bvhs[mesh];
         h.refit(&self.meshes[mesh], tol)?;
-        if h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
+        if h.pieces > 1 && h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
             *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
             self.rebuilds += 1;
         }
