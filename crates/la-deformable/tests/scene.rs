@@ -128,6 +128,14 @@ fn cloth_on_sphere_matches_brute_force() {
     let all = brute_force(&meshes, &SceneOptions::default(), Output::All).unwrap();
     assert!(all.contacts.iter().any(|c| c.mesh_a != c.mesh_b));
     assert!(all.contacts.iter().any(|c| c.mesh_a == 0 && c.mesh_b == 0));
+    // the conventional pipeline (swept volumes only) and the cubic kernel inside it agree
+    check_agreement(
+        meshes.clone(),
+        &SceneOptions {
+            moving_bounds: false,
+            ..SceneOptions::default()
+        },
+    );
     // other layer heights and leaf sizes give the same answers
     for (layer_height, leaf_size) in [(0, 1), (1, 2), (8, 8), (100, 4)] {
         let opts = SceneOptions {

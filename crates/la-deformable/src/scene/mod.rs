@@ -79,6 +79,11 @@ pub struct SceneOptions {
     pub normal_cones: bool,
     /// The elementary test.
     pub kernel: Kernel,
+    /// Cull with the local-advancement bounds of moving volumes (LA Sec. IV, Eq. 2): node
+    /// pairs of the lower layer and feature pairs by the first time their moving k-DOPs or
+    /// boxes can touch, pruned against the best ToC so far. Off: swept-volume overlap only,
+    /// as in a conventional swept-volume pipeline (for comparisons).
+    pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
     /// ignored without it).
     pub parallel: bool,
@@ -93,6 +98,7 @@ impl Default for SceneOptions {
             self_collision: true,
             normal_cones: true,
             kernel: Kernel::LocalAdvancement,
+            moving_bounds: true,
             parallel: false,
         }
     }

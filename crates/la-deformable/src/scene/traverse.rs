@@ -188,7 +188,10 @@ impl<'a> Walker<'a> {
         let swept = kdop_overlap(a.bvh.node(na).bv(), b.bvh.node(nb).bv(), &self.bv_margin);
         let r = if !swept {
             None
-        } else if a.height[na as usize] <= h && b.height[nb as usize] <= h {
+        } else if self.scene.options.moving_bounds
+            && a.height[na as usize] <= h
+            && b.height[nb as usize] <= h
+        {
             let (pa, pb) = (&a.pair[na as usize], &b.pair[nb as usize]);
             kdop_toc_unchecked(&pa[0], &pa[1], &pb[0], &pb[1], &self.bv_margin, self.best)
         } else {
@@ -402,15 +405,16 @@ impl<'a> Walker<'a> {
         let (vi, fi) = (&hv.verts[v], &hf.faces[f]);
         let tri_box =
             |p: &[DVec3; 3]| Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
-        if aabb_toc_unchecked(
-            &Aabb::new(vi.p0, vi.p0),
-            &Aabb::new(vi.p1, vi.p1),
-            &tri_box(&fi.p0),
-            &tri_box(&fi.p1),
-            self.box_margin,
-            self.best,
-        )
-        .is_none()
+        if scene.options.moving_bounds
+            && aabb_toc_unchecked(
+                &Aabb::new(vi.p0, vi.p0),
+                &Aabb::new(vi.p1, vi.p1),
+                &tri_box(&fi.p0),
+                &tri_box(&fi.p1),
+                self.box_margin,
+                self.best,
+            )
+            .is_none()
         {
             self.stats.culled_bv_pairs += 1;
             return;
@@ -439,15 +443,16 @@ impl<'a> Walker<'a> {
         let (ha, hb) = (&scene.bvhs[ma as usize], &scene.bvhs[mb as usize]);
         let (a, b) = (&ha.edges[i], &hb.edges[j]);
         let seg = |p: &[DVec3; 2]| Aabb::new(p[0].min(p[1]), p[0].max(p[1]));
-        if aabb_toc_unchecked(
-            &seg(&a.p0),
-            &seg(&a.p1),
-            &seg(&b.p0),
-            &seg(&b.p1),
-            self.box_margin,
-            self.best,
-        )
-        .is_none()
+        if scene.options.moving_bounds
+            && aabb_toc_unchecked(
+                &seg(&a.p0),
+                &seg(&a.p1),
+                &seg(&b.p0),
+                &seg(&b.p1),
+                self.box_margin,
+                self.best,
+            )
+            .is_none()
         {
             self.stats.culled_bv_pairs += 1;
             return;
