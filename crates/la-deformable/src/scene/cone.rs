@@ -16,7 +16,9 @@
 //!   edges: a connected compact surface with Euler characteristic 1 and boundary is a disk,
 //!   and any pinch (vertices glued) lowers the characteristic. Triangles at non-manifold
 //!   edges or vertices, or with repeated vertices, keep every node above them from being a
-//!   disk.
+//!   disk. The winding must also be consistent (the two triangles of every inner edge run
+//!   it in opposite directions), so that positive normals mean an orientation-preserving
+//!   projection: a flap folded back with its winding flipped would otherwise pass.
 //! - **Continuous normal cones** (per step): with linear vertex motion the normal
 //!   `n(t) = e₁(t) × e₂(t)` is a quadratic in `t` whose Bernstein coefficients are
 //!   `e₁(0)×e₂(0)`, `(e₁(0)×e₂(1) + e₁(1)×e₂(0))/2` and `e₁(1)×e₂(1)`; `n(t)` is a convex
@@ -170,6 +172,8 @@ pub(crate) struct Patches {
     disk: Vec<Option<Disk>>,
     /// Boundary edges `(low, high)` of the disk nodes, each node's run sorted.
     edges: Vec<[u32; 2]>,
+    /// Winding direction of each of `edges` (low to high in its triangle).
+    dirs: Vec<bool>,
     /// Boundary vertices of the disk nodes, each node's run sorted.
     verts: Vec<u32>,
     /// Per node: its normal cone over the current step.
@@ -185,6 +189,7 @@ impl Patches {
         let mut out = Self {
             disk: vec![None; n],
             edges: Vec::new(),
+            dirs: Vec::new(),
             verts: Vec::new(),
             cones: vec![Cone::FULL; n],
         };
@@ -193,13 +198,14 @@ impl Patches {
             let t = match node.children() {
                 None => leaf_topology(mesh, bvh.node_primitives(i as u32), &poison),
                 Some([l, r]) => match (info[l as usize].take(), info[r as usize].take()) {
-                    (Some(a), Some(b)) => Some(merged_topology(a, b)),
+                    (Some(a), Some(b)) => merged_topology(a, b),
                     _ => None,
                 },
             };
             if let Some(t) = t.as_ref().filter(|t| t.is_disk()) {
                 let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
                 out.edges.extend(t.boundary.iter().map(|b| b.0));
+                out.dirs.extend(t.boundary.iter().map(|b| b.2));
                 out.verts.extend_from_slice(&t.boundary_verts);
                 out.disk[i] = Some(Disk {
                     edges: (es, t.boundary.len() as u32),
@@ -244,14 +250,16 @@ impl Patches {
         if !cone.usable() {
             return false;
         }
-        let (edges, _) = self.boundary(d);
+        let (edges, _, _) = self.boundary(d);
         contour_is_simple(edges, mesh, cone.axis, slack, &mut scratch.contour)
     }
 
-    /// A disk node's boundary edges and vertices.
-    fn boundary(&self, d: Disk) -> (&[[u32; 2]], &[u32]) {
+    /// A disk node's boundary edges, their winding directions and its boundary vertices.
+    fn boundary(&self, d: Disk) -> (&[[u32; 2]], &[bool], &[u32]) {
+        let e = d.edges.0 as usize..(d.edges.0 + d.edges.1) as usize;
         (
-            &self.edges[d.edges.0 as usize..(d.edges.0 + d.edges.1) as usize],
+            &self.edges[e.clone()],
+            &self.dirs[e],
             &self.verts[d.verts.0 as usize..(d.verts.0 + d.verts.1) as usize],
         )
     }
@@ -278,9 +286,9 @@ impl Patches {
         if !cone.usable() {
             return false;
         }
-        let ((ea, va), (eb, vb)) = (self.boundary(da), self.boundary(db));
+        let ((ea, wa, va), (eb, wb, vb)) = (self.boundary(da), self.boundary(db));
         let mut edges = std::mem::take(&mut scratch.edges);
-        let ok = union_boundary(ea, va, eb, vb, &mut edges)
+        let ok = union_boundary((ea, wa, va), (eb, wb, vb), &mut edges)
             && contour_is_simple(&edges, mesh, cone.axis, slack, &mut scratch.contour);
         scratch.edges = edges;
         ok
@@ -377,7 +385,9 @@ struct Topo {
     edges: i64,
     faces: i64,
     components: u32,
-    boundary: Vec<([u32; 2], u32)>,
+    /// `(edge, component, direction)`: `direction` is whether the edge's triangle runs from
+    /// its low to its high vertex (winding).
+    boundary: Vec<([u32; 2], u32, bool)>,
     boundary_verts: Vec<u32>,
 }
 
@@ -403,7 +413,7 @@ fn root(p: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// The sorted distinct vertices of boundary edges.
-fn vertices_of(boundary: &[([u32; 2], u32)]) -> Vec<u32> {
+fn vertices_of(boundary: &[([u32; 2], u32, bool)]) -> Vec<u32> {
     let mut v: Vec<u32> = boundary.iter().flat_map(|b| b.0).collect();
     v.sort_unstable();
     v.dedup();
@@ -416,12 +426,12 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
     if prims.iter().any(|&t| poison[t as usize]) {
         return None;
     }
-    let mut edges: Vec<([u32; 2], u32)> = Vec::with_capacity(3 * prims.len());
+    let mut edges: Vec<([u32; 2], u32, bool)> = Vec::with_capacity(3 * prims.len());
     for (k, &t) in prims.iter().enumerate() {
         let t = tris[t as usize];
         for j in 0..3 {
             let (a, b) = (t[j], t[(j + 1) % 3]);
-            edges.push(([a.min(b), a.max(b)], k as u32));
+            edges.push(([a.min(b), a.max(b)], k as u32, a < b));
         }
     }
     edges.sort_unstable();
@@ -432,8 +442,11 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
     for run in edges.chunk_by(|x, y| x.0 == y.0) {
         edge_count += 1;
         match run {
-            [(e, f)] => boundary.push((*e, *f)),
-            [(_, a), (_, b)] => {
+            [(e, f, d)] => boundary.push((*e, *f, *d)),
+            // the two triangles of an inner edge must run it in opposite directions
+            // (consistent winding); otherwise the patch could fold over itself unseen
+            [(_, _, da), (_, _, db)] if da == db => return None,
+            [(_, a, _), (_, b, _)] => {
                 let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
                 if ra != rb {
                     parent[ra as usize] = rb;
@@ -471,7 +484,7 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
 /// The topology of the union of two nodes' triangles (disjoint triangle sets of a manifold
 /// mesh): an edge in both is a boundary edge of both (one triangle on each side), a vertex in
 /// both is a boundary vertex of both, and components meet only across shared edges.
-fn merged_topology(a: Topo, b: Topo) -> Topo {
+fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
     let offset = a.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
     let ids = offset + b.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
     let mut parent: Vec<u32> = (0..ids).collect();
@@ -486,10 +499,14 @@ fn merged_topology(a: Topo, b: Topo) -> Topo {
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                boundary.push((eb.0, eb.1 + offset));
+                boundary.push((eb.0, eb.1 + offset, eb.2));
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
+                if ea.2 == eb.2 {
+                    // inconsistent winding across the shared edge
+                    return None;
+                }
                 shared_edges += 1;
                 let (ra, rb) = (root(&mut parent, ea.1), root(&mut parent, eb.1 + offset));
                 if ra != rb {
@@ -502,7 +519,7 @@ fn merged_topology(a: Topo, b: Topo) -> Topo {
         }
     }
     boundary.extend_from_slice(&a.boundary[i..]);
-    boundary.extend(b.boundary[j..].iter().map(|e| (e.0, e.1 + offset)));
+    boundary.extend(b.boundary[j..].iter().map(|e| (e.0, e.1 + offset, e.2)));
     let shared_verts = common(&a.boundary_verts, &b.boundary_verts) as i64;
     // compact the component ids of the remaining boundary
     let mut id = vec![u32::MAX; ids as usize];
@@ -516,14 +533,14 @@ fn merged_topology(a: Topo, b: Topo) -> Topo {
         e.1 = id[r];
     }
     let boundary_verts = vertices_of(&boundary);
-    Topo {
+    Some(Topo {
         vertices: a.vertices + b.vertices - shared_verts,
         edges: a.edges + b.edges - shared_edges,
         faces: a.faces + b.faces,
         components,
         boundary,
         boundary_verts,
-    }
+    })
 }
 
 /// Whether every vertex of the edge list is on exactly two of its edges.
@@ -550,24 +567,19 @@ fn common<T: Ord>(a: &[T], b: &[T]) -> usize {
     n
 }
 
-/// The boundary of the union of two disks (sorted boundary edges `ea`/`eb`, sorted boundary
-/// vertices `va`/`vb`) into `out`, when the union is a disk: they share `E_s ≥ 1` edges and
-/// `V_s = E_s + 1` vertices (Euler characteristic `2 − (V_s − E_s) = 1`). The shared part is
-/// then a single tree lying on both boundary loops, i.e. a path, so the merged boundary is
-/// one loop (no degree test needed, unlike a leaf).
+/// The boundary of the union of two disks (sorted boundary edges with their winding
+/// directions, sorted boundary vertices) into `out`, when the union is a consistently wound
+/// disk: they share `E_s ≥ 1` edges, each run in opposite directions by its two triangles,
+/// and `V_s = E_s + 1` vertices (Euler characteristic `2 − (V_s − E_s) = 1`). The shared
+/// part is then a single tree lying on both boundary loops, i.e. a path, so the merged
+/// boundary is one loop (no degree test needed, unlike a leaf).
 fn union_boundary(
-    ea: &[[u32; 2]],
-    va: &[u32],
-    eb: &[[u32; 2]],
-    vb: &[u32],
+    (ea, wa, va): (&[[u32; 2]], &[bool], &[u32]),
+    (eb, wb, vb): (&[[u32; 2]], &[bool], &[u32]),
     out: &mut Vec<[u32; 2]>,
 ) -> bool {
-    let shared_edges = common(ea, eb);
-    if shared_edges == 0 || common(va, vb) != shared_edges + 1 {
-        return false;
-    }
     out.clear();
-    let (mut i, mut j) = (0, 0);
+    let (mut i, mut j, mut shared_edges) = (0, 0, 0);
     while i < ea.len() && j < eb.len() {
         match ea[i].cmp(&eb[j]) {
             std::cmp::Ordering::Less => {
@@ -579,10 +591,17 @@ fn union_boundary(
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
+                if wa[i] == wb[j] {
+                    return false;
+                }
+                shared_edges += 1;
                 i += 1;
                 j += 1;
             }
         }
+    }
+    if shared_edges == 0 || common(va, vb) != shared_edges + 1 {
+        return false;
     }
     out.extend_from_slice(&ea[i..]);
     out.extend_from_slice(&eb[j..]);
@@ -793,8 +812,12 @@ mod tests {
     }
 
     fn patches(m: &DeformingMesh) -> (Bvh<Kdop18>, Patches) {
+        patches_with(m, 4)
+    }
+
+    fn patches_with(m: &DeformingMesh, leaf_size: u32) -> (Bvh<Kdop18>, Patches) {
         let opts = BvhOptions {
-            leaf_size: 4,
+            leaf_size,
             split: None,
         };
         let bvh = Bvh::<Kdop18>::build(&Tris(m), &opts).unwrap();
@@ -874,6 +897,36 @@ mod tests {
         let m = DeformingMesh::new(tris, x.clone(), x).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_none());
+    }
+
+    #[test]
+    fn a_flap_folded_back_with_flipped_winding_is_not_certified() {
+        // B shares A's long edge but lies folded back over A; its winding is flipped so that
+        // its normal points up like A's. The two-triangle "patch" then has a simple contour
+        // and a narrow cone, yet B's tip passes down through A: the winding check must stop it.
+        let x0 = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::new(0.3, 0.3, 0.1)];
+        let mut x1 = x0.clone();
+        x1[3].z = -0.1;
+        let flipped = vec![[0, 1, 2], [2, 3, 1]];
+        for tris in [flipped.clone(), vec![flipped[1], flipped[0]]] {
+            let m = DeformingMesh::new(tris, x0.clone(), x1.clone()).unwrap();
+            let (_, p) = patches(&m);
+            assert!(p.disk[0].is_none());
+            assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+            // one triangle per leaf: the winding is checked when the leaves merge, and when
+            // the two leaves are certified as a pair
+            let (bvh, p) = patches_with(&m, 1);
+            let [l, r] = bvh.node(0).children().unwrap();
+            assert!(p.disk[l as usize].is_some() && p.disk[r as usize].is_some());
+            assert!(p.disk[0].is_none());
+            let mut scratch = Scratch::default();
+            assert!(!p.pair_certified(l as usize, r as usize, &m, 1e-9, &mut scratch));
+        }
+        // consistently wound, the folded flap's normal points down: the cone fails instead
+        let m = DeformingMesh::new(vec![[0, 1, 2], [1, 3, 2]], x0, x1).unwrap();
+        let (_, p) = patches(&m);
+        assert!(p.disk[0].is_some());
+        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
     }
 
     #[test]
