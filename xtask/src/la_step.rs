@@ -67,7 +67,6 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         );
     }
     let topo = anim.topology();
-    let ms = meshes(&topo, &anim.frame(step), &anim.frame(step + 1))?;
     let opts = SceneOptions {
         kernel: if args.cubic {
             Kernel::CubicBaseline
@@ -78,23 +77,24 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         leaf_size: args.leaf_size,
         ..SceneOptions::default()
     };
+    // the scene is built at `--from` (default: the step itself), then updated step by step
+    let first = args.from.unwrap_or(step);
+    if first > step {
+        bail!("--from {first} must not come after --step {step}");
+    }
+    let ms = meshes(&topo, &anim.frame(first), &anim.frame(first + 1))?;
     let t = Instant::now();
     let mut scene = Scene::new(ms, &opts)?;
     let build = t.elapsed().as_secs_f64() * 1e3;
-    if let Some(from) = args.from {
-        if from >= step {
-            bail!("--from {from} must come before --step {step}");
-        }
-        let first = meshes(&topo, &anim.frame(from), &anim.frame(from + 1))?;
-        scene = Scene::new(first, &opts)?;
-        for k in from + 1..=step {
+    if first < step {
+        for k in first + 1..=step {
             let (f0, f1) = (anim.frame(k), anim.frame(k + 1));
             for (m, (a, b)) in f0.into_iter().zip(f1).enumerate() {
                 scene.update(m, a, b)?;
             }
         }
         println!(
-            "reached step {step} from {from} by updates ({} rebuilds)",
+            "reached step {step} from {first} by updates ({} rebuilds)",
             scene.rebuilds()
         );
     }

@@ -146,6 +146,16 @@ impl DeformingMesh {
         &self.x1
     }
 
+    /// The largest coordinate magnitude of the vertices at both times (the scale of the
+    /// rounding margins).
+    #[must_use]
+    pub(crate) fn max_abs_coordinate(&self) -> f64 {
+        self.x0
+            .iter()
+            .chain(&self.x1)
+            .fold(0.0f64, |m, p| m.max(p.abs().max_element()))
+    }
+
     /// Number of vertices.
     #[inline]
     #[must_use]

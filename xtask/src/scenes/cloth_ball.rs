@@ -18,7 +18,7 @@ use crate::report::SceneReport;
 use crate::rng::SceneRng;
 use crate::scenes::SceneConfig;
 use crate::scenes::la_common::{Animation, grid_triangles, icosphere, smoothstep};
-use crate::scenes::la_run::{LaSpec, PaperRow, run_spec};
+use crate::scenes::la_run::{LaSpec, PaperRow, run_spec, schedule};
 
 /// Cloth vertices per side.
 const CLOTH_N: usize = 215;
@@ -150,11 +150,7 @@ pub(crate) fn animation() -> ClothBall {
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Result<SceneReport> {
     let anim = animation();
     // quick: two steps while the cloth is wrapping (folds forming, pressed into the ball)
-    let steps = if cfg.quick {
-        QUICK_STEP..QUICK_STEP + 2
-    } else {
-        0..FRAMES - 1
-    };
+    let (steps, reps) = schedule(cfg.quick, QUICK_STEP, FRAMES);
     run_spec(
         &LaSpec {
             name: "cloth-ball",
@@ -172,8 +168,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
                 global_ms: 274.0,
             }),
             target_global_ms: Some(40.0),
-            // quick runs take the fastest of three runs per query (two steps are noisy)
-            reps: if cfg.quick { 3 } else { 1 },
+            reps,
         },
         bar,
     )

@@ -16,7 +16,7 @@ use crate::report::SceneReport;
 use crate::rng::SceneRng;
 use crate::scenes::SceneConfig;
 use crate::scenes::la_common::{Animation, grid_triangles, smoothstep};
-use crate::scenes::la_run::{LaSpec, PaperRow, run_spec};
+use crate::scenes::la_run::{LaSpec, PaperRow, run_spec, schedule};
 
 /// Cells along the knot and around the tube (2 · 504 · 250 = 252,000 triangles).
 const NU: usize = 504;
@@ -180,11 +180,7 @@ pub(crate) fn animation() -> ExplodingDragon {
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Result<SceneReport> {
     let anim = animation();
     // quick: two steps while the break-up wave runs through the model
-    let steps = if cfg.quick {
-        QUICK_STEP..QUICK_STEP + 2
-    } else {
-        0..FRAMES - 1
-    };
+    let (steps, reps) = schedule(cfg.quick, QUICK_STEP, FRAMES);
     run_spec(
         &LaSpec {
             name: "exploding-dragon",
@@ -202,8 +198,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
                 global_ms: 717.0,
             }),
             target_global_ms: Some(120.0),
-            // quick runs take the fastest of three runs per query (two steps are noisy)
-            reps: if cfg.quick { 3 } else { 1 },
+            reps,
         },
         bar,
     )

@@ -80,6 +80,17 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (r, ms(t))
 }
 
+/// The steps and repetitions of a procedural sequence of `frames` frames: every step once, or
+/// with `quick` the two steps from `quick_step`, each query run three times (the fastest is
+/// kept: two steps alone are noisy).
+pub(crate) fn schedule(quick: bool, quick_step: usize, frames: usize) -> (Range<usize>, usize) {
+    if quick {
+        (quick_step..quick_step + 2, 3)
+    } else {
+        (0..frames - 1, 1)
+    }
+}
+
 /// Options of the scenes every step runs on.
 fn options(kernel: Kernel, parallel: bool) -> SceneOptions {
     SceneOptions {

@@ -13,7 +13,7 @@ use crate::report::SceneReport;
 use crate::rng::SceneRng;
 use crate::scenes::SceneConfig;
 use crate::scenes::la_common::{Animation, cylinder, uv_sphere};
-use crate::scenes::la_run::{LaSpec, PaperRow, run_spec};
+use crate::scenes::la_run::{LaSpec, PaperRow, run_spec, schedule};
 
 /// Number of balls.
 const BALLS: usize = 300;
@@ -229,11 +229,7 @@ pub(crate) fn animation() -> NBody {
 
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Result<SceneReport> {
     let anim = animation();
-    let steps = if cfg.quick {
-        QUICK_STEP..QUICK_STEP + 2
-    } else {
-        0..FRAMES - 1
-    };
+    let (steps, reps) = schedule(cfg.quick, QUICK_STEP, FRAMES);
     run_spec(
         &LaSpec {
             name: "n-body",
@@ -251,8 +247,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> anyhow::Re
                 global_ms: 669.0,
             }),
             target_global_ms: Some(100.0),
-            // quick runs take the fastest of three runs per query (two steps are noisy)
-            reps: if cfg.quick { 3 } else { 1 },
+            reps,
         },
         bar,
     )

@@ -345,14 +345,7 @@ fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
             continue;
         }
         parent.clear();
-        parent.extend(0..fan.len());
-        fn root(p: &mut [usize], mut i: usize) -> usize {
-            while p[i] != i {
-                p[i] = p[p[i]];
-                i = p[i];
-            }
-            i
-        }
+        parent.extend(0..fan.len() as u32);
         let others = |f: u32| {
             let t = tris[f as usize];
             t.into_iter().filter(move |&w| w != v as u32)
@@ -360,13 +353,12 @@ fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
         for a in 0..fan.len() {
             for b in a + 1..fan.len() {
                 if others(fan[a]).any(|w| others(fan[b]).any(|x| x == w)) {
-                    let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                    parent[ra] = rb;
+                    union(&mut parent, a as u32, b as u32);
                 }
             }
         }
         let r0 = root(&mut parent, 0);
-        if (1..fan.len()).any(|k| root(&mut parent, k) != r0) {
+        if (1..fan.len() as u32).any(|k| root(&mut parent, k) != r0) {
             for &f in fan {
                 poison[f as usize] = true;
             }
@@ -403,13 +395,35 @@ impl Topo {
     }
 }
 
-/// Union-find root with path halving.
-fn root(p: &mut [u32], mut i: u32) -> u32 {
+/// Union-find root with path halving (`p[i] == i` at roots).
+pub(crate) fn root(p: &mut [u32], mut i: u32) -> u32 {
     while p[i as usize] != i {
         p[i as usize] = p[p[i as usize] as usize];
         i = p[i as usize];
     }
     i
+}
+
+/// Joins the sets of `a` and `b`; whether they were apart.
+pub(crate) fn union(p: &mut [u32], a: u32, b: u32) -> bool {
+    let (ra, rb) = (root(p, a), root(p, b));
+    p[ra as usize] = rb;
+    ra != rb
+}
+
+/// Renumbers the component tags of `boundary` (union-find elements of `parent`) as compact
+/// indices `0, 1, …` of their roots.
+fn compact_components(boundary: &mut [([u32; 2], u32, bool)], parent: &mut [u32]) {
+    let mut id = vec![u32::MAX; parent.len()];
+    let mut next = 0;
+    for e in boundary {
+        let r = root(parent, e.1) as usize;
+        if id[r] == u32::MAX {
+            id[r] = next;
+            next += 1;
+        }
+        e.1 = id[r];
+    }
 }
 
 /// The sorted distinct vertices of boundary edges.
@@ -447,26 +461,14 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
             // (consistent winding); otherwise the patch could fold over itself unseen
             [(_, _, da), (_, _, db)] if da == db => return None,
             [(_, a, _), (_, b, _)] => {
-                let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
-                if ra != rb {
-                    parent[ra as usize] = rb;
+                if union(&mut parent, *a, *b) {
                     components -= 1;
                 }
             }
             _ => return None,
         }
     }
-    // component ids: compact indices of the roots
-    let mut id = vec![u32::MAX; prims.len()];
-    let mut next = 0;
-    for b in &mut boundary {
-        let r = root(&mut parent, b.1) as usize;
-        if id[r] == u32::MAX {
-            id[r] = next;
-            next += 1;
-        }
-        b.1 = id[r];
-    }
+    compact_components(&mut boundary, &mut parent);
     let mut verts: Vec<u32> = prims.iter().flat_map(|&t| tris[t as usize]).collect();
     verts.sort_unstable();
     verts.dedup();
@@ -508,9 +510,7 @@ fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
                     return None;
                 }
                 shared_edges += 1;
-                let (ra, rb) = (root(&mut parent, ea.1), root(&mut parent, eb.1 + offset));
-                if ra != rb {
-                    parent[ra as usize] = rb;
+                if union(&mut parent, ea.1, eb.1 + offset) {
                     components -= 1;
                 }
                 i += 1;
@@ -521,17 +521,7 @@ fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
     boundary.extend_from_slice(&a.boundary[i..]);
     boundary.extend(b.boundary[j..].iter().map(|e| (e.0, e.1 + offset, e.2)));
     let shared_verts = common(&a.boundary_verts, &b.boundary_verts) as i64;
-    // compact the component ids of the remaining boundary
-    let mut id = vec![u32::MAX; ids as usize];
-    let mut next = 0;
-    for e in &mut boundary {
-        let r = root(&mut parent, e.1) as usize;
-        if id[r] == u32::MAX {
-            id[r] = next;
-            next += 1;
-        }
-        e.1 = id[r];
-    }
+    compact_components(&mut boundary, &mut parent);
     let boundary_verts = vertices_of(&boundary);
     Some(Topo {
         vertices: a.vertices + b.vertices - shared_verts,

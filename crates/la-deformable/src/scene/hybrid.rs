@@ -14,7 +14,7 @@ use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Kdop18, PrimitiveSet};
 use ccd_geometry::Aabb;
 use ccd_geometry::glam::{DVec3, Vec4};
 
-use super::cone::Patches;
+use super::cone::{Patches, root, union};
 use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX};
 
 /// The triangles of a deforming mesh as swept primitives for the BVH builder: the box of a
@@ -53,34 +53,19 @@ impl PrimitiveSet for SweptTriangles<'_> {
 /// [`Box32`]s (see [`Box32::inflated`]); that covers the rounding of every distance the
 /// kernels compute, so no contact the kernels would report is culled.
 fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
-    let m = mesh
-        .x0()
-        .iter()
-        .chain(mesh.x1())
-        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
-    0.5 * tolerance + 64.0 * (0.5 * f64::EPSILON) * m
+    0.5 * tolerance + 64.0 * (0.5 * f64::EPSILON) * mesh.max_abs_coordinate()
 }
 
 /// The number of connected pieces of a mesh (triangles joined through shared vertices).
 fn pieces(mesh: &DeformingMesh) -> usize {
     let mut parent: Vec<u32> = (0..mesh.vertex_count() as u32).collect();
-    fn root(p: &mut [u32], mut i: u32) -> u32 {
-        while p[i as usize] != i {
-            p[i as usize] = p[p[i as usize] as usize];
-            i = p[i as usize];
-        }
-        i
-    }
     let mut used = vec![false; mesh.vertex_count()];
     for t in mesh.triangles() {
         for &v in t {
             used[v as usize] = true;
         }
         for k in 1..3 {
-            let (a, b) = (root(&mut parent, t[0]), root(&mut parent, t[k]));
-            if a != b {
-                parent[a as usize] = b;
-            }
+            union(&mut parent, t[0], t[k]);
         }
     }
     (0..parent.len() as u32)

@@ -256,8 +256,8 @@ impl Scene {
 fn round_off(meshes: &[DeformingMesh]) -> f64 {
     let m = meshes
         .iter()
-        .flat_map(|m| m.x0().iter().chain(m.x1()))
-        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+        .map(DeformingMesh::max_abs_coordinate)
+        .fold(0.0f64, f64::max);
     64.0 * f64::EPSILON * m
 }
 
