@@ -87,14 +87,22 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
     let mut scene = Scene::new(ms, &opts)?;
     let build = t.elapsed().as_secs_f64() * 1e3;
     if first < step {
+        let mut update_ms = Vec::with_capacity(step - first);
         for k in first + 1..=step {
             let (f0, f1) = (anim.frame(k), anim.frame(k + 1));
+            let t = Instant::now();
             for (m, (a, b)) in f0.into_iter().zip(f1).enumerate() {
                 scene.update(m, a, b)?;
             }
+            update_ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
+        let mean = update_ms.iter().sum::<f64>() / update_ms.len() as f64;
+        update_ms.sort_by(f64::total_cmp);
         println!(
-            "reached step {step} from {first} by updates ({} rebuilds)",
+            "reached step {step} from {first} by {} updates: mean {mean:.1} ms, min {:.1} ms, max {:.1} ms per step; {} rebuilds",
+            update_ms.len(),
+            update_ms[0],
+            update_ms[update_ms.len() - 1],
             scene.rebuilds()
         );
     }

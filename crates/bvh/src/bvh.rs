@@ -408,6 +408,46 @@ impl<B: BoundingVolume> Bvh<B> {
         Ok(())
     }
 
+    /// Refits from volumes the caller computed for the leaves: `leaf(node, primitives)` gives
+    /// the volume of leaf `node` holding `primitives`, and every inner node becomes the merge
+    /// of its children (children before parents). This skips gathering points when the
+    /// caller already has the leaves' bounds (e.g. of two time steps, merged).
+    ///
+    /// The caller is responsible for each leaf volume holding its primitives; the inner
+    /// nodes then hold theirs (exactly the smallest such volume for AABB and k-DOP, whose
+    /// merges are exact).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, TriangleSoup};
+    /// use ccd_bvh::geometry::Aabb;
+    /// use ccd_bvh::glam::DVec3;
+    /// let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+    /// let t = [[0, 1, 2], [1, 2, 3]];
+    /// let opts = BvhOptions { leaf_size: 1, ..BvhOptions::default() };
+    /// let mut bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &opts)?;
+    /// // every leaf grown by 1 on each side
+    /// let grow = |p: &[u32]| {
+    ///     let b = p.iter().flat_map(|&i| t[i as usize]).fold(Aabb::EMPTY, |b, k| {
+    ///         b.include_point(v[k as usize])
+    ///     });
+    ///     Aabb::new(b.min - DVec3::ONE, b.max + DVec3::ONE)
+    /// };
+    /// bvh.refit_from_leaves(|_, prims| grow(prims));
+    /// assert_eq!(bvh.root().unwrap().bv().min, DVec3::splat(-1.0));
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn refit_from_leaves<F: FnMut(u32, &[u32]) -> B>(&mut self, mut leaf: F) {
+        for index in (0..self.nodes.len()).rev() {
+            let node = self.nodes[index];
+            let bv = match node.children() {
+                Some([l, r]) => self.nodes[l as usize].bv.merge(&self.nodes[r as usize].bv),
+                None => leaf(index as u32, &self.primitives[node.primitive_range()]),
+            };
+            self.nodes[index].bv = bv;
+        }
+    }
+
     /// Fits every node to the primitives of `prims`. For sets over shared vertices (meshes)
     /// each vertex is gathered once per node (a mesh vertex is in ~6 triangles), which makes
     /// OBB/RSS fitting several times cheaper.
@@ -925,7 +965,7 @@ fn split_median_axis<const A: usize>(items: &mut [BuildItem]) -> (u32, CBounds, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Obb, Rss, TriangleSoup};
+    use crate::{Kdop18, Obb, Rss, TriangleSoup};
 
     fn grid(n: u32) -> (Vec<DVec3>, Vec<[u32; 3]>) {
         let mut v = Vec::new();
@@ -1040,6 +1080,33 @@ mod tests {
             bvh_a.refit(&short),
             Err(Error::CountMismatch { .. })
         ));
+    }
+
+    #[test]
+    fn refit_from_leaves_matches_refit_for_exact_merges() {
+        let (mut v, t) = grid(7);
+        let mut bvh =
+            Bvh::<Kdop18>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap();
+        for (i, p) in v.iter_mut().enumerate() {
+            *p += DVec3::new((i as f64 * 1.3).sin(), 0.0, (i as f64 * 0.77).cos() * 2.0);
+        }
+        let soup = TriangleSoup::new(&v, &t);
+        let mut by_leaves = bvh.clone();
+        bvh.refit(&soup).unwrap();
+        let mut leaves = 0;
+        by_leaves.refit_from_leaves(|_, prims| {
+            leaves += 1;
+            let pts: Vec<DVec3> = prims
+                .iter()
+                .flat_map(|&p| t[p as usize].map(|k| v[k as usize]))
+                .collect();
+            Kdop18::fit_points(&pts)
+        });
+        assert!(leaves > 1);
+        for (a, b) in bvh.nodes().iter().zip(by_leaves.nodes()) {
+            assert_eq!(a.bv(), b.bv());
+        }
+        check_structure(&by_leaves, &soup, 4);
     }
 
     #[test]

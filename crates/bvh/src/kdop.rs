@@ -88,9 +88,11 @@ impl Kdop18 {
     #[must_use]
     pub fn include_point(mut self, p: DVec3) -> Self {
         let d = Self::project(p);
+        // plain comparisons (one `minsd`/`maxsd` each; a NaN coordinate is ignored, as
+        // `f64::min` would)
         for ((lo, hi), x) in self.min.iter_mut().zip(&mut self.max).zip(d) {
-            *lo = lo.min(x);
-            *hi = hi.max(x);
+            *lo = if x < *lo { x } else { *lo };
+            *hi = if x > *hi { x } else { *hi };
         }
         self
     }
@@ -166,8 +168,9 @@ impl BoundingVolume for Kdop18 {
     fn merge(&self, other: &Self) -> Self {
         let mut out = *self;
         for k in 0..9 {
-            out.min[k] = out.min[k].min(other.min[k]);
-            out.max[k] = out.max[k].max(other.max[k]);
+            let (lo, hi) = (other.min[k], other.max[k]);
+            out.min[k] = if lo < out.min[k] { lo } else { out.min[k] };
+            out.max[k] = if hi > out.max[k] { hi } else { out.max[k] };
         }
         out
     }

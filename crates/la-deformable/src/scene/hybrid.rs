@@ -252,13 +252,10 @@ impl HybridBvh {
         Ok(out)
     }
 
-    /// Refits every volume to the mesh's current positions (same topology).
-    pub(crate) fn refit(&mut self, mesh: &DeformingMesh, tolerance: f64) -> Result<(), LaError> {
-        self.bvh
-            .refit(&SweptTriangles(mesh))
-            .map_err(|e| LaError::InvalidOption(format!("BVH refit failed: {e}")))?;
+    /// Refits every volume to the mesh's current positions (same topology; the mesh has
+    /// validated them). The swept k-DOPs are merged from the leaves' k-DOP pairs.
+    pub(crate) fn refit(&mut self, mesh: &DeformingMesh, tolerance: f64) {
         self.fit(mesh, tolerance);
-        Ok(())
     }
 
     /// How far the mesh has moved since this hierarchy was built: the mean distance of its
@@ -390,6 +387,11 @@ impl HybridBvh {
                 }
             }
         }
+        // the swept k-DOP of a leaf holds its triangles' vertices at both times: the merge of
+        // its pair (exactly what fitting those points gives)
+        let pair = &self.pair;
+        self.bvh
+            .refit_from_leaves(|i, _| pair[i as usize][0].merge(&pair[i as usize][1]));
     }
 }
 

@@ -213,10 +213,11 @@ impl Scene {
         m.set_positions(x0, x1)?;
         let tol = self.options.la.tolerance;
         let h = &mut self.bvhs[mesh];
-        h.refit(&self.meshes[mesh], tol)?;
         if h.pieces > 1 && h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
             *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
             self.rebuilds += 1;
+        } else {
+            h.refit(&self.meshes[mesh], tol);
         }
         self.round_off = round_off(&self.meshes);
         Ok(())
