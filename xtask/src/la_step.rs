@@ -40,6 +40,10 @@ pub(crate) struct LaStepArgs {
     /// and rebuilds when the hierarchy has degraded), as a simulation would.
     #[arg(long)]
     from: Option<usize>,
+    /// With `--from`: also run the query after every update, and print the mean query time
+    /// over those steps (update + query is what a simulation pays per step).
+    #[arg(long)]
+    each: bool,
 }
 
 pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
@@ -88,6 +92,7 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
     let build = t.elapsed().as_secs_f64() * 1e3;
     if first < step {
         let mut update_ms = Vec::with_capacity(step - first);
+        let mut query_ms = 0.0;
         for k in first + 1..=step {
             let (f0, f1) = (anim.frame(k), anim.frame(k + 1));
             let t = Instant::now();
@@ -95,8 +100,21 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
                 scene.update(m, a, b)?;
             }
             update_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            if args.each {
+                let t = Instant::now();
+                let r = scene.query(output);
+                std::hint::black_box(&r);
+                query_ms += t.elapsed().as_secs_f64() * 1e3;
+            }
         }
         let mean = update_ms.iter().sum::<f64>() / update_ms.len() as f64;
+        if args.each {
+            println!(
+                "queries after each update: mean {:.1} ms; update + query: mean {:.1} ms per step",
+                query_ms / update_ms.len() as f64,
+                mean + query_ms / update_ms.len() as f64
+            );
+        }
         update_ms.sort_by(f64::total_cmp);
         println!(
             "reached step {step} from {first} by {} updates: mean {mean:.1} ms, min {:.1} ms, max {:.1} ms per step; {} rebuilds",

@@ -196,6 +196,8 @@ impl Patches {
     pub(crate) fn build(mesh: &DeformingMesh, bvh: &Bvh<Kdop18>) -> Self {
         let poison = non_manifold_triangles(mesh);
         let n = bvh.node_count();
+        // per-vertex boundary degree counters (all zero between nodes)
+        let mut degree = vec![0u32; mesh.vertex_count()];
         let mut info: Vec<Option<Topo>> = vec![None; n];
         let mut out = Self {
             disk: vec![None; n],
@@ -207,9 +209,9 @@ impl Patches {
         for i in (0..n).rev() {
             let node = bvh.node(i as u32);
             let t = match node.children() {
-                None => leaf_topology(mesh, bvh.node_primitives(i as u32), &poison),
+                None => leaf_topology(mesh, bvh.node_primitives(i as u32), &poison, &mut degree),
                 Some([l, r]) => match (info[l as usize].take(), info[r as usize].take()) {
-                    (Some(a), Some(b)) => merged_topology(a, b),
+                    (Some(a), Some(b)) => merged_topology(&a, &b, &mut degree),
                     _ => None,
                 },
             };
@@ -314,23 +316,7 @@ fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
         .iter()
         .map(|t| t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
         .collect();
-    // edges with their triangles
-    let mut edges: Vec<([u32; 2], u32)> = Vec::with_capacity(3 * tris.len());
-    for (f, t) in tris.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            edges.push(([a.min(b), a.max(b)], f as u32));
-        }
-    }
-    edges.sort_unstable();
-    for run in edges.chunk_by(|x, y| x.0 == y.0) {
-        if run.len() > 2 {
-            for &(_, f) in run {
-                poison[f as usize] = true;
-            }
-        }
-    }
-    // vertex fans: the triangles at a vertex must be connected through edges at the vertex
+    // vertex fans (triangles at each vertex)
     let nv = mesh.vertex_count();
     let mut first = vec![0u32; nv + 1];
     for t in tris {
@@ -350,8 +336,27 @@ fn non_manifold_triangles(mesh: &DeformingMesh) -> Vec<bool> {
         }
     }
     let mut parent = Vec::new();
+    let mut up: Vec<(u32, u32)> = Vec::new();
     for v in 0..nv {
         let fan = &at[first[v] as usize..first[v + 1] as usize];
+        // edges (v, w > v) in more than two triangles: from each edge's low vertex's fan
+        up.clear();
+        for &f in fan {
+            for w in tris[f as usize] {
+                if w > v as u32 {
+                    up.push((w, f));
+                }
+            }
+        }
+        up.sort_unstable();
+        for run in up.chunk_by(|x, y| x.0 == y.0) {
+            if run.len() > 2 {
+                for &(_, f) in run {
+                    poison[f as usize] = true;
+                }
+            }
+        }
+        // the triangles at a vertex must be connected through edges at the vertex
         if fan.len() <= 1 {
             continue;
         }
@@ -392,6 +397,8 @@ struct Topo {
     /// its low to its high vertex (winding).
     boundary: Vec<([u32; 2], u32, bool)>,
     boundary_verts: Vec<u32>,
+    /// Whether every boundary vertex is on exactly two boundary edges.
+    degrees_two: bool,
 }
 
 impl Topo {
@@ -401,8 +408,8 @@ impl Topo {
         self.components == 1
             && self.vertices - self.edges + self.faces == 1
             && !self.boundary.is_empty()
-            && 2 * self.boundary_verts.len() == 2 * self.boundary.len()
-            && degrees_are_two(self.boundary.iter().map(|b| b.0))
+            && self.boundary_verts.len() == self.boundary.len()
+            && self.degrees_two
     }
 }
 
@@ -437,16 +444,37 @@ fn compact_components(boundary: &mut [([u32; 2], u32, bool)], parent: &mut [u32]
     }
 }
 
-/// The sorted distinct vertices of boundary edges.
-fn vertices_of(boundary: &[([u32; 2], u32, bool)]) -> Vec<u32> {
-    let mut v: Vec<u32> = boundary.iter().flat_map(|b| b.0).collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+/// Counts in `degree` how many `boundary` edges end at each vertex of `candidates` (sorted,
+/// a superset of the edges' vertices); returns the candidates with a non-zero count (sorted)
+/// and whether every such count is two, and leaves `degree` zero again.
+fn boundary_degrees(
+    boundary: &[([u32; 2], u32, bool)],
+    candidates: &[u32],
+    degree: &mut [u32],
+) -> (Vec<u32>, bool) {
+    for b in boundary {
+        degree[b.0[0] as usize] += 1;
+        degree[b.0[1] as usize] += 1;
+    }
+    let mut verts = Vec::with_capacity(boundary.len());
+    let mut two = true;
+    for &v in candidates {
+        let d = std::mem::take(&mut degree[v as usize]);
+        if d > 0 {
+            two &= d == 2;
+            verts.push(v);
+        }
+    }
+    (verts, two)
 }
 
 /// The topology of a leaf's triangles, `None` if one of them is poisoned.
-fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option<Topo> {
+fn leaf_topology(
+    mesh: &DeformingMesh,
+    prims: &[u32],
+    poison: &[bool],
+    degree: &mut [u32],
+) -> Option<Topo> {
     let tris = mesh.triangles();
     if prims.iter().any(|&t| poison[t as usize]) {
         return None;
@@ -483,7 +511,7 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
     let mut verts: Vec<u32> = prims.iter().flat_map(|&t| tris[t as usize]).collect();
     verts.sort_unstable();
     verts.dedup();
-    let boundary_verts = vertices_of(&boundary);
+    let (boundary_verts, degrees_two) = boundary_degrees(&boundary, &verts, degree);
     Some(Topo {
         vertices: verts.len() as i64,
         edges: edge_count,
@@ -491,13 +519,14 @@ fn leaf_topology(mesh: &DeformingMesh, prims: &[u32], poison: &[bool]) -> Option
         components,
         boundary,
         boundary_verts,
+        degrees_two,
     })
 }
 
 /// The topology of the union of two nodes' triangles (disjoint triangle sets of a manifold
 /// mesh): an edge in both is a boundary edge of both (one triangle on each side), a vertex in
 /// both is a boundary vertex of both, and components meet only across shared edges.
-fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
+fn merged_topology(a: &Topo, b: &Topo, degree: &mut [u32]) -> Option<Topo> {
     let offset = a.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
     let ids = offset + b.boundary.iter().map(|e| e.1 + 1).max().unwrap_or(0);
     let mut parent: Vec<u32> = (0..ids).collect();
@@ -531,9 +560,32 @@ fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
     }
     boundary.extend_from_slice(&a.boundary[i..]);
     boundary.extend(b.boundary[j..].iter().map(|e| (e.0, e.1 + offset, e.2)));
-    let shared_verts = common(&a.boundary_verts, &b.boundary_verts) as i64;
+    // the merged boundary's vertices are among both children's (a sorted union)
+    let (va, vb) = (&a.boundary_verts, &b.boundary_verts);
+    let mut candidates = Vec::with_capacity(va.len() + vb.len());
+    let (mut i, mut j) = (0, 0);
+    while i < va.len() && j < vb.len() {
+        match va[i].cmp(&vb[j]) {
+            std::cmp::Ordering::Less => {
+                candidates.push(va[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                candidates.push(vb[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                candidates.push(va[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    candidates.extend_from_slice(&va[i..]);
+    candidates.extend_from_slice(&vb[j..]);
+    let shared_verts = (va.len() + vb.len() - candidates.len()) as i64;
     compact_components(&mut boundary, &mut parent);
-    let boundary_verts = vertices_of(&boundary);
+    let (boundary_verts, degrees_two) = boundary_degrees(&boundary, &candidates, degree);
     Some(Topo {
         vertices: a.vertices + b.vertices - shared_verts,
         edges: a.edges + b.edges - shared_edges,
@@ -541,14 +593,8 @@ fn merged_topology(a: Topo, b: Topo) -> Option<Topo> {
         components,
         boundary,
         boundary_verts,
+        degrees_two,
     })
-}
-
-/// Whether every vertex of the edge list is on exactly two of its edges.
-fn degrees_are_two(edges: impl Iterator<Item = [u32; 2]>) -> bool {
-    let mut ends: Vec<u32> = edges.flatten().collect();
-    ends.sort_unstable();
-    ends.chunk_by(|a, b| a == b).all(|run| run.len() == 2)
 }
 
 /// Number of common elements of two sorted lists.

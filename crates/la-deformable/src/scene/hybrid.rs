@@ -321,6 +321,21 @@ impl HybridBvh {
         self.edge_ends.clear();
         self.vert_first.clear();
         self.edge_first.clear();
+        // sized once (a fresh hierarchy would otherwise grow them by repeated copies)
+        let n = tris.len();
+        self.faces.reserve(n);
+        self.face_box.reserve(n);
+        self.face_verts.reserve(n);
+        self.vert_first.reserve(n + 1);
+        self.edge_first.reserve(n + 1);
+        let nv = mesh.vertex_count();
+        self.verts.reserve(nv);
+        self.vert_box.reserve(nv);
+        self.vert_ids.reserve(nv);
+        let ne = 3 * n / 2 + 1;
+        self.edges.reserve(ne);
+        self.edge_box.reserve(ne);
+        self.edge_ends.reserve(ne);
         for &t in self.bvh.primitives() {
             let verts = tris[t as usize];
             let p0 = verts.map(|v| x0[v as usize]);
