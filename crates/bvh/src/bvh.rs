@@ -239,6 +239,176 @@ impl<B: BoundingVolume> Bvh<B> {
         Ok(bvh)
     }
 
+    /// Builds the hierarchy top-down without splitting any group: primitive `i` belongs to
+    /// group `groups[i]` (any ids, e.g. the connected pieces of a mesh). The upper levels
+    /// split sets of whole groups (the split rule applied to the groups' boxes), so every
+    /// group gets its own subtree below them, built as [`Bvh::build`] would; only groups
+    /// together no larger than a leaf may share one. A refit then keeps every group's subtree
+    /// tight however the groups move apart (the rigid fragments of an explosion, separate
+    /// bodies), and a subtree never mixes the triangles of different pieces.
+    ///
+    /// # Errors
+    /// As [`Bvh::build`], and [`Error::CountMismatch`] when `groups` and `prims` differ in
+    /// length.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_bvh::{Bvh, BvhOptions};
+    /// use ccd_bvh::geometry::Aabb;
+    /// use ccd_bvh::glam::DVec3;
+    /// // two interleaved rows of boxes, group = parity
+    /// let boxes: Vec<Aabb> = (0..64)
+    ///     .map(|i| Aabb::new(DVec3::new(f64::from(i), 0.0, 0.0), DVec3::new(f64::from(i) + 0.5, 1.0, 1.0)))
+    ///     .collect();
+    /// let groups: Vec<u32> = (0..64).map(|i| i % 2).collect();
+    /// let opts = BvhOptions { leaf_size: 4, ..BvhOptions::default() };
+    /// let bvh = Bvh::<Aabb>::build_grouped(boxes.as_slice(), &groups, &opts)?;
+    /// let [l, r] = bvh.root().unwrap().children().unwrap();
+    /// // the root's children are the two groups
+    /// assert!(bvh.node_primitives(l).iter().all(|&p| p % 2 == bvh.node_primitives(l)[0] % 2));
+    /// assert_eq!(bvh.node(r).primitive_count(), 32);
+    /// # Ok::<(), ccd_bvh::Error>(())
+    /// ```
+    pub fn build_grouped<P: PrimitiveSet + ?Sized>(
+        prims: &P,
+        groups: &[u32],
+        options: &BvhOptions,
+    ) -> Result<Self, Error> {
+        if options.leaf_size == 0 {
+            return Err(Error::InvalidOption("leaf_size must be at least 1"));
+        }
+        if groups.len() != prims.len() {
+            return Err(Error::CountMismatch {
+                expected: prims.len(),
+                actual: groups.len(),
+            });
+        }
+        let items = build_items(prims)?;
+        let n = items.len();
+        let mut bvh = Self {
+            nodes: Vec::new(),
+            primitives: Vec::new(),
+        };
+        if n == 0 {
+            return Ok(bvh);
+        }
+        // items in group order; `ranges[g]` is group g's run of them
+        let mut order: Vec<u64> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| (u64::from(g) << 32) | i as u64)
+            .collect();
+        order.sort_unstable();
+        let by_group: Vec<BuildItem> = order
+            .iter()
+            .map(|&k| items[(k & 0xffff_ffff) as usize])
+            .collect();
+        drop(items);
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for (i, w) in order.iter().enumerate() {
+            if i == 0 || (w >> 32) != (order[i - 1] >> 32) {
+                ranges.push((i as u32, 0));
+            }
+            if let Some(r) = ranges.last_mut() {
+                r.1 += 1;
+            }
+        }
+        drop(order);
+        // one build item per group (its box; the id lane holds the group's index)
+        let mut gitems: Vec<BuildItem> = ranges
+            .iter()
+            .enumerate()
+            .map(|(g, &(first, count))| {
+                let run = &by_group[first as usize..(first + count) as usize];
+                let (lo, hi) = run
+                    .iter()
+                    .fold((Vec4::INFINITY, Vec4::NEG_INFINITY), |(lo, hi), it| {
+                        (lo.min(it.lo), hi.max(it.hi))
+                    });
+                let mut item = BuildItem { lo, hi };
+                item.lo.w = f32::from_bits(g as u32 ^ ID_MASK);
+                item
+            })
+            .collect();
+        let split = options.split.unwrap_or(B::DEFAULT_SPLIT);
+        let leaf_size = options.leaf_size;
+        bvh.nodes
+            .reserve_exact((3 * n / leaf_size as usize + 2 * ranges.len()).clamp(1, 2 * n - 1));
+        let placeholder = Node {
+            bv: B::fit_points(&[]),
+            first: 0,
+            count: n as u32,
+            left: 0,
+        };
+        bvh.nodes.push(placeholder);
+        // the final primitive order, filled left to right as group subtrees are reached
+        let mut placed: Vec<BuildItem> = Vec::with_capacity(n);
+        let mut sah = SahScratch::new();
+        // (node, first, count, centroid bounds, whether the range is of groups)
+        let mut stack: Vec<(u32, u32, u32, CBounds, bool)> = Vec::with_capacity(64);
+        stack.push((0, 0, gitems.len() as u32, centroid_bounds(&gitems), true));
+        while let Some((index, first, count, cb, of_groups)) = stack.pop() {
+            let (first, count, cb) = if of_groups {
+                let part = &gitems[first as usize..(first + count) as usize];
+                let prims_in: u32 = part.iter().map(|g| ranges[g.id() as usize].1).sum();
+                if count > 1 && prims_in > leaf_size {
+                    // split whole groups
+                    let part = &mut gitems[first as usize..(first + count) as usize];
+                    let (mid, cb_left, cb_right) = match split {
+                        SplitRule::BinnedSah { bins } => {
+                            split_sah(part, cb, bins.clamp(2, MAX_BINS as u32) as usize, &mut sah)
+                        }
+                        SplitRule::Median => split_median(part, cb),
+                    };
+                    let node = &mut bvh.nodes[index as usize];
+                    node.first = placed.len() as u32;
+                    node.count = prims_in;
+                    let left = bvh.nodes.len() as u32;
+                    bvh.nodes[index as usize].left = left;
+                    bvh.nodes.push(placeholder);
+                    bvh.nodes.push(placeholder);
+                    stack.push((left + 1, first + mid, count - mid, cb_right, true));
+                    stack.push((left, first, mid, cb_left, true));
+                    continue;
+                }
+                // one group (or a few small ones): place its primitives, split them below
+                let start = placed.len() as u32;
+                for g in part {
+                    let (f, c) = ranges[g.id() as usize];
+                    placed.extend_from_slice(&by_group[f as usize..(f + c) as usize]);
+                }
+                let all = &placed[start as usize..];
+                (start, prims_in, centroid_bounds(all))
+            } else {
+                (first, count, cb)
+            };
+            let node = &mut bvh.nodes[index as usize];
+            node.first = first;
+            node.count = count;
+            if count <= leaf_size {
+                continue;
+            }
+            let part = &mut placed[first as usize..(first + count) as usize];
+            let (mid, cb_left, cb_right) = match split {
+                SplitRule::BinnedSah { bins } => {
+                    split_sah(part, cb, bins.clamp(2, MAX_BINS as u32) as usize, &mut sah)
+                }
+                SplitRule::Median => split_median(part, cb),
+            };
+            let left = bvh.nodes.len() as u32;
+            bvh.nodes[index as usize].left = left;
+            bvh.nodes.push(placeholder);
+            bvh.nodes.push(placeholder);
+            stack.push((left + 1, first + mid, count - mid, cb_right, false));
+            stack.push((left, first, mid, cb_left, false));
+        }
+        debug_assert_eq!(placed.len(), n);
+        bvh.primitives = placed.iter().map(BuildItem::id).collect();
+        drop(placed);
+        bvh.fit_from_set(prims, &mut Vec::new(), false);
+        Ok(bvh)
+    }
+
     /// Builds the hierarchy bottom-up by greedy pairwise clustering (each pass pairs every
     /// cluster with the unpaired cluster minimising the surface area of their merged box),
     /// one primitive per leaf. O(n²) per pass and O(log n) passes: meant for small sets
@@ -1080,6 +1250,68 @@ mod tests {
             bvh_a.refit(&short),
             Err(Error::CountMismatch { .. })
         ));
+    }
+
+    /// Every node holds either primitives of one group only, or whole groups.
+    fn check_groups<B>(bvh: &Bvh<B>, groups: &[u32], leaf_size: u32) {
+        let mut size = std::collections::HashMap::new();
+        for &g in groups {
+            *size.entry(g).or_insert(0u32) += 1;
+        }
+        for i in 0..bvh.node_count() as u32 {
+            let mut here = std::collections::HashMap::new();
+            for &p in bvh.node_primitives(i) {
+                *here.entry(groups[p as usize]).or_insert(0u32) += 1;
+            }
+            if here.len() > 1 {
+                for (g, c) in &here {
+                    assert_eq!(*c, size[g], "node {i} splits group {g}");
+                }
+            }
+            if bvh.node(i).is_leaf() {
+                assert!(bvh.node(i).primitive_count() <= leaf_size);
+            }
+        }
+    }
+
+    #[test]
+    fn grouped_builds_never_split_a_group() {
+        let (v, t) = grid(20);
+        let soup = TriangleSoup::new(&v, &t);
+        // interleaved groups (stripes, checkerboard, one big + singletons, all one)
+        let rules: [&dyn Fn(usize) -> u32; 4] = [
+            &|i| (i % 7) as u32,
+            &|i| ((i / 40 + i % 40 / 2) % 2) as u32,
+            &|i| if i % 97 == 0 { i as u32 } else { 5 },
+            &|_| 9,
+        ];
+        for rule in rules {
+            let groups: Vec<u32> = (0..t.len()).map(rule).collect();
+            for split in [SplitRule::Median, SplitRule::BinnedSah { bins: 8 }] {
+                for leaf_size in [1, 4, 8] {
+                    let o = BvhOptions {
+                        leaf_size,
+                        split: Some(split),
+                    };
+                    let b = Bvh::<Kdop18>::build_grouped(&soup, &groups, &o).unwrap();
+                    check_structure(&b, &soup, leaf_size);
+                    check_groups(&b, &groups, leaf_size);
+                    let b = Bvh::<Obb>::build_grouped(&soup, &groups, &o).unwrap();
+                    check_structure(&b, &soup, leaf_size);
+                }
+            }
+        }
+        assert!(matches!(
+            Bvh::<Aabb>::build_grouped(&soup, &[0; 3], &BvhOptions::default()),
+            Err(Error::CountMismatch { .. })
+        ));
+        let empty = TriangleSoup::new(&v, &[]);
+        assert_eq!(
+            Bvh::<Aabb>::build_grouped(&empty, &[], &BvhOptions::default())
+                .unwrap()
+                .node_count(),
+            0
+        );
     }
 
     #[test]

@@ -231,14 +231,14 @@ fn update_refits_and_matches_a_fresh_scene() {
     scene.update(0, spread(1e-3), spread(2e-3)).unwrap();
     assert_eq!(scene.rebuilds(), 0);
     // the pieces fly apart, then one is thrown back into the other
-    scene.update(0, spread(0.5), spread(0.6)).unwrap();
+    scene.update(0, spread(1.0), spread(1.1)).unwrap();
     assert_eq!(scene.rebuilds(), 1);
-    let back: Vec<DVec3> = spread(0.6)
+    let back: Vec<DVec3> = spread(1.1)
         .iter()
-        .map(|p| if p.x > 0.0 { *p - DVec3::X * 2.5 } else { *p })
+        .map(|p| if p.x > 0.0 { *p - DVec3::X * 3.5 } else { *p })
         .collect();
-    scene.update(0, spread(0.6), back.clone()).unwrap();
-    let moved = vec![DeformingMesh::new(tris, spread(0.6), back).unwrap()];
+    scene.update(0, spread(1.1), back.clone()).unwrap();
+    let moved = vec![DeformingMesh::new(tris, spread(1.1), back).unwrap()];
     let reference = brute_force(
         &moved,
         &SceneOptions {

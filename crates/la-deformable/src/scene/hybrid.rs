@@ -56,21 +56,24 @@ fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
     0.5 * tolerance + 64.0 * (0.5 * f64::EPSILON) * mesh.max_abs_coordinate()
 }
 
-/// The number of connected pieces of a mesh (triangles joined through shared vertices).
-fn pieces(mesh: &DeformingMesh) -> usize {
+/// The connected piece of every triangle (triangles joined through shared vertices), as
+/// the root vertex of its piece, and the number of pieces.
+fn pieces(mesh: &DeformingMesh) -> (Vec<u32>, usize) {
     let mut parent: Vec<u32> = (0..mesh.vertex_count() as u32).collect();
-    let mut used = vec![false; mesh.vertex_count()];
     for t in mesh.triangles() {
-        for &v in t {
-            used[v as usize] = true;
-        }
         for k in 1..3 {
             union(&mut parent, t[0], t[k]);
         }
     }
-    (0..parent.len() as u32)
-        .filter(|&v| used[v as usize] && root(&mut parent, v) == v)
-        .count()
+    let ids: Vec<u32> = mesh
+        .triangles()
+        .iter()
+        .map(|t| root(&mut parent, t[0]))
+        .collect();
+    let mut roots = ids.clone();
+    roots.sort_unstable();
+    roots.dedup();
+    (ids, roots.len())
 }
 
 /// An axis-aligned box in `f32`, rounded outward and inflated by half the scene's contact
@@ -220,8 +223,15 @@ impl HybridBvh {
             leaf_size,
             split: None,
         };
-        let bvh = Bvh::<Kdop18>::build(&SweptTriangles(mesh), &opts)
-            .map_err(|e| LaError::InvalidOption(format!("BVH build failed: {e}")))?;
+        // each connected piece gets its own subtree: a refit keeps it tight however the
+        // pieces move apart, and its patches stay topological disks
+        let (piece, pieces) = pieces(mesh);
+        let bvh = if pieces > 1 {
+            Bvh::<Kdop18>::build_grouped(&SweptTriangles(mesh), &piece, &opts)
+        } else {
+            Bvh::<Kdop18>::build(&SweptTriangles(mesh), &opts)
+        }
+        .map_err(|e| LaError::InvalidOption(format!("BVH build failed: {e}")))?;
         let n = bvh.node_count();
         let mut out = Self {
             height: vec![0; n],
@@ -240,7 +250,7 @@ impl HybridBvh {
             edge_first: Vec::new(),
             patches: Patches::build(mesh, &bvh),
             anchor: mesh.x0().to_vec(),
-            pieces: pieces(mesh),
+            pieces,
             bvh,
         };
         for i in (0..n).rev() {
