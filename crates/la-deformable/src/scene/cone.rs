@@ -189,11 +189,14 @@ pub(crate) struct Patches {
     verts: Vec<u32>,
     /// Per node: its normal cone over the current step.
     cones: Vec<Cone>,
+    /// Per node: the connected piece of its first triangle (a disk node is within one).
+    piece: Vec<u32>,
 }
 
 impl Patches {
-    /// Finds the disk nodes of `bvh` over `mesh` (topology only).
-    pub(crate) fn build(mesh: &DeformingMesh, bvh: &Bvh<Kdop18>) -> Self {
+    /// Finds the disk nodes of `bvh` over `mesh` (topology only); `piece` is the connected
+    /// piece of every triangle.
+    pub(crate) fn build(mesh: &DeformingMesh, bvh: &Bvh<Kdop18>, piece: &[u32]) -> Self {
         let poison = non_manifold_triangles(mesh);
         let n = bvh.node_count();
         // per-vertex boundary degree counters (all zero between nodes)
@@ -205,6 +208,9 @@ impl Patches {
             dirs: Vec::new(),
             verts: Vec::new(),
             cones: vec![Cone::FULL; n],
+            piece: (0..n as u32)
+                .map(|i| bvh.node_primitives(i).first().map_or(0, |&t| piece[t as usize]))
+                .collect(),
         };
         for i in (0..n).rev() {
             let node = bvh.node(i as u32);
@@ -291,6 +297,10 @@ impl Patches {
         let (Some(da), Some(db)) = (self.disk[a], self.disk[b]) else {
             return false;
         };
+        // disks of different pieces share no edge (cheaper than merging their boundaries)
+        if self.piece[a] != self.piece[b] {
+            return false;
+        }
         let (ca, cb) = (self.cones[a], self.cones[b]);
         if !ca.usable() || !cb.usable() {
             return false;
@@ -897,7 +907,7 @@ mod tests {
             split: None,
         };
         let bvh = Bvh::<Kdop18>::build(&Tris(m), &opts).unwrap();
-        let mut p = Patches::build(m, &bvh);
+        let mut p = Patches::build(m, &bvh, &super::super::hybrid::pieces(m).0);
         p.fit_cones(m, &bvh);
         (bvh, p)
     }

@@ -58,7 +58,7 @@ fn inflation(mesh: &DeformingMesh, tolerance: f64) -> f64 {
 
 /// The connected piece of every triangle (triangles joined through shared vertices), as
 /// the root vertex of its piece, and the number of pieces.
-fn pieces(mesh: &DeformingMesh) -> (Vec<u32>, usize) {
+pub(crate) fn pieces(mesh: &DeformingMesh) -> (Vec<u32>, usize) {
     let mut parent: Vec<u32> = (0..mesh.vertex_count() as u32).collect();
     for t in mesh.triangles() {
         for k in 1..3 {
@@ -248,7 +248,7 @@ impl HybridBvh {
             edge_ends: Vec::new(),
             vert_first: Vec::new(),
             edge_first: Vec::new(),
-            patches: Patches::build(mesh, &bvh),
+            patches: Patches::build(mesh, &bvh, &piece),
             anchor: mesh.x0().to_vec(),
             pieces,
             bvh,
