@@ -132,7 +132,8 @@ pub struct SceneStats {
     pub primitive_tests: u64,
     /// Elementary queries that hit the iteration cap.
     pub capped: u64,
-    /// Self-collision subtrees skipped because their triangles form a disk whose normals stay
-    /// in an open half-space and whose projected contour stays simple during the step.
+    /// Self-collision subtrees (or unions of two) skipped because their triangles form a
+    /// disk whose normals stay in an open half-space and whose projected contour stays simple
+    /// during the step, or a closed surface star-shaped about a moving centre.
     pub patches_skipped: u64,
 }

@@ -420,3 +420,47 @@ fn normal_cone_culling_keeps_every_contact_on_folding_sheets() {
     assert!(skipped > 50, "normal cones must cull here ({skipped})");
     assert!(contacts > 0, "the full folds must touch ({contacts})");
 }
+
+/// Closed balls (pieces of one mesh) that turn and wobble, and one whose cap is pushed in
+/// through its own far side: the star test skips the intact balls' self-collision and
+/// nothing differs from brute force.
+#[test]
+fn star_culling_of_closed_pieces_keeps_every_contact() {
+    let mut tris = Vec::new();
+    let (mut x0, mut x1) = (Vec::new(), Vec::new());
+    for (k, dent) in [(0u32, false), (1, false), (2, true)] {
+        let c = DVec3::new(2.5 * f64::from(k), 0.0, 0.0);
+        let (t, p) = sphere(c, 0.8, 8, 12);
+        let base = x0.len() as u32;
+        tris.extend(t.into_iter().map(|f| f.map(|v| v + base)));
+        let q = ccd_geometry::glam::DQuat::from_rotation_z(0.4 + 0.3 * f64::from(k));
+        for v in p {
+            x0.push(v);
+            let local = v - c;
+            let moved = if dent && local.y > 0.4 {
+                // the north cap goes down through the south side
+                c + DVec3::new(local.x, -1.2, local.z)
+            } else {
+                c + q * (local * DVec3::new(1.2, 0.9, 1.0)) + DVec3::new(0.0, 0.3, 0.0)
+            };
+            x1.push(moved);
+        }
+    }
+    let mesh = DeformingMesh::new(tris, x0, x1).unwrap();
+    let opts = SceneOptions::default();
+    let (contacts, toc) = check_agreement(vec![mesh.clone()], &opts);
+    assert!(
+        contacts > 0 && toc.is_some(),
+        "the dented ball must touch itself"
+    );
+    let scene = Scene::new(vec![mesh], &opts).unwrap();
+    let r = scene.query(Output::All);
+    assert!(
+        r.stats.patches_skipped >= 2,
+        "the intact balls are certified"
+    );
+    assert!(
+        r.contacts.iter().all(|c| c.mesh_a == 0 && c.mesh_b == 0),
+        "contacts are self-contacts"
+    );
+}

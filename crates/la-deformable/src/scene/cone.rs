@@ -191,6 +191,9 @@ pub(crate) struct Patches {
     cones: Vec<Cone>,
     /// Per node: the connected piece of its first triangle (a disk node is within one).
     piece: Vec<u32>,
+    /// Per node: whether its triangles form a closed, connected, consistently wound
+    /// surface (tested by [`super::star::star_shaped`]).
+    closed: Vec<bool>,
 }
 
 impl Patches {
@@ -209,8 +212,13 @@ impl Patches {
             verts: Vec::new(),
             cones: vec![Cone::FULL; n],
             piece: (0..n as u32)
-                .map(|i| bvh.node_primitives(i).first().map_or(0, |&t| piece[t as usize]))
+                .map(|i| {
+                    bvh.node_primitives(i)
+                        .first()
+                        .map_or(0, |&t| piece[t as usize])
+                })
                 .collect(),
+            closed: vec![false; n],
         };
         for i in (0..n).rev() {
             let node = bvh.node(i as u32);
@@ -221,6 +229,7 @@ impl Patches {
                     _ => None,
                 },
             };
+            out.closed[i] = t.as_ref().is_some_and(Topo::is_closed);
             if let Some(t) = t.as_ref().filter(|t| t.is_disk()) {
                 let (es, vs) = (out.edges.len() as u32, out.verts.len() as u32);
                 out.edges.extend(t.boundary.iter().map(|b| b.0));
@@ -254,15 +263,21 @@ impl Patches {
         }
     }
 
-    /// Whether node `i`'s triangles provably do not intersect each other at any time of the
-    /// step (see the module docs); `slack` is added to every separation test.
+    /// Whether node `i`'s triangles (`prims`) provably do not intersect each other at any
+    /// time of the step: a disk by its normal cone and contour (see the module docs; `slack`
+    /// is added to every separation test), a closed surface by its star centre
+    /// ([`super::star`]).
     pub(crate) fn certified(
         &self,
         i: usize,
         mesh: &DeformingMesh,
+        prims: &[u32],
         slack: f64,
         scratch: &mut Scratch,
     ) -> bool {
+        if self.closed[i] {
+            return super::star::star_shaped(mesh, prims);
+        }
         let (Some(d), cone) = (self.disk[i], self.cones[i]) else {
             return false;
         };
@@ -420,6 +435,14 @@ impl Topo {
             && !self.boundary.is_empty()
             && self.boundary_verts.len() == self.boundary.len()
             && self.degrees_two
+    }
+
+    /// One edge-connected component without boundary and Euler characteristic 2: a closed
+    /// surface of genus 0 (winding consistency is checked while merging).
+    fn is_closed(&self) -> bool {
+        self.components == 1
+            && self.boundary.is_empty()
+            && self.vertices - self.edges + self.faces == 2
     }
 }
 
@@ -897,6 +920,10 @@ mod tests {
         }
     }
 
+    fn all_triangles(m: &DeformingMesh) -> Vec<u32> {
+        (0..m.triangle_count() as u32).collect()
+    }
+
     fn patches(m: &DeformingMesh) -> (Bvh<Kdop18>, Patches) {
         patches_with(m, 4)
     }
@@ -920,7 +947,7 @@ mod tests {
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
         assert_eq!(p.disk[0].unwrap().edges.1, 32); // the 8 × 8 grid's boundary
-        assert!(p.certified(0, &m, 1e-9, &mut Scratch::default()));
+        assert!(p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
     }
 
     #[test]
@@ -941,7 +968,7 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
     }
 
     #[test]
@@ -966,7 +993,7 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
     }
 
     #[test]
@@ -998,7 +1025,7 @@ mod tests {
             let m = DeformingMesh::new(tris, x0.clone(), x1.clone()).unwrap();
             let (_, p) = patches(&m);
             assert!(p.disk[0].is_none());
-            assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+            assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
             // one triangle per leaf: the winding is checked when the leaves merge, and when
             // the two leaves are certified as a pair
             let (bvh, p) = patches_with(&m, 1);
@@ -1012,7 +1039,7 @@ mod tests {
         let m = DeformingMesh::new(vec![[0, 1, 2], [1, 3, 2]], x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
     }
 
     #[test]

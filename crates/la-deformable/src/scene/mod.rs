@@ -17,7 +17,9 @@
 //!
 //! Self-collision skips whole subtrees (and unions of two adjacent subtrees) that form a
 //! topological disk whose continuous normal cone stays below 90° and whose projected contour
-//! stays simple during the step: they cannot intersect themselves
+//! stays simple during the step, and subtrees that form a closed surface whose triangles all
+//! keep facing away from a moving centre (star-shaped over the whole step, covering the
+//! sphere of directions once): they cannot intersect themselves
 //! ([`SceneOptions::normal_cones`]).
 //!
 //! With [`Output::Global`] the best ToC found so far bounds every later test (temporal
@@ -30,6 +32,7 @@
 mod brute;
 mod cone;
 mod hybrid;
+mod star;
 mod traverse;
 
 pub use brute::brute_force;
@@ -82,7 +85,8 @@ pub struct SceneOptions {
     /// Also test every mesh against itself.
     pub self_collision: bool,
     /// Skip self-collision subtrees that provably cannot intersect themselves during the step
-    /// (continuous normal cone and contour test; see [`SceneStats::patches_skipped`]). Such
+    /// (disks: continuous normal cone and contour test; closed pieces: star-shaped about a
+    /// moving centre; see [`SceneStats::patches_skipped`]). Such
     /// a patch has no contacts, but pairs inside it that come within the tolerance without
     /// touching are then not reported as early contacts; turn it off to get exactly the
     /// elementary queries' answers (as [`brute_force`] does).

@@ -231,6 +231,7 @@ impl<'a> Walker<'a> {
             && hb.patches.certified(
                 node as usize,
                 &scene.meshes[mesh as usize],
+                hb.bvh.node_primitives(node),
                 self.box_margin,
                 &mut self.cone_scratch,
             )
