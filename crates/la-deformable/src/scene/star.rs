@@ -105,7 +105,8 @@ fn star_shaped_along(mesh: &DeformingMesh, prims: &[u32], ray: DVec3) -> bool {
         let (la, lb, le) = (l1(a0), l1(b0), l1(e0));
         let m = la.max(l1(a1)) * lb.max(l1(b1)) * le.max(l1(e1));
         let margin = 32.0 * U * m;
-        if !positive([d0, d1, d2, d3], margin, SUBDIVISIONS) {
+        let all_above = d0 > margin && d1 > margin && d2 > margin && d3 > margin;
+        if !all_above && !positive([d0, d1, d2, d3], margin, SUBDIVISIONS) {
             return false;
         }
         // the ray crosses the (positive) triangle iff it is a positive combination of a, b, e:
