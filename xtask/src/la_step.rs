@@ -44,6 +44,10 @@ pub(crate) struct LaStepArgs {
     /// over those steps (update + query is what a simulation pays per step).
     #[arg(long)]
     each: bool,
+    /// Run the queries in parallel (`SceneOptions::parallel`) on a rayon pool of this many
+    /// threads; 1 (the default) is the sequential query.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
@@ -78,6 +82,7 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
             Kernel::LocalAdvancement
         },
         layer_height: args.layer_height,
+        parallel: args.threads > 1,
         leaf_size: args.leaf_size,
         ..SceneOptions::default()
     };
@@ -124,11 +129,14 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
             scene.rebuilds()
         );
     }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()?;
     let mut times = Vec::with_capacity(args.reps.max(1));
     let mut last = None;
     for _ in 0..args.reps.max(1) {
         let t = Instant::now();
-        let r = scene.query(output);
+        let r = pool.install(|| scene.query(output));
         times.push(t.elapsed().as_secs_f64() * 1e3);
         last = Some(r);
     }
