@@ -1010,6 +1010,34 @@ mod tests {
         let m = DeformingMesh::new(tris, x.clone(), x).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_none());
+        assert!(!p.closed[0]);
+    }
+
+    #[test]
+    fn non_manifold_edges_poison_their_triangles_and_closed_pieces_are_found() {
+        // three triangles on edge (0, 1), and a fourth elsewhere
+        let tris = vec![[0, 1, 2], [1, 0, 3], [0, 1, 4], [5, 6, 7]];
+        let x: Vec<DVec3> = (0..8)
+            .map(|i| DVec3::new(f64::from(i).cos(), f64::from(i).sin(), f64::from(i) * 0.1))
+            .collect();
+        let m = DeformingMesh::new(tris, x.clone(), x).unwrap();
+        assert_eq!(non_manifold_triangles(&m), vec![true, true, true, false]);
+        // a tetrahedron is closed, and star-shaped about its centroid
+        let tris = vec![[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]];
+        let x: Vec<DVec3> = vec![DVec3::ZERO, DVec3::Y, DVec3::X, DVec3::Z];
+        let m = DeformingMesh::new(tris.clone(), x.clone(), x.clone()).unwrap();
+        let (_, p) = patches_with(&m, 1);
+        assert!(p.closed[0] && p.disk[0].is_none());
+        assert!(p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        // with a fin on one edge it is neither closed nor certified
+        let mut fin = tris;
+        fin.push([1, 0, 4]);
+        let mut y = x;
+        y.push(DVec3::new(0.5, 0.5, -1.0));
+        let m = DeformingMesh::new(fin, y.clone(), y).unwrap();
+        let (_, p) = patches_with(&m, 1);
+        assert!(!p.closed[0]);
+        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
     }
 
     #[test]
