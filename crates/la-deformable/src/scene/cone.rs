@@ -267,16 +267,25 @@ impl Patches {
     /// time of the step: a disk by its normal cone and contour (see the module docs; `slack`
     /// is added to every separation test), a closed surface by its star centre
     /// ([`super::star`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn certified(
         &self,
         i: usize,
         mesh: &DeformingMesh,
         prims: &[u32],
+        pair: &[Kdop18; 2],
         slack: f64,
         scratch: &mut Scratch,
     ) -> bool {
         if self.closed[i] {
-            return super::star::star_shaped(mesh, prims);
+            // the k-DOPs' first three slabs are the node's boxes at t = 0 and t = 1
+            let corners = |k: &Kdop18| {
+                [
+                    DVec3::new(k.min[0], k.min[1], k.min[2]),
+                    DVec3::new(k.max[0], k.max[1], k.max[2]),
+                ]
+            };
+            return super::star::star_shaped(mesh, prims, [corners(&pair[0]), corners(&pair[1])]);
         }
         let (Some(d), cone) = (self.disk[i], self.cones[i]) else {
             return false;
@@ -924,6 +933,11 @@ mod tests {
         (0..m.triangle_count() as u32).collect()
     }
 
+    /// The k-DOPs of all of `m`'s vertices at both times.
+    fn pair_of(m: &DeformingMesh) -> [Kdop18; 2] {
+        [m.x0(), m.x1()].map(|x| x.iter().fold(Kdop18::EMPTY, |k, p| k.include_point(*p)))
+    }
+
     fn patches(m: &DeformingMesh) -> (Bvh<Kdop18>, Patches) {
         patches_with(m, 4)
     }
@@ -947,7 +961,14 @@ mod tests {
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
         assert_eq!(p.disk[0].unwrap().edges.1, 32); // the 8 × 8 grid's boundary
-        assert!(p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
     }
 
     #[test]
@@ -968,7 +989,14 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
     }
 
     #[test]
@@ -993,7 +1021,14 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
     }
 
     #[test]
@@ -1028,7 +1063,14 @@ mod tests {
         let m = DeformingMesh::new(tris.clone(), x.clone(), x.clone()).unwrap();
         let (_, p) = patches_with(&m, 1);
         assert!(p.closed[0] && p.disk[0].is_none());
-        assert!(p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
         // with a fin on one edge it is neither closed nor certified
         let mut fin = tris;
         fin.push([1, 0, 4]);
@@ -1037,7 +1079,14 @@ mod tests {
         let m = DeformingMesh::new(fin, y.clone(), y).unwrap();
         let (_, p) = patches_with(&m, 1);
         assert!(!p.closed[0]);
-        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
     }
 
     #[test]
@@ -1053,7 +1102,14 @@ mod tests {
             let m = DeformingMesh::new(tris, x0.clone(), x1.clone()).unwrap();
             let (_, p) = patches(&m);
             assert!(p.disk[0].is_none());
-            assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+            assert!(!p.certified(
+                0,
+                &m,
+                &all_triangles(&m),
+                &pair_of(&m),
+                1e-9,
+                &mut Scratch::default()
+            ));
             // one triangle per leaf: the winding is checked when the leaves merge, and when
             // the two leaves are certified as a pair
             let (bvh, p) = patches_with(&m, 1);
@@ -1067,7 +1123,14 @@ mod tests {
         let m = DeformingMesh::new(vec![[0, 1, 2], [1, 3, 2]], x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(0, &m, &all_triangles(&m), 1e-9, &mut Scratch::default()));
+        assert!(!p.certified(
+            0,
+            &m,
+            &all_triangles(&m),
+            &pair_of(&m),
+            1e-9,
+            &mut Scratch::default()
+        ));
     }
 
     #[test]

@@ -58,9 +58,11 @@ fn positive(d: [f64; 4], margin: f64, depth: u32) -> bool {
 
 /// Whether the closed surface made of triangles `prims` of `mesh` (connected, consistently
 /// wound, no boundary: the caller's topology check) provably does not intersect itself at
-/// any time of the step (see the module docs), about the moving centroid of its vertices.
-pub(crate) fn star_shaped(mesh: &DeformingMesh, prims: &[u32]) -> bool {
-    star_shaped_along(mesh, prims, RAY)
+/// any time of the step (see the module docs), about the moving centroid of its corners.
+/// `boxes` bound its vertices at `t = 0` and at `t = 1` (`[min, max]` corners; they size the
+/// rounding margins).
+pub(crate) fn star_shaped(mesh: &DeformingMesh, prims: &[u32], boxes: [[DVec3; 2]; 2]) -> bool {
+    star_shaped_along(mesh, prims, boxes, RAY)
 }
 
 /// A direction unlikely to graze an edge of a typical mesh (no rational relation between its
@@ -68,11 +70,17 @@ pub(crate) fn star_shaped(mesh: &DeformingMesh, prims: &[u32]) -> bool {
 const RAY: DVec3 = DVec3::new(0.577_215_664_9, 0.618_033_988_7, 0.533_426_719_7);
 
 /// [`star_shaped`], counting the covering degree along `ray`.
-fn star_shaped_along(mesh: &DeformingMesh, prims: &[u32], ray: DVec3) -> bool {
+fn star_shaped_along(
+    mesh: &DeformingMesh,
+    prims: &[u32],
+    boxes: [[DVec3; 2]; 2],
+    ray: DVec3,
+) -> bool {
     if prims.is_empty() {
         return false;
     }
     let (x0, x1, tris) = (mesh.x0(), mesh.x1(), mesh.triangles());
+    // the centre: the mean of the triangles' corners (inside the boxes)
     let (mut c0, mut c1) = (DVec3::ZERO, DVec3::ZERO);
     for &t in prims {
         for v in tris[t as usize] {
@@ -82,13 +90,19 @@ fn star_shaped_along(mesh: &DeformingMesh, prims: &[u32], ray: DVec3) -> bool {
     }
     let k = 3.0 * prims.len() as f64;
     let (c0, c1) = (c0 / k, c1 / k);
-    if !(c0.is_finite() && c1.is_finite()) {
+    let [[lo0, hi0], [lo1, hi1]] = boxes;
+    // every vertex is within the sum of its box's extents of a centre in the box, in the
+    // 1-norm (with room for rounding)
+    let reach = |lo: DVec3, hi: DVec3| (hi - lo).element_sum();
+    let m = reach(lo0, hi0).max(reach(lo1, hi1));
+    if !(c0.is_finite() && c1.is_finite() && m.is_finite()) {
         return false;
     }
-    let l1 = |v: DVec3| v.x.abs() + v.y.abs() + v.z.abs();
-    // the degree is counted along one ray from the centre at t = 0: a generic ray meets a
-    // degree-d covering d times (the solid-angle sum is the fallback for a ray that grazes
-    // an edge)
+    // each determinant is off by at most ~8u·|a|₁|b|₁|e|₁ (the differences to the centre
+    // included); 32u·m³ covers that and the averages of the middle coefficients
+    let margin = 32.0 * U * m * m * m;
+    // the ray test's Cramer numerators, likewise
+    let slack = 32.0 * U * (ray.x.abs() + ray.y.abs() + ray.z.abs()) * m * m;
     let (mut hits, mut grazed) = (0u32, false);
     for &t in prims {
         let [p, q, r] = tris[t as usize].map(|v| v as usize);
@@ -100,19 +114,18 @@ fn star_shaped_along(mesh: &DeformingMesh, prims: &[u32], ray: DVec3) -> bool {
         let d3 = a1.dot(x11);
         let d1 = (a1.dot(x00) + a0.dot(x10) + a0.dot(x01)) / 3.0;
         let d2 = (a0.dot(x11) + a1.dot(x01) + a1.dot(x10)) / 3.0;
-        // each determinant is off by at most ~8u·|a|₁|b|₁|e|₁ (the differences to the centre
-        // included); twice that covers the averages
-        let (la, lb, le) = (l1(a0), l1(b0), l1(e0));
-        let m = la.max(l1(a1)) * lb.max(l1(b1)) * le.max(l1(e1));
-        let margin = 32.0 * U * m;
         let all_above = d0 > margin && d1 > margin && d2 > margin && d3 > margin;
         if !all_above && !positive([d0, d1, d2, d3], margin, SUBDIVISIONS) {
             return false;
         }
         // the ray crosses the (positive) triangle iff it is a positive combination of a, b, e:
-        // Cramer's numerators det(w, b, e), det(a, w, e), det(a, b, w) all positive
-        let n = [ray.dot(x00), ray.dot(e0.cross(a0)), ray.dot(a0.cross(b0))];
-        let slack = 32.0 * U * l1(ray) * (la * lb).max(lb * le).max(le * la);
+        // Cramer's numerators det(w, b, e), det(a, w, e), det(a, b, w) all positive (the
+        // first, free, settles most triangles)
+        let n0 = ray.dot(x00);
+        if n0 < -slack {
+            continue;
+        }
+        let n = [n0, ray.dot(e0.cross(a0)), ray.dot(a0.cross(b0))];
         if n.iter().all(|&x| x > slack) {
             hits += 1;
         } else if n.iter().all(|&x| x > -slack) {
@@ -177,6 +190,16 @@ mod tests {
         (0..m.triangle_count() as u32).collect()
     }
 
+    /// The bounding boxes of `m`'s vertices at both times.
+    fn boxes(m: &DeformingMesh) -> [[DVec3; 2]; 2] {
+        [m.x0(), m.x1()].map(|x| {
+            x.iter()
+                .fold([DVec3::INFINITY, DVec3::NEG_INFINITY], |[lo, hi], p| {
+                    [lo.min(*p), hi.max(*p)]
+                })
+        })
+    }
+
     #[test]
     fn a_turning_wobbling_flying_ball_is_certified() {
         let (t, p) = sphere(1.0, 16, 12);
@@ -188,7 +211,7 @@ mod tests {
             .map(|v| q * (*v * DVec3::new(1.4, 0.7, 1.0)) + DVec3::new(5.0, -3.0, 2.0))
             .collect();
         let m = DeformingMesh::new(t, p, x1).unwrap();
-        assert!(star_shaped(&m, &all(&m)));
+        assert!(star_shaped(&m, &all(&m), boxes(&m)));
     }
 
     #[test]
@@ -210,11 +233,11 @@ mod tests {
         // the centroid is (about) the origin: +z runs through the north pole, -x through a
         // ring vertex and along edges
         for ray in [DVec3::Z, DVec3::NEG_X, RAY] {
-            assert!(star_shaped_along(&m, &all(&m), ray));
+            assert!(star_shaped_along(&m, &all(&m), boxes(&m), ray));
         }
         let flipped: Vec<[u32; 3]> = t.iter().map(|f| [f[0], f[2], f[1]]).collect();
         let m = DeformingMesh::new(flipped, p.clone(), p).unwrap();
-        assert!(!star_shaped_along(&m, &all(&m), DVec3::Z));
+        assert!(!star_shaped_along(&m, &all(&m), boxes(&m), DVec3::Z));
     }
 
     #[test]
@@ -232,7 +255,7 @@ mod tests {
             })
             .collect();
         let m = DeformingMesh::new(t, p, x1).unwrap();
-        assert!(!star_shaped(&m, &all(&m)));
+        assert!(!star_shaped(&m, &all(&m), boxes(&m)));
     }
 
     #[test]
@@ -240,7 +263,7 @@ mod tests {
         let (t, p) = sphere(1.0, 12, 8);
         let flipped: Vec<[u32; 3]> = t.iter().map(|f| [f[0], f[2], f[1]]).collect();
         let m = DeformingMesh::new(flipped, p.clone(), p.clone()).unwrap();
-        assert!(!star_shaped(&m, &all(&m)));
+        assert!(!star_shaped(&m, &all(&m), boxes(&m)));
         // two copies of the sphere's triangles around one centre: solid angle 8π
         let n = p.len() as u32;
         let twice: Vec<[u32; 3]> = t
@@ -250,6 +273,6 @@ mod tests {
             .collect();
         let pts: Vec<DVec3> = p.iter().chain(p.iter()).copied().collect();
         let m = DeformingMesh::new(twice, pts.clone(), pts).unwrap();
-        assert!(!star_shaped(&m, &all(&m)));
+        assert!(!star_shaped(&m, &all(&m), boxes(&m)));
     }
 }

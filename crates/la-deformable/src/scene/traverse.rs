@@ -232,6 +232,7 @@ impl<'a> Walker<'a> {
                 node as usize,
                 &scene.meshes[mesh as usize],
                 hb.bvh.node_primitives(node),
+                &hb.pair[node as usize],
                 self.box_margin,
                 &mut self.cone_scratch,
             )
