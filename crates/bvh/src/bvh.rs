@@ -219,16 +219,8 @@ impl<B: BoundingVolume> Bvh<B> {
                 continue;
             }
             let part = &mut items[first as usize..(first + count) as usize];
-            let (mid, cb_left, cb_right) = match split {
-                SplitRule::BinnedSah { bins } => {
-                    split_sah(part, cb, bins.clamp(2, MAX_BINS as u32) as usize, &mut sah)
-                }
-                SplitRule::Median => split_median(part, cb),
-            };
-            let left = bvh.nodes.len() as u32;
-            bvh.nodes[index as usize].left = left;
-            bvh.nodes.push(placeholder);
-            bvh.nodes.push(placeholder);
+            let (mid, cb_left, cb_right) = split_items(split, part, cb, &mut sah);
+            let left = bvh.add_children(index, placeholder);
             // right first so the left subtree is built (and laid out) first
             stack.push((left + 1, first + mid, count - mid, cb_right));
             stack.push((left, first, mid, cb_left));
@@ -354,19 +346,11 @@ impl<B: BoundingVolume> Bvh<B> {
                 if count > 1 && prims_in > leaf_size {
                     // split whole groups
                     let part = &mut gitems[first as usize..(first + count) as usize];
-                    let (mid, cb_left, cb_right) = match split {
-                        SplitRule::BinnedSah { bins } => {
-                            split_sah(part, cb, bins.clamp(2, MAX_BINS as u32) as usize, &mut sah)
-                        }
-                        SplitRule::Median => split_median(part, cb),
-                    };
+                    let (mid, cb_left, cb_right) = split_items(split, part, cb, &mut sah);
                     let node = &mut bvh.nodes[index as usize];
                     node.first = placed.len() as u32;
                     node.count = prims_in;
-                    let left = bvh.nodes.len() as u32;
-                    bvh.nodes[index as usize].left = left;
-                    bvh.nodes.push(placeholder);
-                    bvh.nodes.push(placeholder);
+                    let left = bvh.add_children(index, placeholder);
                     stack.push((left + 1, first + mid, count - mid, cb_right, true));
                     stack.push((left, first, mid, cb_left, true));
                     continue;
@@ -389,16 +373,8 @@ impl<B: BoundingVolume> Bvh<B> {
                 continue;
             }
             let part = &mut placed[first as usize..(first + count) as usize];
-            let (mid, cb_left, cb_right) = match split {
-                SplitRule::BinnedSah { bins } => {
-                    split_sah(part, cb, bins.clamp(2, MAX_BINS as u32) as usize, &mut sah)
-                }
-                SplitRule::Median => split_median(part, cb),
-            };
-            let left = bvh.nodes.len() as u32;
-            bvh.nodes[index as usize].left = left;
-            bvh.nodes.push(placeholder);
-            bvh.nodes.push(placeholder);
+            let (mid, cb_left, cb_right) = split_items(split, part, cb, &mut sah);
+            let left = bvh.add_children(index, placeholder);
             stack.push((left + 1, first + mid, count - mid, cb_right, false));
             stack.push((left, first, mid, cb_left, false));
         }
@@ -576,6 +552,15 @@ impl<B: BoundingVolume> Bvh<B> {
         }
         self.fit_from_set(prims, &mut Vec::new(), true);
         Ok(())
+    }
+
+    /// Appends two children (placeholders) to node `index` and returns the first's index.
+    fn add_children(&mut self, index: u32, placeholder: Node<B>) -> u32 {
+        let left = self.nodes.len() as u32;
+        self.nodes[index as usize].left = left;
+        self.nodes.push(placeholder);
+        self.nodes.push(placeholder);
+        left
     }
 
     /// Refits from volumes the caller computed for the leaves: `leaf(node, primitives)` gives
@@ -1109,6 +1094,22 @@ fn centroid_bounds(items: &[BuildItem]) -> CBounds {
             let c = it.centroid2();
             (lo.min(c), hi.max(c))
         })
+}
+
+/// Partitions `items` in place by `rule`: the size of the left part and the centroid bounds
+/// of both parts.
+fn split_items(
+    rule: SplitRule,
+    items: &mut [BuildItem],
+    cb: CBounds,
+    sah: &mut SahScratch,
+) -> (u32, CBounds, CBounds) {
+    match rule {
+        SplitRule::BinnedSah { bins } => {
+            split_sah(items, cb, bins.clamp(2, MAX_BINS as u32) as usize, sah)
+        }
+        SplitRule::Median => split_median(items, cb),
+    }
 }
 
 /// Median split of the centroids along the longest axis of their box: partitions `items` in

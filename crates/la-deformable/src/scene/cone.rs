@@ -42,6 +42,7 @@
 use ccd_bvh::{Bvh, Kdop18};
 use ccd_geometry::glam::{DVec2, DVec3};
 
+use super::hybrid::{f32_down, f32_up};
 use crate::DeformingMesh;
 
 /// Half-angle slack added per cone (rounding of the directions and of the merges).
@@ -782,20 +783,6 @@ fn contour_is_simple(
     true
 }
 
-/// `x` rounded down to an `f32` (finite inputs; huge ones go to `-∞`/`f32::MAX`, still below).
-#[inline]
-fn f32_down(x: f64) -> f32 {
-    let y = x as f32;
-    if f64::from(y) > x { y.next_down() } else { y }
-}
-
-/// `x` rounded up to an `f32`.
-#[inline]
-fn f32_up(x: f64) -> f32 {
-    let y = x as f32;
-    if f64::from(y) < x { y.next_up() } else { y }
-}
-
 /// Order-preserving map of non-NaN `f32`s to `u32` (`a < b` iff `bits(a) < bits(b)`, with
 /// `-0.0` just below `+0.0`).
 #[inline]
@@ -929,13 +916,12 @@ mod tests {
         }
     }
 
-    fn all_triangles(m: &DeformingMesh) -> Vec<u32> {
-        (0..m.triangle_count() as u32).collect()
-    }
-
-    /// The k-DOPs of all of `m`'s vertices at both times.
-    fn pair_of(m: &DeformingMesh) -> [Kdop18; 2] {
-        [m.x0(), m.x1()].map(|x| x.iter().fold(Kdop18::EMPTY, |k, p| k.include_point(*p)))
+    /// Whether the root (node 0, all triangles) of `m`'s patches is certified.
+    fn root_certified(p: &Patches, m: &DeformingMesh) -> bool {
+        let pair =
+            [m.x0(), m.x1()].map(|x| x.iter().fold(Kdop18::EMPTY, |k, v| k.include_point(*v)));
+        let all: Vec<u32> = (0..m.triangle_count() as u32).collect();
+        p.certified(0, m, &all, &pair, 1e-9, &mut Scratch::default())
     }
 
     fn patches(m: &DeformingMesh) -> (Bvh<Kdop18>, Patches) {
@@ -961,14 +947,7 @@ mod tests {
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
         assert_eq!(p.disk[0].unwrap().edges.1, 32); // the 8 × 8 grid's boundary
-        assert!(p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(root_certified(&p, &m));
     }
 
     #[test]
@@ -989,14 +968,7 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(!root_certified(&p, &m));
     }
 
     #[test]
@@ -1021,14 +993,7 @@ mod tests {
         let m = DeformingMesh::new(tris, x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(!root_certified(&p, &m));
     }
 
     #[test]
@@ -1063,14 +1028,7 @@ mod tests {
         let m = DeformingMesh::new(tris.clone(), x.clone(), x.clone()).unwrap();
         let (_, p) = patches_with(&m, 1);
         assert!(p.closed[0] && p.disk[0].is_none());
-        assert!(p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(root_certified(&p, &m));
         // with a fin on one edge it is neither closed nor certified
         let mut fin = tris;
         fin.push([1, 0, 4]);
@@ -1079,14 +1037,7 @@ mod tests {
         let m = DeformingMesh::new(fin, y.clone(), y).unwrap();
         let (_, p) = patches_with(&m, 1);
         assert!(!p.closed[0]);
-        assert!(!p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(!root_certified(&p, &m));
     }
 
     #[test]
@@ -1102,14 +1053,7 @@ mod tests {
             let m = DeformingMesh::new(tris, x0.clone(), x1.clone()).unwrap();
             let (_, p) = patches(&m);
             assert!(p.disk[0].is_none());
-            assert!(!p.certified(
-                0,
-                &m,
-                &all_triangles(&m),
-                &pair_of(&m),
-                1e-9,
-                &mut Scratch::default()
-            ));
+            assert!(!root_certified(&p, &m));
             // one triangle per leaf: the winding is checked when the leaves merge, and when
             // the two leaves are certified as a pair
             let (bvh, p) = patches_with(&m, 1);
@@ -1123,14 +1067,7 @@ mod tests {
         let m = DeformingMesh::new(vec![[0, 1, 2], [1, 3, 2]], x0, x1).unwrap();
         let (_, p) = patches(&m);
         assert!(p.disk[0].is_some());
-        assert!(!p.certified(
-            0,
-            &m,
-            &all_triangles(&m),
-            &pair_of(&m),
-            1e-9,
-            &mut Scratch::default()
-        ));
+        assert!(!root_certified(&p, &m));
     }
 
     #[test]

@@ -87,14 +87,14 @@ pub(crate) struct Box32 {
 
 /// The largest `f32` not above `x` (`x` finite or infinite, never NaN here).
 #[inline]
-fn f32_down(x: f64) -> f32 {
+pub(super) fn f32_down(x: f64) -> f32 {
     let y = x as f32;
     if f64::from(y) > x { y.next_down() } else { y }
 }
 
 /// The smallest `f32` not below `x`.
 #[inline]
-fn f32_up(x: f64) -> f32 {
+pub(super) fn f32_up(x: f64) -> f32 {
     let y = x as f32;
     if f64::from(y) < x { y.next_up() } else { y }
 }
