@@ -162,7 +162,7 @@ fn missing_file_is_an_io_error() {
 
 #[test]
 fn write_obj_round_trip() {
-    // vertices in first-use order (the writer's numbering survives tobj's renumbering)
+    // vertices in first-use order (the writer's numbering survives the reader's renumbering)
     let vertices = vec![
         DVec3::new(0.1, -0.2, 0.3),
         DVec3::new(1e-300, 1e300, -0.0),
@@ -187,7 +187,7 @@ fn write_obj_round_trip() {
     assert_eq!(back.triangles(), mesh.triangles());
     assert_eq!(back.degenerate_triangles(), mesh.degenerate_triangles());
 
-    // The other test meshes survive write -> read too. tobj numbers vertices in order of
+    // The other test meshes survive write -> read too. The OBJ reader numbers vertices in order of
     // first use, so a mesh not in that order (the PLY cube starts with face 0 2 1) comes back
     // renumbered: same triangles in the same order, same corner positions.
     for name in [

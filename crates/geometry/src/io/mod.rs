@@ -2,7 +2,7 @@
 //!
 //! | format | reader | notes |
 //! |---|---|---|
-//! | Wavefront OBJ | [`read_obj`], [`read_obj_from`] | parsed by `tobj`; polygons fan-triangulated, all objects/groups merged into one mesh, points and lines ignored |
+//! | Wavefront OBJ | [`read_obj`], [`read_obj_from`] | `v` and `f` lines; polygons fan-triangulated, all objects/groups merged into one mesh, everything else ignored |
 //! | STL | [`read_stl`], [`read_stl_from`] | binary and ASCII, detected from the content (not the first word); identical positions welded |
 //! | PLY | [`read_ply`], [`read_ply_from`] | `ascii`, `binary_little_endian`, `binary_big_endian`; any scalar types, extra properties skipped, polygons fan-triangulated |
 //! | any of them | [`read_mesh`], [`read_mesh_from`] | dispatch on the extension / a [`MeshFormat`] |
@@ -13,9 +13,9 @@
 //! Every reader validates through [`TriMesh::new`], so a NaN or infinite coordinate gives
 //! [`GeometryError::NonFiniteVertex`] and a face naming a missing vertex gives
 //! [`GeometryError::IndexOutOfRange`] (OBJ files report the latter as a parse error with the
-//! line, since `tobj` checks it first). A malformed file gives [`GeometryError::Parse`],
+//! line, since the reader checks it first). A malformed file gives [`GeometryError::Parse`],
 //! naming the path and, for text formats, the 1-based line where known; an empty file is a
-//! parse error in every format. No reader panics on any input, and header counts are never
+//! parse error in every format, and so is an OBJ file without faces. No reader panics on any input, and header counts are never
 //! trusted for allocation: they are checked against the bytes actually present.
 //!
 //! The `_from` variants read any [`Read`] (a `&[u8]` works) and take a path used only in error

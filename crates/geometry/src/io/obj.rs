@@ -1,4 +1,4 @@
-//! Wavefront OBJ: reading through `tobj`, writing `v`/`f` lines.
+//! Wavefront OBJ: a small reader of `v` and `f` lines, and a writer.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -12,23 +12,29 @@ use crate::{GeometryError, TriMesh};
 
 /// Reads a Wavefront OBJ file into one mesh.
 ///
-/// Only positions and faces are used (normals, texture coordinates and materials are
-/// ignored; `mtllib` files are never opened). Polygons are fan-triangulated, points and
-/// lines are skipped, and every object/group is merged into one mesh.
+/// Only `v` (positions, with an optional weight `w` that divides them or an ignored colour)
+/// and `f` (faces) are used; texture coordinates, normals, materials, points and lines are
+/// ignored (`mtllib` files are never opened), though the texture and normal indices of face
+/// corners are checked. Text after `#` is a comment. Polygons are fan-triangulated and every
+/// object/group is merged into one mesh.
 ///
-/// Vertex numbering: `tobj` renumbers the vertices of each object in order of first use by a
-/// face and drops vertices no face uses. A file written by [`write_obj`] from a mesh whose
-/// vertices are all used, in first-use order, reads back with identical numbering. Where
-/// objects/groups share a vertex, `tobj` gives each its own copy; the reader joins copies
-/// from different objects that have bit-identical positions, so the merged mesh stays
-/// connected across group seams.
+/// Vertex numbering: vertices are numbered in order of first use by a face, and vertices no
+/// face uses are dropped. A file written by [`write_obj`] from a mesh whose vertices are all
+/// used, in first-use order, reads back with identical numbering. When a group (`o`/`g`)
+/// uses a position bit-identical to one an earlier group used, both get the same vertex, so
+/// groups exported with their own copies of seam vertices stay connected.
+///
+/// Indices may be negative (counting back from the last line of their kind before the face)
+/// and positive ones may name lines further down the file.
 ///
 /// # Errors
 /// - [`GeometryError::Io`] when the file cannot be read;
-/// - [`GeometryError::Parse`] (with the line where it can be located) for an empty file,
-///   text that is not UTF-8, a malformed number or face, or a face index naming a vertex
-///   that does not exist;
-/// - [`GeometryError::NonFiniteVertex`] for a `nan`/`inf` coordinate.
+/// - [`GeometryError::Parse`] with the 1-based line for text that is not UTF-8, a malformed
+///   number, a `v` line with a wrong number of values or a zero weight, a face with fewer
+///   than three corners, a malformed, zero or overflowing index, or an index (vertex, texture
+///   coordinate or normal) naming a line that does not exist;
+/// - [`GeometryError::Parse`] without a line for an empty file or a file without faces;
+/// - [`GeometryError::NonFiniteVertex`] for a `nan`/`inf` coordinate of a used vertex.
 ///
 /// # Example
 /// ```
@@ -156,8 +162,41 @@ impl std::fmt::Display for Coord {
     }
 }
 
+/// What one face corner names: a 0-based position (resolved when the text is relative, else
+/// still to be checked against the final count).
+#[derive(Clone, Copy)]
+enum Corner {
+    /// A relative index, already resolved against the positions defined before the face.
+    Resolved(usize),
+    /// A 1-based absolute index, checked once every `v` line has been read (OBJ allows faces
+    /// before the vertices they name).
+    Absolute(u64),
+}
+
+/// A face as read: where its corners start in the shared corner list, its line, its group.
+struct Face {
+    start: usize,
+    line: usize,
+    group: u32,
+}
+
+/// Counts of `v`, `vt`, `vn` lines so far.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    v: usize,
+    vt: usize,
+    vn: usize,
+}
+
+/// The largest absolute `vt` / `vn` index used, with its line, for the end-of-file check.
+#[derive(Clone, Copy, Default)]
+struct MaxRef {
+    index: u64,
+    line: usize,
+}
+
 fn parse_obj(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
-    // A UTF-8 byte order mark would hide the first line's keyword from tobj.
+    // A UTF-8 byte order mark would hide the first line's keyword.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(parse_error(path, None, "file is empty"));
@@ -169,167 +208,280 @@ fn parse_obj(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
             .count();
         parse_error(path, Some(line), "not UTF-8 text")
     })?;
-    let options = tobj::LoadOptions {
-        single_index: false,
-        triangulate: true,
-        ignore_points: true,
-        ignore_lines: true,
-    };
-    // Materials are irrelevant here; never open files named by `mtllib`.
-    let loaded = tobj::load_obj_buf(&mut text.as_bytes(), &options, |_| {
-        Err(tobj::LoadError::OpenFileFailed)
-    });
-    let models = match loaded {
-        Ok((models, _materials)) => models,
-        Err(e) => return Err(parse_error(path, locate_error(text, &e), obj_reason(&e))),
-    };
-    merge_models(&models, path)
-}
+    let err = |line: usize, reason: String| parse_error(path, Some(line), reason);
 
-/// Joins the per-object meshes of `tobj` into one vertex and triangle list.
-fn merge_models(models: &[tobj::Model], path: &Path) -> Result<TriMesh, GeometryError> {
-    let vertex_total: usize = models.iter().map(|m| m.mesh.positions.len() / 3).sum();
-    let index_total: usize = models.iter().map(|m| m.mesh.indices.len()).sum();
-    let mut vertices: Vec<DVec3> = Vec::with_capacity(vertex_total);
-    let mut triangles: Vec<[u32; 3]> = Vec::with_capacity(index_total / 3);
-    // Only needed to re-join vertices that tobj copied into several objects.
-    let mut seen: HashMap<[u64; 3], u32> = HashMap::new();
-    let multi = models.len() > 1;
-    for model in models {
-        let mesh = &model.mesh;
-        if mesh.positions.len() % 3 != 0
-            || mesh.indices.len() % 3 != 0
-            || !mesh.face_arities.is_empty()
-        {
-            return Err(parse_error(
-                path,
-                None,
-                "OBJ loader returned a non-triangulated mesh",
-            ));
-        }
-        let first_own = vertices.len();
-        let mut map: Vec<u32> = Vec::with_capacity(mesh.positions.len() / 3);
-        for p in mesh.positions.chunks_exact(3) {
-            let v = DVec3::new(p[0], p[1], p[2]);
-            let index = u32::try_from(vertices.len())
-                .map_err(|_| GeometryError::TooManyVertices(vertices.len()))?;
-            if multi {
-                let key = [
-                    (v.x + 0.0).to_bits(),
-                    (v.y + 0.0).to_bits(),
-                    (v.z + 0.0).to_bits(),
-                ];
-                match seen.get(&key) {
-                    Some(&earlier) if (earlier as usize) < first_own => {
-                        map.push(earlier);
-                        continue;
+    let mut positions: Vec<DVec3> = Vec::new();
+    let mut counts = Counts::default();
+    let mut max_vt = MaxRef::default();
+    let mut max_vn = MaxRef::default();
+    let mut corners: Vec<Corner> = Vec::new();
+    let mut faces: Vec<Face> = Vec::new();
+    // Objects and groups (`o`, `g`) number the groups of faces; only groups with faces count.
+    let mut group = 0u32;
+    let mut group_has_faces = false;
+    for (i, raw) in text.split('\n').enumerate() {
+        let n = i + 1;
+        // Anything after `#` is a comment.
+        let line = raw.split_once('#').map_or(raw, |(data, _)| data);
+        let mut words = line.split_ascii_whitespace();
+        let Some(key) = words.next() else { continue };
+        match key {
+            "v" => {
+                let mut xyz = [0.0; 3];
+                for slot in &mut xyz {
+                    let w = words
+                        .next()
+                        .ok_or_else(|| err(n, "`v` needs three coordinates".to_owned()))?;
+                    *slot =
+                        number(w).ok_or_else(|| err(n, format!("bad coordinate `{}`", clip(w))))?;
+                }
+                let extra: Vec<&str> = words.collect();
+                let mut p = DVec3::from_array(xyz);
+                match extra[..] {
+                    [] => {}
+                    // a homogeneous weight
+                    [w] => {
+                        let w =
+                            number(w).ok_or_else(|| err(n, format!("bad weight `{}`", clip(w))))?;
+                        if w == 0.0 {
+                            return Err(err(n, "vertex weight `w` is zero".to_owned()));
+                        }
+                        p /= w;
                     }
-                    Some(_) => {}
-                    None => {
-                        seen.insert(key, index);
+                    // a vertex colour (not used)
+                    [_, _, _] => {}
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!(
+                                "`v` has {} values; expected x y z, x y z w or x y z r g b",
+                                3 + extra.len()
+                            ),
+                        ));
                     }
                 }
+                positions.push(p);
+                counts.v += 1;
             }
-            map.push(index);
-            vertices.push(v);
+            "vt" => counts.vt += 1,
+            "vn" => counts.vn += 1,
+            "o" | "g" if group_has_faces => {
+                group = group.saturating_add(1);
+                group_has_faces = false;
+            }
+            "f" => {
+                let start = corners.len();
+                for w in words {
+                    let corner = face_corner(w, counts, &mut max_vt, &mut max_vn, n)
+                        .map_err(|why| err(n, why))?;
+                    corners.push(corner);
+                }
+                let k = corners.len() - start;
+                if k < 3 {
+                    return Err(err(
+                        n,
+                        format!("face has {k} vertices; at least 3 are needed"),
+                    ));
+                }
+                faces.push(Face {
+                    start,
+                    line: n,
+                    group,
+                });
+                group_has_faces = true;
+            }
+            // Points, lines, materials, smoothing groups, free-form geometry: not used.
+            _ => {}
         }
-        for t in mesh.indices.chunks_exact(3) {
-            let get = |i: u32| {
-                map.get(i as usize).copied().ok_or_else(|| {
-                    parse_error(
-                        path,
-                        None,
-                        format!("face refers to vertex {i} that the OBJ loader did not return"),
-                    )
-                })
+    }
+    for (what, max, count) in [
+        ("texture coordinate", max_vt, counts.vt),
+        ("normal", max_vn, counts.vn),
+    ] {
+        if max.index > count as u64 {
+            return Err(err(
+                max.line,
+                format!(
+                    "face refers to {what} {} but the file has {count}",
+                    max.index
+                ),
+            ));
+        }
+    }
+    if faces.is_empty() {
+        return Err(parse_error(
+            path,
+            None,
+            format!(
+                "OBJ file has no faces ({} vertices); a mesh needs at least one `f` line",
+                positions.len()
+            ),
+        ));
+    }
+    build_mesh(&positions, &corners, &faces, path)
+}
+
+/// Numbers the used positions in order of first use, fan-triangulates the faces and
+/// validates the mesh.
+///
+/// A position is one vertex within a group. A group meeting a position whose bit-identical
+/// copy (`-0.0` = `0.0`) was first used by an earlier group reuses that vertex, so groups
+/// exported with their own copies of seam vertices stay connected; copies within one group
+/// are kept apart, as the file says.
+fn build_mesh(
+    positions: &[DVec3],
+    corners: &[Corner],
+    faces: &[Face],
+    path: &Path,
+) -> Result<TriMesh, GeometryError> {
+    let multi = faces.first().map(|f| f.group) != faces.last().map(|f| f.group);
+    // Per position: (group of its last use, vertex index).
+    let mut used: Vec<Option<(u32, u32)>> = vec![None; positions.len()];
+    // Per bit pattern: (group that created it, vertex index).
+    let mut seen: HashMap<[u64; 3], (u32, u32)> = HashMap::new();
+    let mut vertices: Vec<DVec3> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> =
+        Vec::with_capacity(corners.len().saturating_sub(2 * faces.len()));
+    let mut fan: Vec<u32> = Vec::new();
+    for (k, face) in faces.iter().enumerate() {
+        let end = faces.get(k + 1).map_or(corners.len(), |f| f.start);
+        fan.clear();
+        for &corner in &corners[face.start..end] {
+            let p = match corner {
+                Corner::Resolved(p) => p,
+                Corner::Absolute(a) => usize::try_from(a - 1)
+                    .ok()
+                    .filter(|&p| p < positions.len())
+                    .ok_or_else(|| {
+                        parse_error(
+                            path,
+                            Some(face.line),
+                            format!(
+                                "face refers to vertex {a} but the file has {} vertices",
+                                positions.len()
+                            ),
+                        )
+                    })?,
             };
-            triangles.push([get(t[0])?, get(t[1])?, get(t[2])?]);
+            let vertex = match used[p] {
+                Some((g, v)) if g == face.group => v,
+                _ => {
+                    let pos = positions[p] + DVec3::ZERO; // -0.0 + 0.0 = 0.0
+                    let key = pos.to_array().map(f64::to_bits);
+                    let earlier = seen
+                        .get(&key)
+                        .filter(|&&(g, _)| multi && g < face.group)
+                        .map(|&(_, v)| v);
+                    let v = match earlier {
+                        Some(v) => v,
+                        None => {
+                            let v = u32::try_from(vertices.len())
+                                .ok()
+                                .filter(|&v| v < u32::MAX)
+                                .ok_or(GeometryError::TooManyVertices(vertices.len()))?;
+                            vertices.push(positions[p]);
+                            seen.entry(key).or_insert((face.group, v));
+                            v
+                        }
+                    };
+                    used[p] = Some((face.group, v));
+                    v
+                }
+            };
+            fan.push(vertex);
+        }
+        for i in 1..fan.len() - 1 {
+            triangles.push([fan[0], fan[i], fan[i + 1]]);
         }
     }
     TriMesh::new(vertices, triangles)
 }
 
-/// A readable reason for a `tobj` error.
-fn obj_reason(e: &tobj::LoadError) -> String {
-    match e {
-        tobj::LoadError::FaceVertexOutOfBounds => {
-            "a face refers to a vertex that does not exist".to_owned()
-        }
-        other => other.to_string(),
-    }
+/// A coordinate: any `f64` text Rust reads (`nan`/`inf` included; [`TriMesh::new`] rejects
+/// those with a typed error).
+fn number(w: &str) -> Option<f64> {
+    w.parse().ok()
 }
 
-/// The 1-based line where `tobj` most likely failed (it does not say), found by re-checking
-/// the lines its error kind is about. `None` when no line can be singled out.
-fn locate_error(text: &str, e: &tobj::LoadError) -> Option<usize> {
-    use tobj::LoadError as E;
-    let floats_ok = |words: &[&str], n: usize| {
-        words.len() >= n && words[..n].iter().all(|w| w.parse::<f64>().is_ok())
-    };
-    let position_count = text
-        .lines()
-        .filter(|l| l.split_whitespace().next() == Some("v"))
-        .count();
-    let mut positions_so_far = 0usize;
-    for (i, line) in text.lines().enumerate() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&key, rest)) = words.split_first() else {
-            continue;
-        };
-        let bad = match (key, e) {
-            ("v", E::PositionParseError | E::ScalingByZeroError | E::ColorParseError) => {
-                !floats_ok(rest, 3)
-                    || match rest.len() {
-                        3 | 6 => false,
-                        4 => rest[3].parse::<f64>().map_or(true, |w| w == 0.0),
-                        _ => true,
-                    }
-            }
-            ("vn", E::NormalParseError) => !floats_ok(rest, 3),
-            ("vt", E::TexcoordParseError) => !floats_ok(rest, 2),
-            ("f" | "l", E::FaceParseError) => rest
-                .iter()
-                .any(|w| face_vertex(w, positions_so_far).is_none()),
-            ("f" | "l", E::FaceVertexOutOfBounds) => rest.iter().any(|w| {
-                face_vertex(w, positions_so_far)
-                    .is_some_and(|v| v.is_none_or(|v| v >= position_count))
-            }),
-            _ => false,
-        };
-        if key == "v" {
-            positions_so_far += 1;
-        }
-        if bad {
-            return Some(i + 1);
-        }
-    }
-    None
+/// At most 32 characters of `s`, for error messages.
+fn clip(s: &str) -> String {
+    s.chars().take(32).collect()
 }
 
-/// The position index of one face corner `v`, `v/vt`, `v//vn` or `v/vt/vn` as `tobj` reads it:
-/// `None` when the text is malformed, `Some(None)` when it resolves below zero.
-fn face_vertex(word: &str, positions_so_far: usize) -> Option<Option<usize>> {
+/// One face corner `v`, `v/vt`, `v//vn` or `v/vt/vn` on line `line`. Every index must be a
+/// non-zero integer; a negative one counts back from the lines of its kind read so far and
+/// must stay inside them. Texture and normal indices are only checked (they are not used);
+/// the largest absolute ones are recorded in `max_vt` / `max_vn` for the end-of-file check.
+fn face_corner(
+    word: &str,
+    counts: Counts,
+    max_vt: &mut MaxRef,
+    max_vn: &mut MaxRef,
+    line: usize,
+) -> Result<Corner, String> {
     let mut parts = word.split('/');
-    let v = parts.next()?;
-    let mut count = 1;
-    for p in parts {
-        count += 1;
-        if !p.is_empty() && p.parse::<isize>().is_err() {
-            return None;
+    let v = parts.next().unwrap_or_default();
+    let vt = parts.next();
+    let vn = parts.next();
+    if parts.next().is_some() {
+        return Err(format!(
+            "face corner `{}` has more than three indices",
+            clip(word)
+        ));
+    }
+    let corner = match index(v, counts.v, "vertex", word)? {
+        Some(Index::Relative(p)) => Corner::Resolved(p),
+        Some(Index::Absolute(a)) => Corner::Absolute(a),
+        None => return Err(format!("face corner `{}` has no vertex index", clip(word))),
+    };
+    for (text, count, what, max) in [
+        (vt, counts.vt, "texture coordinate", max_vt),
+        (vn, counts.vn, "normal", max_vn),
+    ] {
+        if let Some(Index::Absolute(a)) = index(text.unwrap_or_default(), count, what, word)?
+            && a > max.index
+        {
+            *max = MaxRef { index: a, line };
         }
     }
-    if count > 3 {
-        return None;
+    Ok(corner)
+}
+
+/// A checked OBJ index.
+enum Index {
+    /// A negative index resolved to a 0-based one.
+    Relative(usize),
+    /// A positive (1-based) index, not yet checked against the final count.
+    Absolute(u64),
+}
+
+/// Reads one index of a face corner (`None` when `text` is empty). `so_far` is the number of
+/// lines of its kind before the face.
+fn index(text: &str, so_far: usize, what: &str, word: &str) -> Result<Option<Index>, String> {
+    if text.is_empty() {
+        return Ok(None);
     }
-    if v.is_empty() {
-        return Some(None);
+    let x: i64 = text.parse().map_err(|_| {
+        format!(
+            "bad {what} index `{}` in face corner `{}`",
+            clip(text),
+            clip(word)
+        )
+    })?;
+    match x {
+        0 => Err(format!("{what} index 0 in face corner `{}` (OBJ indices start at 1)", clip(word))),
+        1.. => Ok(Some(Index::Absolute(x.unsigned_abs()))),
+        _ => usize::try_from(x.unsigned_abs())
+            .ok()
+            .and_then(|back| so_far.checked_sub(back))
+            .map(|p| Some(Index::Relative(p)))
+            .ok_or_else(|| {
+                format!(
+                    "relative {what} index {x} in face corner `{}` reaches before the first (only {so_far} defined so far)",
+                    clip(word)
+                )
+            }),
     }
-    let x = v.parse::<isize>().ok()?;
-    Some(if x < 0 {
-        positions_so_far.checked_sub(x.unsigned_abs())
-    } else {
-        (x as usize).checked_sub(1)
-    })
 }
 
 #[cfg(test)]
@@ -411,8 +563,97 @@ mod tests {
     }
 
     #[test]
+    fn short_faces_and_faceless_files_are_errors() {
+        let e = read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2\n").unwrap_err();
+        assert!(
+            matches!(e, GeometryError::Parse { line: Some(5), .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("at least 3"), "{e}");
+        let e = read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf\n").unwrap_err();
+        assert!(
+            matches!(e, GeometryError::Parse { line: Some(4), .. }),
+            "{e}"
+        );
+        let e = read("v 0 0 0\nv 1 0 0\nv 0 1 0\n# no faces\n").unwrap_err();
+        assert!(matches!(e, GeometryError::Parse { line: None, .. }), "{e}");
+        assert!(e.to_string().contains("no faces"), "{e}");
+    }
+
+    #[test]
+    fn texture_and_normal_indices_are_checked() {
+        let base = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
+        let ok = read(&format!("{base}f 1/1/1 2/-1/-1 3//1\n")).unwrap();
+        assert_eq!(ok.triangles(), &[[0, 1, 2]]);
+        for (face, what) in [
+            ("f 1/2 2/1 3/1", "texture coordinate 2"),
+            ("f 1//1 2//7 3//1", "normal 7"),
+            ("f 1/-2 2/1 3/1", "relative texture coordinate index -2"),
+            ("f 1/0 2/1 3/1", "index 0"),
+            ("f 1/x 2/1 3/1", "bad texture coordinate index"),
+            ("f 1/1/1/1 2 3", "more than three"),
+            ("f /1 2 3", "no vertex index"),
+            ("f 1 2 99999999999999999999", "bad vertex index"),
+            ("f 1 2 -9223372036854775808", "relative vertex index"),
+        ] {
+            let e = read(&format!("{base}{face}\n")).unwrap_err();
+            assert!(
+                matches!(e, GeometryError::Parse { line: Some(6), .. }),
+                "{face}: {e}"
+            );
+            assert!(e.to_string().contains(what), "{face}: {e}");
+        }
+    }
+
+    #[test]
+    fn forward_references_weights_and_comments() {
+        // faces may name vertices defined later; `w` divides; `#` starts a comment
+        let m = read("f 1 2 3 # first\nv 0 0 0\nv 2 0 0 2\nv 0 1 0 1 0 0\n").unwrap();
+        assert_eq!(m.vertices(), &[DVec3::ZERO, DVec3::X, DVec3::Y]);
+        let e = read("v 0 0 0\nv 1 0 0 0\nv 0 1 0\nf 1 2 3\n").unwrap_err();
+        assert!(
+            matches!(e, GeometryError::Parse { line: Some(2), .. }),
+            "{e}"
+        );
+        let e = read("v 0 0 0\nv 1 0 0 1 1\nv 0 1 0\nf 1 2 3\n").unwrap_err();
+        assert!(
+            matches!(e, GeometryError::Parse { line: Some(2), .. }),
+            "{e}"
+        );
+        // a relative index counts back from the vertices read so far
+        let m = read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\nv 0 0 1\nf -4 -1 -3\n").unwrap();
+        assert_eq!(m.triangles(), &[[0, 1, 2], [0, 3, 1]]);
+    }
+
+    #[test]
+    fn unused_vertices_are_dropped_and_numbering_follows_first_use() {
+        let m = read("v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 4 2 3\nf 3 2 4\n").unwrap();
+        assert_eq!(m.vertices(), &[DVec3::Y, DVec3::ZERO, DVec3::X]);
+        assert_eq!(m.triangles(), &[[0, 1, 2], [2, 1, 0]]);
+    }
+
+    #[test]
+    fn copies_join_across_groups_only() {
+        // group b has its own copies of two of group a's positions: joined
+        let m = read(
+            "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no b\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 4 6 5\n",
+        )
+        .unwrap();
+        assert_eq!(m.vertex_count(), 4);
+        assert_eq!(m.triangles(), &[[0, 1, 2], [1, 3, 2]]);
+        // the same copies inside one group stay apart
+        let m = read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nv -0 0 0\nv 1 1 0\nf 4 5 3\n").unwrap();
+        assert_eq!(m.vertex_count(), 5);
+        // and `-0.0` joins `0.0` across groups
+        let m =
+            read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\ng b\nv -0 0 0\nv 1 1 0\nf 4 5 3\n").unwrap();
+        assert_eq!(m.vertex_count(), 4);
+    }
+
+    #[test]
     fn points_and_lines_are_ignored() {
-        let m = read("v 0 0 0\nv 1 0 0\nv 0 1 0\np 1\nl 1 2\nf 1 2 3\n").unwrap();
+        let m = read("v 0 0 0\nv 1 0 0\nv 0 1 0\np 1\nl 1 2\nvp 0.5\ns off\nusemtl x\nf 1 2 3\n")
+            .unwrap();
         assert_eq!(m.triangle_count(), 1);
         assert!(m.degenerate_triangles().is_empty());
     }

@@ -13,7 +13,8 @@ use crate::{GeometryError, TriMesh};
 /// Supports the three standard encodings (`ascii`, `binary_little_endian`,
 /// `binary_big_endian`) and every standard scalar type (`char`/`int8` … `double`/`float64`).
 /// The `vertex` element must have scalar `x`, `y`, `z` properties (any numeric type); other
-/// vertex properties (colours, normals, lists) and other elements are read past and ignored.
+/// vertex properties (colours, normals, lists) and other elements are read past and ignored
+/// (an element without properties has empty rows, so its count is never looped over).
 /// Faces come from the `face` element's `vertex_indices` (or `vertex_index`) list, with any
 /// count and index types; polygons are fan-triangulated and faces with fewer than three
 /// indices are skipped. A file without a `face` element gives a mesh without triangles.
@@ -637,6 +638,11 @@ fn read_body<B: Body>(
                     body.remaining()
                 ),
             ));
+        }
+        if element.properties.is_empty() {
+            // Rows of zero bytes: nothing to read, however many the header announces (a
+            // loop over them would be bounded by the count, not by the input).
+            continue;
         }
         match *role {
             Role::Vertex(xyz) => {
