@@ -40,6 +40,8 @@
 mod articulated;
 mod assembly;
 mod error;
+#[cfg(feature = "mocap")]
+pub mod mocap;
 mod model;
 mod rigid;
 #[cfg(feature = "urdf")]
