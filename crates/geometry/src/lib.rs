@@ -9,6 +9,8 @@
 //! - [`Feature`]: a vertex, edge or face of a caller's mesh, used as a contact witness.
 //! - Mesh IO (feature `io`, on by default): OBJ, STL (binary and ASCII) and PLY readers and an
 //!   OBJ writer, in [`io`].
+//! - Feature `serde`: `Serialize`/`Deserialize` for [`TriMesh`] (vertices and triangles,
+//!   validated again when read), [`Aabb`], [`Segment`], [`Triangle`] and [`Feature`].
 //!
 //! Conventions: f64 everywhere, right-handed coordinates, counter-clockwise triangles seen
 //! from the side their normal points to. Geometry lives in its local frame; poses are passed

@@ -31,6 +31,10 @@ struct VertexFaces {
 /// Edges and vertex→face adjacency are built on first use and cached; the mesh is
 /// immutable after construction, so it can be shared across threads (`Arc<TriMesh>`).
 ///
+/// With the `serde` feature a mesh serializes as `{ "vertices": [[x, y, z], …],
+/// "triangles": [[a, b, c], …] }`, and deserializing runs the checks of [`TriMesh::new`]
+/// (a NaN vertex or an out-of-range index is a deserialization error).
+///
 /// # Example
 /// ```
 /// use ccd_geometry::{glam::DVec3, GeometryError, TriMesh};
@@ -241,6 +245,60 @@ impl TriMesh {
             return &[];
         }
         &vf.faces[vf.offsets[v] as usize..vf.offsets[v + 1] as usize]
+    }
+}
+
+/// serde (feature `serde`): a mesh is written as its `vertices` (`[x, y, z]` arrays) and
+/// `triangles` (`[a, b, c]` index arrays); the cached adjacency is not written. Reading
+/// validates through [`TriMesh::new`], so a deserialized mesh upholds the same invariants as
+/// a constructed one (finite vertices, in-range indices) and bad data is a deserialization
+/// error, never an invalid mesh.
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use glam::DVec3;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::TriMesh;
+
+    /// The written form, borrowed for writing.
+    #[derive(Serialize)]
+    #[serde(rename = "TriMesh")]
+    struct MeshRef<'a> {
+        vertices: &'a [DVec3],
+        triangles: &'a [[u32; 3]],
+    }
+
+    /// The written form, owned for reading; becomes a mesh only through [`TriMesh::new`].
+    #[derive(Deserialize)]
+    #[serde(rename = "TriMesh", deny_unknown_fields)]
+    struct MeshData {
+        vertices: Vec<DVec3>,
+        triangles: Vec<[u32; 3]>,
+    }
+
+    impl TryFrom<MeshData> for TriMesh {
+        type Error = crate::GeometryError;
+
+        fn try_from(data: MeshData) -> Result<Self, Self::Error> {
+            Self::new(data.vertices, data.triangles)
+        }
+    }
+
+    impl Serialize for TriMesh {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            MeshRef {
+                vertices: &self.vertices,
+                triangles: &self.triangles,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for TriMesh {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let data = MeshData::deserialize(deserializer)?;
+            Self::try_from(data).map_err(serde::de::Error::custom)
+        }
     }
 }
 

@@ -1,11 +1,40 @@
-//! Property: no mesh reader panics on mutated, truncated or spliced copies of valid files; it
-//! returns `Ok` or `Err`.
+//! Property: no mesh reader panics or hangs on mutated, truncated or spliced copies of valid
+//! files, on faces with extreme indices or on PLY elements with extreme counts; it returns
+//! `Ok` (a valid mesh) or `Err`. Every input is read on a watchdog thread: a read that takes
+//! longer than [`HANG`] fails the case (inputs are at most a few kilobytes and take
+//! microseconds; the limit only catches work bounded by a header count instead of the input).
+//! Case counts come from `PROPTEST_CASES` (256 when unset, as in CI).
 #![cfg(feature = "io")]
 
 mod support;
 
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
 use ccd_geometry::io::{self, MeshFormat};
 use proptest::prelude::*;
+
+/// How long the three readers together may take on one input before it counts as a hang.
+const HANG: Duration = Duration::from_secs(30);
+
+/// Integers at the edges of the types readers convert to, as text.
+const EXTREMES: [&str; 14] = [
+    "0",
+    "-1",
+    "2147483647",
+    "-2147483648",
+    "4294967295",
+    "4294967296",
+    "-214748364",
+    "-1073741824",
+    "-4611686018427387904",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e308",
+];
 
 /// Valid seed files and their formats.
 const SEEDS: [(&str, MeshFormat); 8] = [
@@ -30,6 +59,8 @@ enum Edit {
     Remove(usize, usize),
     /// Keep only the first (position mod len + 1) bytes.
     Truncate(usize),
+    /// Insert a number (an extreme one or any `i64`) at (position mod len + 1).
+    Number(usize, String),
 }
 
 /// Bytes that matter to the parsers: digits, signs, separators, keywords' letters, NUL, 0xff.
@@ -48,6 +79,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         2 => (any::<usize>(), prop::collection::vec(interesting_byte(), 1..12)).prop_map(|(p, b)| Edit::Insert(p, b)),
         2 => (any::<usize>(), 1usize..40).prop_map(|(p, n)| Edit::Remove(p, n)),
         1 => any::<usize>().prop_map(Edit::Truncate),
+        2 => (any::<usize>(), number()).prop_map(|(p, n)| Edit::Number(p, n)),
     ]
 }
 
@@ -67,22 +99,52 @@ fn apply(bytes: &mut Vec<u8>, edit: &Edit) {
             bytes.drain(at..(at + n).min(len));
         }
         Edit::Truncate(p) => bytes.truncate(p % len + 1),
+        Edit::Number(p, n) => {
+            let at = p % len + 1;
+            bytes.splice(at..at, n.bytes());
+        }
     }
 }
 
-/// Runs every reader on `bytes` (the readers must cope with the wrong format too).
+/// An integer as text: one of [`EXTREMES`], a small one, or any `i64` / `u64`.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(EXTREMES.to_vec()).prop_map(str::to_owned),
+        (-5i64..6).prop_map(|i| i.to_string()),
+        any::<i64>().prop_map(|i| i.to_string()),
+        any::<u64>().prop_map(|i| i.to_string()),
+    ]
+}
+
+/// Runs every reader on `bytes` (the readers must cope with the wrong format too) on a
+/// watchdog thread; fails when a reader panics, accepts an invalid mesh or takes longer than
+/// [`HANG`].
 fn read_all_formats(bytes: &[u8]) {
-    for format in [MeshFormat::Obj, MeshFormat::Stl, MeshFormat::Ply] {
-        if let Ok(mesh) = io::read_mesh_from(bytes, format, "fuzz") {
-            // whatever was accepted is a valid mesh
-            let n = mesh.vertex_count();
-            assert!(mesh.triangles().iter().flatten().all(|&i| (i as usize) < n));
-            assert!(mesh.vertices().iter().all(|v| v.is_finite()));
+    let bytes = bytes.to_vec();
+    let (send, receive) = mpsc::channel();
+    thread::spawn(move || {
+        for format in [MeshFormat::Obj, MeshFormat::Stl, MeshFormat::Ply] {
+            if let Ok(mesh) = io::read_mesh_from(&bytes[..], format, "fuzz") {
+                // whatever was accepted is a valid mesh
+                let n = mesh.vertex_count();
+                assert!(mesh.triangles().iter().flatten().all(|&i| (i as usize) < n));
+                assert!(mesh.vertices().iter().all(|v| v.is_finite()));
+            }
+        }
+        send.send(()).ok();
+    });
+    match receive.recv_timeout(HANG) {
+        Ok(()) => {}
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("a reader is still running after {HANG:?}"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("a reader panicked or accepted an invalid mesh (message above)")
         }
     }
 }
 
 proptest! {
+    // A hang found costs HANG per shrinking step: keep shrinking short.
+    #![proptest_config(ProptestConfig { max_shrink_time: 60_000, ..ProptestConfig::default() })]
     #[test]
     fn mutated_files_never_panic(seed in 0..SEEDS.len(), edits in prop::collection::vec(edit(), 1..6)) {
         let (name, _) = SEEDS[seed];
@@ -132,10 +194,82 @@ const PREAMBLES: [&str; 6] = [
 ];
 
 proptest! {
+    // A hang found costs HANG per shrinking step: keep shrinking short.
+    #![proptest_config(ProptestConfig { max_shrink_time: 60_000, ..ProptestConfig::default() })]
     #[test]
     fn random_bytes_never_panic(pre in 0..PREAMBLES.len(), tail in prop::collection::vec(interesting_byte(), 0..400)) {
         let bytes = [PREAMBLES[pre].as_bytes(), &tail].concat();
         read_all_formats(&bytes);
+    }
+}
+
+/// One face corner `v`, `v/vt`, `v//vn` or `v/vt/vn` with arbitrary integer indices.
+fn corner() -> impl Strategy<Value = String> {
+    (number(), number(), number(), 0..4u8).prop_map(|(v, t, n, shape)| match shape {
+        0 => v,
+        1 => format!("{v}/{t}"),
+        2 => format!("{v}//{n}"),
+        _ => format!("{v}/{t}/{n}"),
+    })
+}
+
+/// A PLY property line of any type, scalar or list.
+fn ply_property() -> impl Strategy<Value = String> {
+    const TYPES: [&str; 10] = [
+        "char", "uchar", "short", "ushort", "int", "uint", "float", "double", "int8", "uint32",
+    ];
+    let ty = || prop::sample::select(TYPES.to_vec());
+    prop_oneof![
+        ty().prop_map(|t| format!("property {t} p\n")),
+        (ty(), ty()).prop_map(|(c, t)| format!("property list {c} {t} l\n")),
+    ]
+}
+
+proptest! {
+    // A hang found costs HANG per shrinking step: keep shrinking short.
+    #![proptest_config(ProptestConfig { max_shrink_time: 60_000, ..ProptestConfig::default() })]
+    #[test]
+    fn obj_faces_with_any_indices(corners in prop::collection::vec(corner(), 0..6), before in any::<bool>()) {
+        // the overflow panics of issue 14 were texture and normal indices near i64::MIN / 2
+        let vertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
+        let face = format!("f {}\n", corners.join(" "));
+        let text = if before { format!("{face}{vertices}") } else { format!("{vertices}{face}") };
+        read_all_formats(text.as_bytes());
+    }
+
+    #[test]
+    fn ply_elements_with_any_count(
+        name in prop::sample::select(SEEDS.iter().filter(|(_, f)| *f == MeshFormat::Ply).map(|(n, _)| *n).collect::<Vec<_>>()),
+        count in prop_oneof![Just(u64::MAX), Just(1u64 << 63), Just(u64::from(u32::MAX)), 0..4u64, any::<u64>()],
+        properties in prop::collection::vec(ply_property(), 0..3),
+    ) {
+        // an extra element before the faces (after them it is never read); the property-less
+        // one with 2^64 - 1 rows was the hang of issue 14
+        let bytes = support::data_bytes(name);
+        let at = find(&bytes, b"element face")
+            .or_else(|| find(&bytes, b"end_header"))
+            .expect("PLY seeds have a header");
+        let element = format!("element extra {count}\n{}", properties.concat());
+        let bytes = [&bytes[..at], element.as_bytes(), &bytes[at..]].concat();
+        read_all_formats(&bytes);
+        if properties.is_empty() {
+            // rows of zero bytes change nothing
+            let plain = io::read_ply_from(&support::data_bytes(name)[..], name).map(|m| m.triangles().to_vec());
+            let extra = io::read_ply_from(&bytes[..], name).map(|m| m.triangles().to_vec());
+            prop_assert_eq!(plain.ok(), extra.ok());
+        }
+    }
+}
+
+/// Where `needle` first occurs in `haystack`.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[test]
+fn regression_inputs_are_handled() {
+    for entry in std::fs::read_dir(support::data("regressions")).unwrap() {
+        read_all_formats(&std::fs::read(entry.unwrap().path()).unwrap());
     }
 }
 

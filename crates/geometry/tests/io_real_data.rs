@@ -103,3 +103,39 @@ fn panda_collision_stls() {
         .count();
     assert_eq!(stls, expected.len());
 }
+
+#[test]
+fn pr2_stls_starting_with_solid_are_binary() {
+    let Some(shared) = support::shared_data("PR2 STLs") else {
+        return;
+    };
+    let root = shared.join("robots/pr2/meshes");
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(Result::ok)
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().filter_map(Result::ok))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "stl"))
+        .collect();
+    files.sort();
+    let (mut total, mut solid) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        // every PR2 mesh is binary: its size is 84 + 50 n for the n in its header
+        let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
+        assert_eq!(bytes.len(), 84 + 50 * n, "{}", path.display());
+        let mesh = io::read_stl(path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mesh.triangle_count(), n, "{}", path.display());
+        assert!(mesh.vertex_count() <= 3 * n && mesh.vertex_count() >= 3);
+        // metres: parts of a human-sized robot
+        let size = mesh.aabb().extents().max_element();
+        assert!((0.01..2.0).contains(&size), "{}: {size}", path.display());
+        if bytes.starts_with(b"solid") {
+            solid += 1;
+        }
+        total += n;
+    }
+    // shared/data/README.md: 18,211 triangles in all; pr2_wheel, hok_tilt and torso start
+    // with `solid`, the trap this checks
+    assert_eq!((files.len(), total, solid), (32, 18_211, 3));
+}
