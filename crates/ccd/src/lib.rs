@@ -17,6 +17,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Capsule avatars driven by motion capture: swept volumes with backtracking and exact capsule CA (`ccd-avatar-sv`, Avatar §3–7).
+pub use ccd_avatar_sv as avatar_sv;
 /// Bounding volumes (AABB, sphere, OBB, RSS, 18-DOP), BVHs, sweep-and-prune and a dynamic BVH (`ccd-bvh`, Lin survey; LA §IV).
 pub use ccd_bvh as bvh;
 /// Conservative advancement between rigid meshes: time of contact with witnesses (`ccd-ca-rigid`, CATCH §3.4, C2A).

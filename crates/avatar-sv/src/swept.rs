@@ -1,0 +1,345 @@
+//! The paper's method (Avatar, Sec. 6–7): the swept volume of a capsule over a time interval,
+//! tessellated in strips grouped by time with a proven error bound, its interference with the
+//! environment, the earliest colliding time group and backtracking.
+//!
+//! Swept volume. A capsule is the offset by `r` of its segment; its swept volume is the
+//! offset by `r` of the ruled surface `x(t, s) = A(t) + s (B(t) − A(t))` swept by the segment
+//! (Eq. 3; the points move rigidly, so `x` is affine in `s`). The boundary of that offset is
+//! the two-sided offset surface of the ruled surface (Eq. 4) together with the pipe surfaces
+//! of the end spheres along `A(t)` and `B(t)` (Eq. 12). We tessellate the ruled surface in
+//! time: each time group `[t₀, t₁]` is one strip quad with corners `A(t₀), B(t₀), A(t₁),
+//! B(t₁)` split in two triangles; the offset of these triangles by `r + δ` is the
+//! tessellated volume of the group (its boundary: offset planes of the two triangles,
+//! cylinders about their edges — the pipes of the end spheres along the `s = 0, 1` edges —
+//! and spheres at the corners).
+//!
+//! Error bound (Sec. 6.3, made rigorous). Write `λ = (t − t₀)/h`, `h = t₁ − t₀`. The true
+//! point `x(t, s)` differs from the bilinear interpolant of the corners by
+//! `(1 − s) e_A(t) + s e_B(t)`, `e_P(t) = P(t) − lerp(P(t₀), P(t₁), λ)`, and the bilinear
+//! patch differs from the two triangles by at most `|w|/4`, `w = A₀ − B₀ − A₁ + B₁` (the
+//! patch's twist; the deviation `s(1 − λ)|w|` peaks at the centre). For each coordinate a
+//! Taylor model of order 3 over the group (ccd-taylor, outward rounded) gives
+//! `P = p(τ) + ρ`, `ρ ∈ R`; the interpolation error of the cubic is at most
+//! `h²/8 · max|p''|` with `|p''| ≤ 2|c₂| + 3|c₃| h`, and the remainder contributes at most
+//! `width(R)`. So `δ = max(|e_A|, |e_B|) + |w|/4` (inflated for rounding) bounds the
+//! distance from every point of the true ruled surface over the group to the two triangles,
+//! and every point of the capsule over the group lies within `r + δ` of them.
+//!
+//! Interference and TOC (Sec. 7.2). A group collides when some candidate environment
+//! triangle is within `r + δ` of one of its two triangles (an exact triangle–triangle
+//! distance: a volume test, so environment triangles inside the swept volume are found too).
+//! The end of the earliest colliding group is the paper's TOC upper bound `U`. Backtracking
+//! splits that group into `backtrack_steps` sub-groups (the backtracking unit), each with its
+//! own bound, and scans them in time order: the start of the first colliding sub-group is
+//! `t_c`; every earlier group and sub-group was certified collision-free, so the capsule has
+//! a collision-free path on `[0, t_c]`. A group whose sub-groups are all free was a false
+//! alarm of the coarser bound, and the scan goes on with the next group.
+
+use ccd_distance::triangle_triangle;
+use ccd_geometry::{Aabb, Triangle};
+use ccd_kinematics::ArticulatedMotion;
+use ccd_taylor::{Interval, TaylorModel, Transform};
+use glam::DVec3;
+
+use crate::{AvatarError, Capsule};
+
+/// Options of the swept-volume method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SvOptions {
+    /// Target tessellation error `δ` (absolute, > 0): time groups are halved until their
+    /// bound is below it or `max_groups` is reached (a group above the target is still
+    /// conservative: it is inflated by its own bound).
+    pub tessellation_error: f64,
+    /// Most time groups per capsule and step (≥ 1).
+    pub max_groups: usize,
+    /// Sub-groups a colliding group is split into when backtracking (≥ 1).
+    pub backtrack_steps: usize,
+}
+
+impl Default for SvOptions {
+    fn default() -> Self {
+        Self {
+            tessellation_error: 1e-3,
+            max_groups: 64,
+            backtrack_steps: 8,
+        }
+    }
+}
+
+impl SvOptions {
+    pub(crate) fn validate(&self) -> Result<(), AvatarError> {
+        if !(self.tessellation_error.is_finite() && self.tessellation_error > 0.0) {
+            return Err(AvatarError::InvalidOption(format!(
+                "SvOptions::tessellation_error = {} (must be finite and positive)",
+                self.tessellation_error
+            )));
+        }
+        if self.max_groups == 0 || self.backtrack_steps == 0 {
+            return Err(AvatarError::InvalidOption(
+                "SvOptions::max_groups and backtrack_steps must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One time group of a tessellated swept volume: the strip quad of the ruled surface over
+/// `[t0, t1]` as two triangles, and the offset radius `inflation = r + error` whose offset
+/// of the triangles contains the capsule at every time of the group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeGroup {
+    /// Start of the group.
+    pub t0: f64,
+    /// End of the group.
+    pub t1: f64,
+    /// The strip's two triangles (world): `A(t₀) B(t₀) B(t₁)` and `A(t₀) B(t₁) A(t₁)`.
+    pub triangles: [Triangle; 2],
+    /// The tessellation error bound `δ` of the group.
+    pub error: f64,
+    /// The capsule radius plus `error`.
+    pub inflation: f64,
+}
+
+impl TimeGroup {
+    /// Distance from a point to the group's triangles minus the inflation (≤ 0 inside the
+    /// tessellated volume).
+    #[must_use]
+    pub fn signed_gap(&self, p: DVec3) -> f64 {
+        let d = self
+            .triangles
+            .iter()
+            .map(|t| ccd_distance::point_triangle(p, t).distance)
+            .fold(f64::INFINITY, f64::min);
+        d - self.inflation
+    }
+
+    /// Bounding box of the group's volume.
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        self.triangles[0]
+            .aabb()
+            .merge(self.triangles[1].aabb())
+            .inflate(self.inflation)
+    }
+
+    /// Whether an environment triangle is within the group's volume.
+    #[must_use]
+    pub fn hits(&self, tri: &Triangle) -> bool {
+        self.triangles
+            .iter()
+            .any(|s| triangle_triangle(s, tri).distance <= self.inflation)
+    }
+}
+
+/// The world transform of a capsule's link as Taylor models over `domain`, composed down its
+/// chain (Eq. 11).
+fn chain_enclosure(
+    motion: &ArticulatedMotion,
+    chain: &[ccd_kinematics::LinkId],
+    domain: Interval,
+) -> Result<Transform<TaylorModel>, AvatarError> {
+    let mut w: Option<Transform<TaylorModel>> = None;
+    for &id in chain {
+        let local = motion.relative(id).enclosure::<TaylorModel>(domain)?;
+        w = Some(match w {
+            Some(p) => p.compose(&local),
+            None => local,
+        });
+    }
+    Ok(w.expect("a chain has its root"))
+}
+
+/// Bound on `|P(t) − lerp(P(t₀), P(t₁))|` over the domain for a Taylor-model point.
+fn interpolation_error(p: &ccd_taylor::Vec3<TaylorModel>, h: f64) -> f64 {
+    let comp = |m: &TaylorModel| {
+        let c = m.coefficients();
+        let pp = 2.0 * c[2].abs() + 3.0 * c[3].abs() * h;
+        h * h / 8.0 * pp + m.remainder().width()
+    };
+    let e = DVec3::new(comp(&p.x), comp(&p.y), comp(&p.z));
+    e.length()
+}
+
+/// A time group over `[t0, t1]` for a capsule with its bound.
+pub(crate) fn time_group(
+    motion: &ArticulatedMotion,
+    chain: &[ccd_kinematics::LinkId],
+    capsule: &Capsule,
+    t0: f64,
+    t1: f64,
+) -> Result<TimeGroup, AvatarError> {
+    let w0 = motion.world_at(capsule.link, t0);
+    let w1 = motion.world_at(capsule.link, t1);
+    let (a0, b0) = (
+        w0.transform_point3(capsule.a),
+        w0.transform_point3(capsule.b),
+    );
+    let (a1, b1) = (
+        w1.transform_point3(capsule.a),
+        w1.transform_point3(capsule.b),
+    );
+    let h = t1 - t0;
+    let tm = chain_enclosure(motion, chain, Interval::new(t0, t1))?;
+    let ea = interpolation_error(&tm.apply(capsule.a), h);
+    let eb = interpolation_error(&tm.apply(capsule.b), h);
+    let twist = (a0 - b0 - a1 + b1).length() * 0.25;
+    // rounding of the corner evaluations and of this sum
+    let scale = 1.0
+        + [a0, b0, a1, b1]
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+    let error = (ea.max(eb) + twist) * (1.0 + 1e-9) + 1e-12 * scale;
+    Ok(TimeGroup {
+        t0,
+        t1,
+        triangles: [Triangle::new(a0, b0, b1), Triangle::new(a0, b1, a1)],
+        error,
+        inflation: capsule.radius + error,
+    })
+}
+
+/// The tessellated swept volume of a capsule over `[t0, t1]`: time groups in time order,
+/// halved until each bound is below `options.tessellation_error` or `options.max_groups` is
+/// reached.
+///
+/// # Errors
+/// [`AvatarError::InvalidOption`] for bad options or a time interval not inside `[0, 1]`.
+///
+/// # Example
+/// ```
+/// use ccd_avatar_sv::{Capsule, SvOptions, tessellate};
+/// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkId, LinkSpec, Pose};
+/// use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
+///
+/// let model = ArticulatedModel::new(vec![LinkSpec {
+///     name: "arm".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
+/// }])?;
+/// let p0 = Pose::new(&model, vec![DAffine3::IDENTITY])?;
+/// let p1 = Pose::new(&model, vec![DAffine3::from_quat(DQuat::from_rotation_z(2.0))])?;
+/// let motion = ArticulatedMotion::between(&model, &p0, &p1)?;
+/// let capsule = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+/// let groups = tessellate(&motion, &model, &capsule, 0.0, 1.0, &SvOptions::default())?;
+/// // the arm's tip at t = 0.37 lies inside the tessellated volume
+/// let tip = motion.world_at(LinkId(0), 0.37).transform_point3(DVec3::X);
+/// assert!(groups.iter().any(|g| g.t0 <= 0.37 && 0.37 <= g.t1 && g.signed_gap(tip) <= 0.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn tessellate(
+    motion: &ArticulatedMotion,
+    model: &ccd_kinematics::ArticulatedModel,
+    capsule: &Capsule,
+    t0: f64,
+    t1: f64,
+    options: &SvOptions,
+) -> Result<Vec<TimeGroup>, AvatarError> {
+    options.validate()?;
+    if !(0.0 <= t0 && t0 < t1 && t1 <= 1.0) {
+        return Err(AvatarError::InvalidOption(format!(
+            "time interval [{t0}, {t1}] is not a non-empty part of [0, 1]"
+        )));
+    }
+    let chain = model.chain(capsule.link);
+    tessellate_chain(motion, &chain, capsule, t0, t1, options)
+}
+
+pub(crate) fn tessellate_chain(
+    motion: &ArticulatedMotion,
+    chain: &[ccd_kinematics::LinkId],
+    capsule: &Capsule,
+    t0: f64,
+    t1: f64,
+    options: &SvOptions,
+) -> Result<Vec<TimeGroup>, AvatarError> {
+    let mut out = Vec::new();
+    // depth-first, left half first, so the output is in time order
+    let mut stack = vec![time_group(motion, chain, capsule, t0, t1)?];
+    while let Some(g) = stack.pop() {
+        let room = out.len() + stack.len() + 2 <= options.max_groups;
+        if g.error > options.tessellation_error && room && g.t1 - g.t0 > 1e-9 {
+            let mid = 0.5 * (g.t0 + g.t1);
+            stack.push(time_group(motion, chain, capsule, mid, g.t1)?);
+            stack.push(time_group(motion, chain, capsule, g.t0, mid)?);
+        } else {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
+/// Counters and timings (µs) of the swept-volume stages of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SvCounters {
+    pub groups: usize,
+    pub triangle_tests: usize,
+    pub sv_us: f64,
+    pub interference_us: f64,
+    pub backtracking_us: f64,
+}
+
+/// The swept-volume result for one capsule: `(U, t_c, triangle)` of its first collision
+/// before `t_limit`, `None` when its path is certified free up to `t_limit`.
+pub(crate) fn capsule_sv(
+    motion: &ArticulatedMotion,
+    chain: &[ccd_kinematics::LinkId],
+    capsule: &Capsule,
+    triangles: &[(u32, Triangle)],
+    t_limit: f64,
+    options: &SvOptions,
+    counters: &mut SvCounters,
+) -> Result<Option<(f64, f64, u32)>, AvatarError> {
+    if triangles.is_empty() || t_limit <= 0.0 {
+        return Ok(None);
+    }
+    let clock = std::time::Instant::now();
+    let groups = tessellate_chain(motion, chain, capsule, 0.0, t_limit, options)?;
+    counters.groups += groups.len();
+    counters.sv_us += clock.elapsed().as_secs_f64() * 1e6;
+    for g in &groups {
+        let clock = std::time::Instant::now();
+        let hit = first_hit(g, triangles, counters);
+        counters.interference_us += clock.elapsed().as_secs_f64() * 1e6;
+        if hit.is_none() {
+            continue;
+        }
+        // backtracking inside the colliding group
+        let clock = std::time::Instant::now();
+        let n = options.backtrack_steps;
+        let mut found = None;
+        for k in 0..n {
+            let s0 = g.t0 + (g.t1 - g.t0) * (k as f64 / n as f64);
+            let s1 = if k + 1 == n {
+                g.t1
+            } else {
+                g.t0 + (g.t1 - g.t0) * ((k + 1) as f64 / n as f64)
+            };
+            let sub = time_group(motion, chain, capsule, s0, s1)?;
+            if let Some(tri) = first_hit(&sub, triangles, counters) {
+                found = Some((g.t1, s0, tri));
+                break;
+            }
+        }
+        counters.backtracking_us += clock.elapsed().as_secs_f64() * 1e6;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
+}
+
+fn first_hit(
+    g: &TimeGroup,
+    triangles: &[(u32, Triangle)],
+    counters: &mut SvCounters,
+) -> Option<u32> {
+    let bb = g.aabb();
+    for (id, tri) in triangles {
+        if !bb.overlaps(&tri.aabb()) {
+            continue;
+        }
+        counters.triangle_tests += 1;
+        if g.hits(tri) {
+            return Some(*id);
+        }
+    }
+    None
+}
