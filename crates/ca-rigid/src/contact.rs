@@ -5,6 +5,7 @@ use glam::DVec3;
 
 /// What a query computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mode {
     /// The first time of contact (CATCH, Sec. 3.3).
     #[default]
@@ -18,6 +19,7 @@ pub enum Mode {
 
 /// Options of a CA query.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CaOptions {
     /// Absolute distance tolerance `ε` (default `1e-3`): contact is reported when the
     /// distance falls to `ε` or below.
@@ -40,6 +42,7 @@ impl Default for CaOptions {
 
 /// How a query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Status {
     /// The distance fell to the tolerance: `toc` is the time of contact (within `ε`).
     Converged,
@@ -54,6 +57,7 @@ pub enum Status {
 
 /// Counters of a query (the papers' tables report them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Stats {
     /// CA iterations (distance evaluations).
     pub iterations: u32,
@@ -65,6 +69,7 @@ pub struct Stats {
 
 /// A time of contact with its witnesses.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
     /// Time of contact in `[0, 1]`.
     pub toc: f64,

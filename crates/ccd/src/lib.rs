@@ -1,57 +1,253 @@
-//! `ccd`: continuous collision detection — the first time of contact between moving
-//! geometry, with witness features — for games, haptics, motion planning and cloth.
+//! `ccd`: continuous collision detection — the **first time of contact** (TOC) between
+//! moving geometry, with the features and points that touch — for motion planning, haptics,
+//! games and cloth. Every answer is conservative: a contact may be reported slightly early
+//! (within the tolerance) but never missed.
 //!
-//! This facade re-exports the workspace crates; it holds no logic.
+//! This crate is the front door: it re-exports the `ccd-*` crates, gathers the common types in
+//! a [`prelude`], and wraps every crate's error in one [`Error`] so that `?` works across
+//! them. It holds no algorithm of its own.
 //!
-//! # Example
+//! # Which crate do I need
+//!
+//! | you have | you want | use |
+//! |---|---|---|
+//! | two rigid triangle meshes (polygon soups), each moving between two poses | the first contact, or only whether the path is free | [`ca_rigid::time_of_contact`] ([`ca_rigid`]) |
+//! | two convex rigid bodies | the same, faster (GJK on hulls) | [`ca_rigid::time_of_contact_convex`] |
+//! | a character of capsules on a link tree driven by motion capture, and a static world mesh | the first contact per frame step: swept volumes with backtracking, or exact capsule CA | [`avatar_sv::step`], [`avatar_sv::AvatarStream`] ([`avatar_sv`]) |
+//! | meshes whose vertices move linearly (cloth, soft bodies, fracture), several meshes, self-collision | the first contact in the scene, every contact, or yes/no | [`la_deformable::scene::Scene`] ([`la_deformable`]) |
+//! | one vertex–face or edge–edge pair moving linearly | its time of contact | [`la_deformable::vertex_face`], [`la_deformable::edge_edge`] |
+//! | a start and end pose of a rigid body | the in-between motion, its poses and bounds | [`kinematics::RigidMotion`] ([`kinematics`]) |
+//! | a robot (links and joints, or a URDF file) | per-link motions between two configurations | [`kinematics::ArticulatedModel`], [`kinematics::ArticulatedMotion`], `kinematics::urdf` (feature `urdf`) |
+//! | a point or box moving with a rigid motion | a rigorous enclosure of where it goes | [`taylor::Transform`] over [`taylor::TaylorModel`] or [`taylor::Interval`] ([`taylor`]) |
+//! | meshes to load, validate and query | `TriMesh`, OBJ/STL/PLY readers | [`geometry::TriMesh`], `geometry::io` (feature `io`) ([`geometry`]) |
+//! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
+//! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
+//!
+//!
+//! Articulated-body CCD (`ccd-ca-articulated`: whole robots against each other or the world)
+//! is being added; it will be re-exported here with an example.
+//!
+//! # Examples
+//!
+//! ## Rigid: the first contact between two meshes
+//! ```
+//! use std::sync::Arc;
+//! use ccd::prelude::*;
+//!
+//! let tetra = TriMesh::new(
+//!     vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+//!     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+//! )?;
+//! // a body is a mesh in its local frame with its RSS tree; share it between queries
+//! let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?));
+//! let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+//! // the second copy slides from x = 3 to x = -1 while turning about z, over t ∈ [0, 1]
+//! let moving = RigidMotion::between(
+//!     DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)),
+//!     DAffine3::from_rotation_translation(DQuat::from_rotation_z(0.3), DVec3::new(-1.0, 0.0, 0.0)),
+//! )?;
+//! let contact = time_of_contact(&body, &still, &body, &moving, &CaOptions::default())?
+//!     .expect("they collide");
+//! assert_eq!(contact.status, Status::Converged);
+//! // world witness points at `toc`, within the tolerance (1e-3) of each other
+//! assert!(contact.point_a.distance(contact.point_b) <= 1e-3);
+//! assert!(contact.toc > 0.3 && contact.toc < 0.6);
+//!
+//! // Boolean mode, for planners: is the path free?
+//! let options = CaOptions { mode: Mode::Boolean, ..CaOptions::default() };
+//! assert!(time_of_contact(&body, &still, &body, &moving, &options)?.is_some());
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! ## Deformable: one vertex–face and one edge–edge pair
+//! Points move linearly from `x0` (at `t = 0`) to `x1` (at `t = 1`).
+//! ```
+//! use ccd::prelude::*;
+//! use ccd::la_deformable::{edge_edge, vertex_face};
+//!
+//! // a vertex falling through the triangle z = 0: (vertex, face0, face1, face2)
+//! let face = [DVec3::ZERO, DVec3::X, DVec3::Y];
+//! let x0 = [DVec3::new(0.2, 0.2, 1.0), face[0], face[1], face[2]];
+//! let x1 = [DVec3::new(0.2, 0.2, -1.0), face[0], face[1], face[2]];
+//! let hit = vertex_face(&x0, &x1, &LaOptions::default())?.expect("contact");
+//! assert!(hit.toc <= 0.5 && hit.toc > 0.5 - 1e-6);
+//!
+//! // an edge along y falling onto an edge along x: (a0, a1, b0, b1)
+//! let x0 = [DVec3::new(-1.0, 0.0, 0.0), DVec3::new(1.0, 0.0, 0.0),
+//!           DVec3::new(0.0, -1.0, 1.0), DVec3::new(0.0, 1.0, 1.0)];
+//! let x1 = [x0[0], x0[1], DVec3::new(0.0, -1.0, -1.0), DVec3::new(0.0, 1.0, -1.0)];
+//! let hit = edge_edge(&x0, &x1, &LaOptions::default())?.expect("contact");
+//! assert_eq!((hit.closest.feature_a, hit.closest.feature_b), (Feature::Edge(0, 1), Feature::Edge(0, 1)));
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! ## Deformable: a scene of meshes, global time of contact and every contact
 //! ```
 //! use ccd::prelude::*;
 //!
-//! // A link turning 30° about z while sliding along x: its swept box over t ∈ [0, 1].
-//! let motion = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 30f64.to_radians(), DVec3::X * 0.1)?;
-//! let world: Transform<TaylorModel> = Transform::from_motion(&motion, Interval::UNIT);
-//! let swept = world.aabb_of_box(&Aabb::new(DVec3::ZERO, DVec3::new(1.0, 0.1, 0.1)));
-//! assert!(swept.contains_point(motion.pose_at(0.5).transform_point3(DVec3::X)));
-//! # Ok::<(), ccd::taylor::TaylorError>(())
+//! // a triangle falling by 2 onto a static one 1 below it: first contact at t = 0.5
+//! let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+//! let ground = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
+//! let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
+//! let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
+//! let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
+//! let mut scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+//!
+//! let first = scene.query(SceneMode::Global);
+//! let toc = first.toc().expect("they touch");
+//! assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
+//! // every colliding vertex–face and edge–edge pair, each with its own time of contact
+//! let all = scene.query(SceneMode::All);
+//! assert!(all.contacts.len() >= first.contacts.len());
+//!
+//! // next step: new positions for mesh 1, same topology; the hierarchy is refitted
+//! let (a, b) = (scene.meshes()[1].x1().to_vec(), scene.meshes()[1].x1().to_vec());
+//! scene.update(1, a, b)?;
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! # Conventions and vocabulary
+//!
+//! - `f64` glam types throughout (`DVec3`, `DMat3`, `DQuat`, `DAffine3`, re-exported in the
+//!   prelude); meshes live in their local frames, poses map local to world.
+//! - Time is normalized to `t ∈ [0, 1]` per step: motions go from a start pose (or start
+//!   positions) at `t = 0` to an end pose at `t = 1`.
+//! - `Ok(None)` means no contact in `[0, 1]`; bad input (NaN, mismatched sizes, bad options)
+//!   is an `Err`, never a panic.
+//! - A query's **mode** says what it computes: the first contact, every contact (deformable
+//!   scenes), or only whether anything collides (Boolean, for planners):
+//!   [`ca_rigid::Mode`], [`la_deformable::Output`].
+//! - A **status** says how it ended: `Converged`, `InitiallyTouching` or
+//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::LaStatus`]). Hitting the
+//!   iteration cap still gives a conservative answer: `toc` is then a lower bound.
+//! - A **contact** carries the time of contact, the two features (vertex, edge or face ids
+//!   into the caller's meshes), the world witness points and unit normal at `toc`, the
+//!   distance there and the status: [`ca_rigid::Contact`], [`la_deformable::PrimitiveToc`]
+//!   and (features, toc, distance and status only, for now) [`la_deformable::SceneContact`].
+//! - **Options** structs implement `Default`; start from it and change what you need.
+//!
+//! # Tolerances
+//!
+//! The tolerance `ε` is an **absolute distance** in the units of your coordinates: a contact
+//! is reported once the features are within `ε`, and never after the true first time they
+//! come within `ε` (so a `toc` can be early by at most the time it takes to close `ε`). The
+//! defaults differ by domain: `1e-3` for rigid bodies ([`ca_rigid::CaOptions`]; robots and
+//! props measured in metres: a millimetre) and `1e-6` for deformable meshes
+//! ([`la_deformable::LaOptions`]; the LA paper's setting, where cloth layers sit close
+//! together). Scale it to your scene: larger values converge in fewer iterations.
+//!
+//! # Errors
+//!
+//! Each crate has its own error enum ([`GeometryError`], [`TaylorError`], [`BvhError`],
+//! [`GjkError`], [`HullError`], [`MeshDistanceError`], [`KinematicsError`], [`CaError`],
+//! [`LaError`], [`AvatarError`]); [`Error`] wraps any of them, and `?` converts.
+//!
+//! # Feature flags
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `io` | yes | OBJ/STL/PLY readers and an OBJ writer: `geometry::io` |
+//! | `urdf` | no | URDF/SRDF import of articulated models: `kinematics::urdf`, [`prelude`]'s `UrdfRobot` (enables `io`) |
+//! | `parallel` | no | rayon in the deformable scene query ([`la_deformable::scene::SceneOptions`]'s `parallel`) |
+//! | `serde` | no | `Serialize`/`Deserialize` on meshes, motions, options and results |
+//!
+//! # Performance
+//!
+//! The queries are numeric inner loops: in a debug build they run ~27× slower than in
+//! release. To keep `cargo run`/`cargo test` usable, optimise dependencies in your
+//! `Cargo.toml` (your own crate stays quick to compile and debug):
+//! ```toml
+//! [profile.dev.package."*"]
+//! opt-level = 2
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-/// Capsule avatars driven by motion capture: swept volumes with backtracking and exact capsule CA (`ccd-avatar-sv`, Avatar §3–7).
+mod error;
+
+pub use error::Error;
+
+#[doc(inline)]
 pub use ccd_avatar_sv as avatar_sv;
-/// Bounding volumes (AABB, sphere, OBB, RSS, 18-DOP), BVHs, sweep-and-prune and a dynamic BVH (`ccd-bvh`, Lin survey; LA §IV).
+#[doc(inline)]
 pub use ccd_bvh as bvh;
-/// Conservative advancement between rigid meshes: time of contact with witnesses (`ccd-ca-rigid`, CATCH §3.4, C2A).
+#[doc(inline)]
 pub use ccd_ca_rigid as ca_rigid;
-/// Exact primitive distances with witnesses, convex hulls and GJK (`ccd-distance`, Lin survey: PQP, GJK).
+#[doc(inline)]
 pub use ccd_distance as distance;
-/// Meshes, boxes, segments, triangles, witness features and mesh IO (`ccd-geometry`).
+#[doc(inline)]
 pub use ccd_geometry as geometry;
-/// Rigid motion between two poses, its enclosures and motion bounds (`ccd-kinematics`, CATCH §3.2, §6; Avatar §4).
+#[doc(inline)]
 pub use ccd_kinematics as kinematics;
-/// Local advancement CCD for deforming meshes: inter- and self-collision (`ccd-la-deformable`, LA §III–VI).
+#[doc(inline)]
 pub use ccd_la_deformable as la_deformable;
-/// Interval arithmetic, order-3 Taylor models and enclosures of rigid motions (`ccd-taylor`, CATCH §5.1–5.2, Avatar §5).
+#[doc(inline)]
 pub use ccd_taylor as taylor;
 
+/// The error of [`bvh`] (named `Error` there).
+pub use ccd_avatar_sv::AvatarError;
 pub use ccd_bvh::Error as BvhError;
 pub use ccd_ca_rigid::CaError;
-pub use ccd_distance::{GjkError, HullError};
+pub use ccd_distance::{GjkError, HullError, MeshDistanceError};
 pub use ccd_geometry::GeometryError;
 pub use ccd_kinematics::KinematicsError;
 pub use ccd_la_deformable::LaError;
 pub use ccd_taylor::TaylorError;
 
-/// The types most programs need, in one import.
 pub mod prelude {
+    //! The types most programs need, in one import: `use ccd::prelude::*;`.
+    //!
+    //! Rigid queries: [`TriMesh`], [`MeshBvh`]`<`[`Rss`]`>`, [`RigidBody`], [`RigidMotion`],
+    //! [`time_of_contact`] with [`CaOptions`] ([`Mode`]), answering a [`Contact`] ([`Status`]).
+    //! Deformable queries: [`DeformingMesh`], [`Scene`] with [`SceneOptions`], queried in a
+    //! [`SceneMode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
+    //! [`LaOptions`]. The deformable crate's `Mode` and `Status` are named [`SceneMode`] and
+    //! [`SceneStatus`] here, beside the rigid [`Mode`] and [`Status`].
+
+    pub use crate::Error;
     pub use ccd_bvh::{
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
     };
-    pub use ccd_ca_rigid::{CaOptions, Contact, Mode, RigidBody, Status, time_of_contact};
+    pub use ccd_ca_rigid::{
+        CaOptions, Contact, Mode, RigidBody, Status, time_of_contact, time_of_contact_convex,
+    };
     pub use ccd_distance::{Closest, ConvexHull, gjk_distance};
     pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
     pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
-    pub use ccd_taylor::{
-        ConstantVelocity, Enclosure, Interval, TaylorError, TaylorModel, Transform,
+    #[cfg(feature = "urdf")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
+    pub use ccd_kinematics::urdf::UrdfRobot;
+    pub use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Pose, RigidMotion};
+    pub use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult};
+    pub use ccd_la_deformable::{
+        DeformingMesh, LaOptions, LaStatus as SceneStatus, Output as SceneMode, SceneContact,
     };
+    pub use ccd_taylor::{Enclosure, Interval, TaylorError, TaylorModel, Transform};
+}
+
+/// The README's code blocks and each crate's README run as doctests here, so the examples a
+/// newcomer reads first cannot go stale.
+#[cfg(doctest)]
+mod readme_doctests {
+    #[doc = include_str!("../README.md")]
+    struct Facade;
+    #[doc = include_str!("../../geometry/README.md")]
+    struct Geometry;
+    #[doc = include_str!("../../taylor/README.md")]
+    struct Taylor;
+    #[doc = include_str!("../../bvh/README.md")]
+    struct Bvh;
+    #[doc = include_str!("../../distance/README.md")]
+    struct Distance;
+    #[doc = include_str!("../../kinematics/README.md")]
+    struct Kinematics;
+    #[doc = include_str!("../../ca-rigid/README.md")]
+    struct CaRigid;
+    #[doc = include_str!("../../la-deformable/README.md")]
+    struct LaDeformable;
+    #[doc = include_str!("../../avatar-sv/README.md")]
+    struct AvatarSv;
+    #[doc = include_str!("../../../README.md")]
+    struct Workspace;
 }

@@ -29,12 +29,14 @@
 //! # Ok::<(), ccd_geometry::GeometryError>(())
 //! ```
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod aabb;
 mod error;
 mod feature;
 #[cfg(feature = "io")]
+#[cfg_attr(docsrs, doc(cfg(feature = "io")))]
 pub mod io;
 mod mesh;
 mod segment;

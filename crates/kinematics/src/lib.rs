@@ -35,6 +35,7 @@
 //! # Ok::<(), ccd_kinematics::KinematicsError>(())
 //! ```
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod articulated;
@@ -45,6 +46,7 @@ pub mod mocap;
 mod model;
 mod rigid;
 #[cfg(feature = "urdf")]
+#[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
 pub mod urdf;
 
 pub use articulated::ArticulatedMotion;
