@@ -148,6 +148,7 @@
 //! |---|---|---|
 //! | `io` | yes | OBJ/STL/PLY readers and an OBJ writer: `geometry::io` |
 //! | `urdf` | no | URDF/SRDF import of articulated models: `kinematics::urdf`, [`prelude`]'s `UrdfRobot` (enables `io`) |
+//! | `mocap` | no | BVH (Biovision) motion-capture import: `kinematics::mocap` |
 //! | `parallel` | no | rayon in the deformable scene query ([`la_deformable::scene::SceneOptions`]'s `parallel`) |
 //! | `serde` | no | `Serialize`/`Deserialize` on meshes, motions, options and results |
 //!

@@ -42,6 +42,7 @@ mod articulated;
 mod assembly;
 mod error;
 #[cfg(feature = "mocap")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mocap")))]
 pub mod mocap;
 mod model;
 mod rigid;
