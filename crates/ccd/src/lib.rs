@@ -23,7 +23,6 @@
 //! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
 //!
-//!
 //! Articulated-body CCD (`ccd-ca-articulated`: whole robots against each other or the world)
 //! is being added; it will be re-exported here with an example.
 //!
@@ -103,6 +102,32 @@
 //! // next step: new positions for mesh 1, same topology; the hierarchy is refitted
 //! let (a, b) = (scene.meshes()[1].x1().to_vec(), scene.meshes()[1].x1().to_vec());
 //! scene.update(1, a, b)?;
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! ## Avatar: capsules on a link tree against a static world
+//! ```
+//! use ccd::prelude::*;
+//! use ccd::avatar_sv::{Avatar, Capsule, Environment, StepOptions, step};
+//! use ccd::kinematics::{Joint, LinkId, LinkSpec};
+//!
+//! // a one-link arm swinging about z through a thin pole at x = 0.8
+//! let model = ArticulatedModel::new(vec![LinkSpec {
+//!     name: "arm".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
+//! }])?;
+//! let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.05)])?;
+//! let pole = TriMesh::new(
+//!     vec![DVec3::new(0.8, 0.0, -1.0), DVec3::new(0.8, 0.0, 1.0), DVec3::new(0.8, 0.001, 0.0)],
+//!     vec![[0, 1, 2]],
+//! )?;
+//! let world = Environment::new(pole)?;
+//! let p0 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(-1.0))] };
+//! let p1 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(1.0))] };
+//! let report = step(&avatar, &world, &p0, &p1, &StepOptions::default())?;
+//! // the exact answer (capsule CA) and the swept-volume answer, which backtracks to a time
+//! // no later than the first contact
+//! let toc = report.exact.expect("exact run").contact.expect("it hits the pole").toc;
+//! assert!(report.swept.expect("swept run").t_c <= toc + 1e-6);
 //! # Ok::<(), ccd::Error>(())
 //! ```
 //!
