@@ -32,8 +32,17 @@ impl Environment {
     /// Builds the AABB tree (leaves of up to 4 triangles) over a world-space mesh.
     ///
     /// # Errors
-    /// [`AvatarError::Bvh`] for a mesh without triangles.
+    /// [`AvatarError::Bvh`] for a mesh without triangles; [`AvatarError::OutOfRange`] for
+    /// coordinates beyond [`crate::MAX_COORDINATE`].
     pub fn new(mesh: TriMesh) -> Result<Self, AvatarError> {
+        let m = crate::magnitude(&mesh.aabb());
+        if m.is_nan() || m > crate::MAX_COORDINATE {
+            return Err(AvatarError::OutOfRange {
+                what: "the environment mesh".into(),
+                magnitude: m,
+                limit: crate::MAX_COORDINATE,
+            });
+        }
         let options = BvhOptions {
             leaf_size: 4,
             ..BvhOptions::default()
@@ -44,9 +53,19 @@ impl Environment {
     }
 
     /// An environment over an existing tree.
-    #[must_use]
-    pub fn from_mesh_bvh(bvh: Arc<MeshBvh<Aabb>>) -> Self {
-        Self { bvh }
+    ///
+    /// # Errors
+    /// [`AvatarError::OutOfRange`] for coordinates beyond [`crate::MAX_COORDINATE`].
+    pub fn from_mesh_bvh(bvh: Arc<MeshBvh<Aabb>>) -> Result<Self, AvatarError> {
+        let m = crate::magnitude(&bvh.aabb());
+        if m.is_nan() || m > crate::MAX_COORDINATE {
+            return Err(AvatarError::OutOfRange {
+                what: "the environment mesh".into(),
+                magnitude: m,
+                limit: crate::MAX_COORDINATE,
+            });
+        }
+        Ok(Self { bvh })
     }
 
     /// The mesh.

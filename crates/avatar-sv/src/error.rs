@@ -44,6 +44,17 @@ pub enum AvatarError {
     /// A pose that does not fit the avatar's model, is not rigid or has NaN/infinite entries.
     #[error("invalid pose: {0}")]
     InvalidPose(KinematicsError),
+    /// Coordinates beyond [`crate::MAX_COORDINATE`] (the distance kernels and bounds are
+    /// proven for bounded input only).
+    #[error("{what} reaches coordinate magnitude {magnitude:e}, beyond the supported {limit:e}")]
+    OutOfRange {
+        /// What is too large ("the environment mesh", "capsule 3's swept box").
+        what: String,
+        /// The largest magnitude found (may be infinite or NaN).
+        magnitude: f64,
+        /// The limit.
+        limit: f64,
+    },
     /// An option out of its range.
     #[error("invalid option: {0}")]
     InvalidOption(String),

@@ -157,3 +157,102 @@ pub(crate) fn capsule_ca(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec, Pose};
+    use glam::DAffine3;
+
+    fn falling(distance: f64) -> (ArticulatedMotion, Capsule, Vec<(u32, Triangle)>) {
+        let model = ArticulatedModel::new(vec![LinkSpec {
+            name: "a".into(),
+            parent: None,
+            joint: Joint::Floating,
+            offset: DAffine3::IDENTITY,
+        }])
+        .unwrap();
+        let p0 = Pose {
+            relative: vec![DAffine3::IDENTITY],
+        };
+        let p1 = Pose {
+            relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, -distance))],
+        };
+        let motion = ArticulatedMotion::between(&model, &p0, &p1).unwrap();
+        let floor = Triangle::new(
+            DVec3::new(-5.0, -5.0, -1.0),
+            DVec3::new(5.0, -5.0, -1.0),
+            DVec3::new(0.0, 5.0, -1.0),
+        );
+        (
+            motion,
+            Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1),
+            vec![(7, floor)],
+        )
+    }
+
+    #[test]
+    fn pure_translation_converges_just_before_contact() {
+        // gap 0.9 closed at speed 2: contact at 0.45
+        let (motion, capsule, tris) = falling(2.0);
+        let mut stats = ExactStats::default();
+        let c = capsule_ca(
+            &motion,
+            &capsule,
+            0,
+            &tris,
+            1.0,
+            &ExactOptions::default(),
+            &mut stats,
+        )
+        .unwrap();
+        assert_eq!(c.status, CaStatus::Converged);
+        assert_eq!(c.triangle, 7);
+        assert!(c.toc <= 0.45 && c.toc > 0.45 - 1e-6, "{}", c.toc);
+        assert!(c.gap <= 1e-6 && c.gap > 0.0);
+        assert!((c.point_environment.z + 1.0).abs() < 1e-12);
+        assert!((c.point_avatar - c.point_environment).length() <= 1e-6);
+        // pure translation along the normal: CA is exact, a handful of iterations
+        assert!(stats.iterations <= 4, "{}", stats.iterations);
+    }
+
+    #[test]
+    fn no_contact_within_the_step_or_before_the_limit() {
+        let (motion, capsule, tris) = falling(0.5);
+        let mut stats = ExactStats::default();
+        let options = ExactOptions::default();
+        assert!(capsule_ca(&motion, &capsule, 0, &tris, 1.0, &options, &mut stats).is_none());
+        let (motion, capsule, tris) = falling(2.0);
+        assert!(capsule_ca(&motion, &capsule, 0, &tris, 0.4, &options, &mut stats).is_none());
+        assert!(capsule_ca(&motion, &capsule, 0, &[], 1.0, &options, &mut stats).is_none());
+    }
+
+    #[test]
+    fn iteration_cap_is_reported_as_a_status_with_an_early_time() {
+        let (motion, capsule, tris) = falling(2.0);
+        let mut stats = ExactStats::default();
+        let options = ExactOptions {
+            epsilon: 1e-12,
+            max_iterations: 1,
+        };
+        let c = capsule_ca(&motion, &capsule, 0, &tris, 1.0, &options, &mut stats).unwrap();
+        assert_eq!(c.status, CaStatus::OutOfIterations);
+        assert!(c.toc <= 0.45);
+        assert!(
+            ExactOptions {
+                epsilon: 0.0,
+                max_iterations: 5
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(
+            ExactOptions {
+                epsilon: 1e-6,
+                max_iterations: 0
+            }
+            .validate()
+            .is_err()
+        );
+    }
+}

@@ -65,3 +65,17 @@ pub use step::{
     SvOutcome, step,
 };
 pub use swept::{SvOptions, TimeGroup, tessellate};
+
+/// Largest coordinate magnitude (world units) accepted for the environment and for the
+/// capsules' swept boxes; beyond it a step is [`AvatarError::OutOfRange`].
+pub const MAX_COORDINATE: f64 = 1e9;
+
+/// The largest coordinate magnitude of a box, NaN-propagating (NaN counts as out of range).
+pub(crate) fn magnitude(b: &ccd_geometry::Aabb) -> f64 {
+    let m = b.min.abs().max(b.max.abs());
+    if m.is_nan() {
+        f64::NAN
+    } else {
+        m.max_element()
+    }
+}

@@ -136,7 +136,8 @@ fn us(since: Instant) -> f64 {
 ///
 /// # Errors
 /// [`AvatarError::InvalidPose`] for a pose that does not fit, is not rigid or not finite;
-/// [`AvatarError::InvalidOption`] for bad options.
+/// [`AvatarError::OutOfRange`] when a capsule's swept box reaches beyond
+/// [`crate::MAX_COORDINATE`]; [`AvatarError::InvalidOption`] for bad options.
 ///
 /// # Example
 /// ```
@@ -198,6 +199,16 @@ pub fn step(
         })
         .collect();
     stats.swept_aabbs_us = us(clock);
+    for (i, b) in boxes.iter().enumerate() {
+        let m = crate::magnitude(b);
+        if m.is_nan() || m > crate::MAX_COORDINATE {
+            return Err(AvatarError::OutOfRange {
+                what: format!("capsule {i}'s swept box"),
+                magnitude: m,
+                limit: crate::MAX_COORDINATE,
+            });
+        }
+    }
 
     // culling: dynamic tree of capsule boxes against the environment tree
     let clock = Instant::now();

@@ -7,27 +7,28 @@
 //! (Eq. 3; the points move rigidly, so `x` is affine in `s`). The boundary of that offset is
 //! the two-sided offset surface of the ruled surface (Eq. 4) together with the pipe surfaces
 //! of the end spheres along `A(t)` and `B(t)` (Eq. 12). We tessellate the ruled surface in
-//! time: each time group `[t₀, t₁]` is one strip quad with corners `A(t₀), B(t₀), A(t₁),
-//! B(t₁)` split in two triangles; the offset of these triangles by `r + δ` is the
-//! tessellated volume of the group (its boundary: offset planes of the two triangles,
-//! cylinders about their edges — the pipes of the end spheres along the `s = 0, 1` edges —
-//! and spheres at the corners).
+//! time: each time group `[t₀, t₁]` is one strip quad with corners `A₀ = A(t₀), B₀, A₁, B₁`,
+//! split along both diagonals — four triangles, the faces of the tetrahedron `Q` spanned by
+//! the corners. The group's tessellated volume is `Q` offset by `r + δ`; its boundary is made
+//! of offset planes of the strip triangles (the offset surface), cylinders about their edges
+//! (along the `s = 0, 1` edges: the pipe surfaces of the end spheres) and corner spheres.
 //!
 //! Error bound (Sec. 6.3, made rigorous). Write `λ = (t − t₀)/h`, `h = t₁ − t₀`. The true
 //! point `x(t, s)` differs from the bilinear interpolant of the corners by
 //! `(1 − s) e_A(t) + s e_B(t)`, `e_P(t) = P(t) − lerp(P(t₀), P(t₁), λ)`, and the bilinear
-//! patch differs from the two triangles by at most `|w|/4`, `w = A₀ − B₀ − A₁ + B₁` (the
-//! patch's twist; the deviation `s(1 − λ)|w|` peaks at the centre). For each coordinate a
-//! Taylor model of order 3 over the group (ccd-taylor, outward rounded) gives
-//! `P = p(τ) + ρ`, `ρ ∈ R`; the interpolation error of the cubic is at most
+//! interpolant is a convex combination of the corners, so it lies in `Q` (which is why the
+//! quad is split both ways: one diagonal alone would cost a first-order twist term). For
+//! each coordinate a Taylor model of order 3 over the group (ccd-taylor, outward rounded)
+//! gives `P = p(τ) + ρ`, `ρ ∈ R`; the interpolation error of the cubic is at most
 //! `h²/8 · max|p''|` with `|p''| ≤ 2|c₂| + 3|c₃| h`, and the remainder contributes at most
-//! `width(R)`. So `δ = max(|e_A|, |e_B|) + |w|/4` (inflated for rounding) bounds the
-//! distance from every point of the true ruled surface over the group to the two triangles,
-//! and every point of the capsule over the group lies within `r + δ` of them.
+//! `width(R)`. So `δ = max(|e_A|, |e_B|)` (inflated for rounding) bounds the distance from
+//! every point of the true ruled surface over the group to `Q`, and every point of the
+//! capsule over the group lies within `r + δ` of `Q`: the bound is of second order in `h`.
 //!
 //! Interference and TOC (Sec. 7.2). A group collides when some candidate environment
-//! triangle is within `r + δ` of one of its two triangles (an exact triangle–triangle
-//! distance: a volume test, so environment triangles inside the swept volume are found too).
+//! triangle is within `r + δ` of the solid `Q`: within that distance of one of its faces
+//! (exact triangle–triangle distances) or with a vertex inside `Q` — a volume test, so
+//! environment triangles inside the swept volume are found too.
 //! The end of the earliest colliding group is the paper's TOC upper bound `U`. Backtracking
 //! splits that group into `backtrack_steps` sub-groups (the backtracking unit), each with its
 //! own bound, and scans them in time order: the start of the first colliding sub-group is
@@ -84,16 +85,17 @@ impl SvOptions {
 }
 
 /// One time group of a tessellated swept volume: the strip quad of the ruled surface over
-/// `[t0, t1]` as two triangles, and the offset radius `inflation = r + error` whose offset
-/// of the triangles contains the capsule at every time of the group.
+/// `[t0, t1]` split along both diagonals (the faces of the tetrahedron `Q` of its corners),
+/// and the offset radius `inflation = r + error`: `Q` offset by it contains the capsule at
+/// every time of the group.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeGroup {
     /// Start of the group.
     pub t0: f64,
     /// End of the group.
     pub t1: f64,
-    /// The strip's two triangles (world): `A(t₀) B(t₀) B(t₁)` and `A(t₀) B(t₁) A(t₁)`.
-    pub triangles: [Triangle; 2],
+    /// The corners `A(t₀), B(t₀), A(t₁), B(t₁)` (world).
+    pub corners: [DVec3; 4],
     /// The tessellation error bound `δ` of the group.
     pub error: f64,
     /// The capsule radius plus `error`.
@@ -101,12 +103,42 @@ pub struct TimeGroup {
 }
 
 impl TimeGroup {
-    /// Distance from a point to the group's triangles minus the inflation (≤ 0 inside the
+    /// The strip triangles (both diagonals): `A₀B₀B₁`, `A₀B₁A₁`, `A₀B₀A₁`, `B₀B₁A₁`.
+    #[must_use]
+    pub fn triangles(&self) -> [Triangle; 4] {
+        let [a0, b0, a1, b1] = self.corners;
+        [
+            Triangle::new(a0, b0, b1),
+            Triangle::new(a0, b1, a1),
+            Triangle::new(a0, b0, a1),
+            Triangle::new(b0, b1, a1),
+        ]
+    }
+
+    /// Whether `p` lies inside the solid tetrahedron of the corners (false when it is flat).
+    #[must_use]
+    pub fn encloses(&self, p: DVec3) -> bool {
+        let [a, b, c, d] = self.corners;
+        let vol = (b - a).cross(c - a).dot(d - a);
+        if vol == 0.0 {
+            return false;
+        }
+        let side = |x: DVec3, y: DVec3, z: DVec3, w: DVec3| {
+            let n = (y - x).cross(z - x);
+            n.dot(p - x) * n.dot(w - x) >= 0.0
+        };
+        side(a, b, c, d) && side(a, b, d, c) && side(a, c, d, b) && side(b, c, d, a)
+    }
+
+    /// Distance from a point to the solid `Q` minus the inflation (≤ 0 inside the
     /// tessellated volume).
     #[must_use]
     pub fn signed_gap(&self, p: DVec3) -> f64 {
+        if self.encloses(p) {
+            return -self.inflation;
+        }
         let d = self
-            .triangles
+            .triangles()
             .iter()
             .map(|t| ccd_distance::point_triangle(p, t).distance)
             .fold(f64::INFINITY, f64::min);
@@ -116,18 +148,17 @@ impl TimeGroup {
     /// Bounding box of the group's volume.
     #[must_use]
     pub fn aabb(&self) -> Aabb {
-        self.triangles[0]
-            .aabb()
-            .merge(self.triangles[1].aabb())
-            .inflate(self.inflation)
+        Aabb::from_points(self.corners).inflate(self.inflation)
     }
 
-    /// Whether an environment triangle is within the group's volume.
+    /// Whether an environment triangle meets the group's volume.
     #[must_use]
     pub fn hits(&self, tri: &Triangle) -> bool {
-        self.triangles
-            .iter()
-            .any(|s| triangle_triangle(s, tri).distance <= self.inflation)
+        (0..3).any(|i| self.encloses(tri.vertex(i)))
+            || self
+                .triangles()
+                .iter()
+                .any(|s| triangle_triangle(s, tri).distance <= self.inflation)
     }
 }
 
@@ -182,17 +213,16 @@ pub(crate) fn time_group(
     let tm = chain_enclosure(motion, chain, Interval::new(t0, t1))?;
     let ea = interpolation_error(&tm.apply(capsule.a), h);
     let eb = interpolation_error(&tm.apply(capsule.b), h);
-    let twist = (a0 - b0 - a1 + b1).length() * 0.25;
     // rounding of the corner evaluations and of this sum
     let scale = 1.0
         + [a0, b0, a1, b1]
             .iter()
             .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
-    let error = (ea.max(eb) + twist) * (1.0 + 1e-9) + 1e-12 * scale;
+    let error = ea.max(eb) * (1.0 + 1e-9) + 1e-12 * scale;
     Ok(TimeGroup {
         t0,
         t1,
-        triangles: [Triangle::new(a0, b0, b1), Triangle::new(a0, b1, a1)],
+        corners: [a0, b0, a1, b1],
         error,
         inflation: capsule.radius + error,
     })
@@ -342,4 +372,87 @@ fn first_hit(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, Pose};
+    use glam::{DAffine3, DQuat};
+
+    fn one_link(end: DAffine3) -> (ArticulatedModel, ArticulatedMotion) {
+        let model = ArticulatedModel::new(vec![LinkSpec {
+            name: "a".into(),
+            parent: None,
+            joint: Joint::Floating,
+            offset: DAffine3::IDENTITY,
+        }])
+        .unwrap();
+        let p0 = Pose {
+            relative: vec![DAffine3::IDENTITY],
+        };
+        let p1 = Pose {
+            relative: vec![end],
+        };
+        let motion = ArticulatedMotion::between(&model, &p0, &p1).unwrap();
+        (model, motion)
+    }
+
+    #[test]
+    fn a_triangle_inside_the_volume_hits_and_one_outside_does_not() {
+        let g = TimeGroup {
+            t0: 0.0,
+            t1: 1.0,
+            corners: [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+            error: 0.0,
+            inflation: 0.001,
+        };
+        let inside = Triangle::new(
+            DVec3::splat(0.1),
+            DVec3::new(0.12, 0.1, 0.1),
+            DVec3::new(0.1, 0.12, 0.1),
+        );
+        assert!(g.encloses(DVec3::splat(0.1)) && !g.encloses(DVec3::splat(0.5)));
+        assert!(g.hits(&inside));
+        assert!(g.signed_gap(DVec3::splat(0.1)) < 0.0);
+        let outside = Triangle::new(
+            DVec3::splat(1.0),
+            DVec3::new(1.2, 1.0, 1.0),
+            DVec3::new(1.0, 1.2, 1.0),
+        );
+        assert!(!g.hits(&outside));
+        assert!(g.signed_gap(DVec3::splat(1.0)) > 0.0);
+    }
+
+    #[test]
+    fn pure_translation_needs_one_group_with_a_round_off_bound() {
+        let (model, motion) = one_link(DAffine3::from_translation(DVec3::new(1.0, 2.0, 3.0)));
+        let c = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+        let g = tessellate(&motion, &model, &c, 0.0, 1.0, &SvOptions::default()).unwrap();
+        assert_eq!(g.len(), 1);
+        assert!(g[0].error < 1e-9, "{}", g[0].error);
+        assert!((g[0].inflation - 0.1 - g[0].error).abs() < 1e-15);
+    }
+
+    #[test]
+    fn rotation_bound_shrinks_quadratically_and_respects_the_group_cap() {
+        let (model, motion) = one_link(DAffine3::from_quat(DQuat::from_rotation_z(2.0)));
+        let c = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+        let chain = model.chain(c.link);
+        let e1 = time_group(&motion, &chain, &c, 0.0, 0.5).unwrap().error;
+        let e2 = time_group(&motion, &chain, &c, 0.0, 0.25).unwrap().error;
+        // the chord error of a circle of radius 1 over angle 1 is 1 − cos(0.5) ≈ 0.122; the
+        // per-coordinate bound h²/8·ω² gives √2 · 0.125, and it quarters when h halves
+        assert!(e1 >= 1.0 - 0.5f64.cos() && e1 < 0.2, "{e1}");
+        assert!(e2 < 0.3 * e1, "{e1} → {e2}");
+        let options = SvOptions {
+            tessellation_error: 1e-6,
+            max_groups: 5,
+            backtrack_steps: 1,
+        };
+        let g = tessellate(&motion, &model, &c, 0.0, 1.0, &options).unwrap();
+        assert!(g.len() <= 5 && g.len() >= 4);
+        assert!(tessellate(&motion, &model, &c, 0.5, 0.5, &options).is_err());
+        assert!(tessellate(&motion, &model, &c, 0.0, 1.5, &options).is_err());
+    }
 }
