@@ -8,9 +8,11 @@
 //! A segment point comes within `r` of `T` only after moving at least `d − r = g` along
 //! `n`. [`ArticulatedMotion::motion_bound`] bounds `∫ |v·n|` over `[t, 1]` by `(1 − t)·ρ`
 //! with a constant rate `ρ` for every point within the capsule's reach of the link origin, so
-//! no contact with `T` happens before `t + g/ρ`. The step is the minimum over the candidate
-//! triangles of `(g − ε/2)/ρ_T` (stopping half a tolerance short keeps the reported time
-//! strictly before contact); contact is declared when the smallest gap is `≤ ε`.
+//! no contact with `T` happens before `t + g/ρ`. Each triangle is thus certified free up to
+//! `t + (g − ε/2)/ρ_T` (stopping half a tolerance short keeps the reported time strictly
+//! before contact) and is re-evaluated only when the advancing time reaches that certificate
+//! (as C2A skips pairs whose safe step exceeds the current one); the time advances to the
+//! earliest certificate, and contact is declared when a re-evaluated gap is `≤ ε`.
 
 use ccd_distance::segment_triangle;
 use ccd_geometry::Triangle;
@@ -112,45 +114,53 @@ pub(crate) fn capsule_ca(
     let reach = capsule.reach();
     let r = capsule.radius;
     let mut t = 0.0f64;
+    // C2A-style: each triangle is certified free up to `safe_until[k]` and re-evaluated only
+    // when the advancing time reaches it
+    let mut safe_until = vec![0.0f64; triangles.len()];
     for iteration in 0..options.max_iterations {
         stats.iterations += 1;
         let seg = capsule.world_segment(&motion.world_at(capsule.link, t));
         let mut best: Option<(f64, u32, DVec3, DVec3)> = None;
-        let mut step = f64::INFINITY;
         let rest = 1.0 - t;
-        for &(id, ref tri) in triangles {
+        for (k, &(id, ref tri)) in triangles.iter().enumerate() {
+            if safe_until[k] > t {
+                continue;
+            }
             stats.distance_tests += 1;
             let c = segment_triangle(&seg, tri);
             let gap = c.distance - r;
             if best.is_none_or(|b| gap < b.0) {
                 best = Some((gap, id, c.point_a, c.point_b));
             }
-            if gap > eps && rest > 0.0 {
+            safe_until[k] = if gap > eps && rest > 0.0 {
                 let n = (c.point_b - c.point_a) / c.distance;
                 let rate = motion.motion_bound(capsule.link, n, reach, t) / rest;
-                step = step.min((gap - 0.5 * eps) / rate);
+                t + (gap - 0.5 * eps) / rate
+            } else {
+                t
+            };
+        }
+        if let Some((gap, id, pa, pb)) = best {
+            let out_of_iterations = iteration + 1 == options.max_iterations;
+            if gap <= eps || out_of_iterations {
+                let dir = (pb - pa).try_normalize().unwrap_or(DVec3::ZERO);
+                return Some(ExactContact {
+                    toc: t,
+                    capsule: index,
+                    link: capsule.link,
+                    triangle: id,
+                    point_avatar: pa + dir * r,
+                    point_environment: pb,
+                    gap,
+                    status: if gap <= eps {
+                        CaStatus::Converged
+                    } else {
+                        CaStatus::OutOfIterations
+                    },
+                });
             }
         }
-        let (gap, id, pa, pb) = best.expect("triangles is not empty");
-        let out_of_iterations = iteration + 1 == options.max_iterations;
-        if gap <= eps || out_of_iterations {
-            let dir = (pb - pa).try_normalize().unwrap_or(DVec3::ZERO);
-            return Some(ExactContact {
-                toc: t,
-                capsule: index,
-                link: capsule.link,
-                triangle: id,
-                point_avatar: pa + dir * r,
-                point_environment: pb,
-                gap,
-                status: if gap <= eps {
-                    CaStatus::Converged
-                } else {
-                    CaStatus::OutOfIterations
-                },
-            });
-        }
-        t += step;
+        t = safe_until.iter().copied().fold(f64::INFINITY, f64::min);
         if t >= t_max || t.is_nan() {
             return None;
         }
