@@ -63,6 +63,7 @@ pub fn time_of_contact_convex(
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
     crate::mesh_mesh::check_options(opts)?;
+    crate::mesh_mesh::check_motions(motion_a, motion_b)?;
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };

@@ -539,6 +539,16 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
     Ok(())
 }
 
+/// Rejects motions that turn about a centre away from the frame origin
+/// ([`RigidMotion::local_center`]): the motion bounds here assume rotation about the frame
+/// origin, whose velocity is constant.
+pub(crate) fn check_motions(a: &RigidMotion, b: &RigidMotion) -> Result<(), CaError> {
+    if a.local_center() != DVec3::ZERO || b.local_center() != DVec3::ZERO {
+        return Err(CaError::OffsetRotationCentre);
+    }
+    Ok(())
+}
+
 /// The first time of contact of two rigid meshes under constant-velocity motions over
 /// `t ∈ [0, 1]`, by conservative advancement with C2A-style per-node steps.
 ///
@@ -550,7 +560,9 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
 ///
 /// # Errors
 /// [`CaError::InvalidTolerance`] for a tolerance that is not positive and finite;
-/// [`CaError::NoIterations`] for `max_iterations == 0`.
+/// [`CaError::NoIterations`] for `max_iterations == 0`;
+/// [`CaError::OffsetRotationCentre`] for a motion with a non-zero
+/// [`RigidMotion::local_center`].
 ///
 /// Swapping the bodies gives the same answer with the roles swapped: the query runs with
 /// the bodies in a canonical order (CA's step sequence depends on which body's hierarchy
@@ -567,6 +579,7 @@ pub fn time_of_contact(
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
     check_options(opts)?;
+    check_motions(motion_a, motion_b)?;
     if order_key(b, motion_b) < order_key(a, motion_a) {
         return Ok(run(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
     }

@@ -5,7 +5,7 @@
 use ccd_taylor::{Enclosure, Interval, Transform};
 use glam::{DAffine3, DVec3};
 
-use crate::{ArticulatedModel, KinematicsError, LinkId, Pose, RigidMotion};
+use crate::{ArticulatedModel, Joint, KinematicsError, LinkId, Pose, RigidMotion};
 
 /// The motion of every link of an [`ArticulatedModel`] from one [`Pose`] to another: each
 /// link moves relative to its parent with constant linear and angular velocity (CATCH,
@@ -47,7 +47,12 @@ pub struct ArticulatedMotion {
 }
 
 impl ArticulatedMotion {
-    /// Per-link relative motions from `pose0` to `pose1`.
+    /// Per-link relative motions from `pose0` to `pose1`, each by
+    /// [`RigidMotion::between`]: every link turns **the short way** (at most π) relative to
+    /// its parent. That is not the joint-space motion when a revolute joint turns by more
+    /// than π, and it turns by `2π − Δq` the other way when it does (a joint going from −1.6
+    /// to +1.6 rad turns by −3.08 instead of 3.2). Use [`ArticulatedMotion::from_joints`]
+    /// when the joint values are known.
     ///
     /// # Errors
     /// [`KinematicsError::JointCount`] when a pose does not fit the model, or the errors of
@@ -71,6 +76,76 @@ impl ArticulatedMotion {
             .zip(&pose1.relative)
             .map(|(a, b)| RigidMotion::between(*a, *b))
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            parents: model.links().iter().map(|l| l.parent).collect(),
+            motions,
+        })
+    }
+
+    /// The joint-space motion from joint values `q0` to `q1` (CATCH, Sec. 3.2: constant
+    /// velocity per joint): a revolute joint turns about its axis by `(q1 − q0)·t` — any
+    /// angle, more than π or a whole turn included — a prismatic joint slides along its axis
+    /// by `(q1 − q0)·t`, a fixed joint stays; spherical and floating joints, whose values
+    /// are rotation vectors, move by [`RigidMotion::between`] of their two transforms (the
+    /// short way). The pose at `t` of a model made of revolute, prismatic and fixed joints
+    /// is the forward kinematics of `q0 + (q1 − q0) t`.
+    ///
+    /// # Errors
+    /// As [`ArticulatedModel::pose_from_joints`] for either vector
+    /// ([`KinematicsError::JointCount`], [`KinematicsError::InvalidJointValue`]);
+    /// [`KinematicsError::MotionOutOfDomain`] when a joint turns by more than
+    /// [`RigidMotion::MAX_ANGLE`] or a coordinate exceeds [`RigidMotion::MAX_COORDINATE`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkId, LinkSpec};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let model = ArticulatedModel::new(vec![
+    ///     LinkSpec { name: "base".into(), parent: None, joint: Joint::Fixed, offset: DAffine3::IDENTITY },
+    ///     LinkSpec { name: "arm".into(), parent: Some("base".into()), joint: hinge, offset: DAffine3::IDENTITY },
+    /// ])?;
+    /// let (q0, q1) = ([-1.6], [1.6]);
+    /// let motion = ArticulatedMotion::from_joints(&model, &q0, &q1)?;
+    /// // half-way the arm points along the joint-space midpoint q = 0 (+x), not along −x
+    /// let tip = motion.world_at(LinkId(1), 0.5).transform_point3(DVec3::X);
+    /// assert!(tip.abs_diff_eq(DVec3::X, 1e-12));
+    /// // the short way between the two poses goes through −x
+    /// let short = ArticulatedMotion::between(&model, &model.pose_from_joints(&q0)?, &model.pose_from_joints(&q1)?)?;
+    /// assert!(short.world_at(LinkId(1), 0.5).transform_point3(DVec3::X).abs_diff_eq(-DVec3::X, 1e-12));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn from_joints(
+        model: &ArticulatedModel,
+        q0: &[f64],
+        q1: &[f64],
+    ) -> Result<Self, KinematicsError> {
+        let pose0 = model.pose_from_joints(q0)?;
+        let pose1 = model.pose_from_joints(q1)?;
+        let mut motions = Vec::with_capacity(model.len());
+        for (i, l) in model.links().iter().enumerate() {
+            let k = l.first_dof;
+            let m = match l.joint {
+                Joint::Fixed => RigidMotion::stationary(pose0.relative[i])?,
+                Joint::Revolute { axis, .. } => RigidMotion::from_axis_angle(
+                    pose0.relative[i],
+                    l.offset.matrix3 * axis,
+                    q1[k] - q0[k],
+                    DVec3::ZERO,
+                )?,
+                Joint::Prismatic { axis, .. } => RigidMotion::from_axis_angle(
+                    pose0.relative[i],
+                    DVec3::Z,
+                    0.0,
+                    l.offset.matrix3 * (axis * (q1[k] - q0[k])),
+                )?,
+                Joint::Spherical | Joint::Floating => {
+                    RigidMotion::between(pose0.relative[i], pose1.relative[i])?
+                }
+            };
+            motions.push(m);
+        }
         Ok(Self {
             parents: model.links().iter().map(|l| l.parent).collect(),
             motions,

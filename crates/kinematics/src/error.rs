@@ -22,6 +22,34 @@ pub enum KinematicsError {
         /// Determinant of the linear part.
         det: f64,
     },
+    /// A motion parameter (angle, axis, velocity, displacement, rotation centre) that is NaN
+    /// or infinite.
+    #[error("the motion's {what} is not finite")]
+    NonFiniteMotion {
+        /// Which parameter.
+        what: &'static str,
+    },
+    /// A rotation axis that is zero (with a non-zero angle) or, when deserialised, not a
+    /// unit vector.
+    #[error("rotation axis {axis:?} is zero or not a unit vector")]
+    InvalidAxis {
+        /// The axis as given.
+        axis: [f64; 3],
+    },
+    /// A motion outside the domain in which the workspace's answers are proven: an angle
+    /// beyond [`RigidMotion::MAX_ANGLE`](crate::RigidMotion::MAX_ANGLE) or a coordinate
+    /// beyond [`RigidMotion::MAX_COORDINATE`](crate::RigidMotion::MAX_COORDINATE).
+    #[error(
+        "the motion's {what} is {value:e}, outside the supported range (magnitude at most {max:e})"
+    )]
+    MotionOutOfDomain {
+        /// Which parameter.
+        what: &'static str,
+        /// Its value (the largest coordinate for a vector).
+        value: f64,
+        /// The largest magnitude allowed.
+        max: f64,
+    },
     /// A time or time interval outside `[0, 1]`.
     #[error("time {0} is outside [0, 1]")]
     TimeOutOfRange(String),

@@ -279,3 +279,56 @@ fn panda_srdf_disable_collisions() {
     assert!(pairs.contains(&pair("panda_hand", "panda_leftfinger")));
     assert!(!pairs.contains(&pair("panda_link0", "panda_hand")));
 }
+
+/// CATCH's joint-space motion on the real robot: joint 1 going from −1.6 to +1.6 rad (legal:
+/// its limits are ±2.8973) turns by 3.2 rad, and the hand half-way is where forward
+/// kinematics of the joint-space midpoint puts it — not where the short way (2π − 3.2 the
+/// other way round) would.
+#[test]
+fn panda_joint_space_motion_turns_joint_one_the_long_way() {
+    use ccd_kinematics::ArticulatedMotion;
+    use ccd_taylor::{Interval, TaylorModel};
+
+    let Some(dir) = panda_dir() else { return };
+    let robot = load(&dir);
+    let m = &robot.model;
+    let rest = [-0.3, 0.4, -2.0, 0.2, 1.8, 0.6];
+    let arm = |j1: f64| [j1, rest[0], rest[1], rest[2], rest[3], rest[4], rest[5]];
+    let q0 = joint_vector(&robot, arm(-1.6), [0.01, 0.01]);
+    let q1 = joint_vector(&robot, arm(1.6), [0.03, 0.02]);
+    let motion = ArticulatedMotion::from_joints(m, &q0, &q1).unwrap();
+    let hand = m.link_id("panda_hand").unwrap();
+    let link1 = robot.joint_link("panda_joint1").unwrap();
+    assert!((motion.relative(link1).angle() - 3.2).abs() < 1e-12);
+    for k in 0..=20 {
+        let t = k as f64 / 20.0;
+        let q: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| a + (b - a) * t).collect();
+        let fk = m.pose_from_joints(&q).unwrap().world_transforms(m);
+        let w = motion.world_all_at(t);
+        for (i, (a, b)) in w.iter().zip(&fk).enumerate() {
+            assert!(a.abs_diff_eq(*b, 1e-9), "link {i} at t = {t}");
+        }
+        assert!(motion.world_at(hand, t).abs_diff_eq(fk[hand.index()], 1e-9));
+    }
+    // the short way misses the joint-space midpoint by a wide margin
+    let short = ArticulatedMotion::between(
+        m,
+        &m.pose_from_joints(&q0).unwrap(),
+        &m.pose_from_joints(&q1).unwrap(),
+    )
+    .unwrap();
+    let mid = m
+        .pose_from_joints(&joint_vector(&robot, arm(0.0), [0.02, 0.015]))
+        .unwrap()
+        .world_transforms(m);
+    let off = (short.world_at(hand, 0.5).translation - mid[hand.index()].translation).length();
+    eprintln!("short-way hand at t = 0.5: {off:.3} m from the joint-space path");
+    assert!(off > 0.3, "short-way hand only {off} m from the joint path");
+    // the hand's swept box over the step contains its sampled positions
+    let boxes = motion.enclosures::<TaylorModel>(Interval::UNIT).unwrap();
+    let swept = boxes[hand.index()].apply(DVec3::ZERO).aabb();
+    for k in 0..=200 {
+        let p = motion.world_at(hand, k as f64 / 200.0).translation;
+        assert!(swept.contains_point(p));
+    }
+}
