@@ -6,6 +6,12 @@
 //! within half an ulp of the exact value, the widened interval contains the exact result of
 //! the operation on every pair of points of its operands. `sin` and `cos` are not correctly rounded in libm (they are within one
 //! ulp on glibc), so they are widened twice.
+//!
+//! Overflow is rounded outward too: an endpoint candidate that overflows to `+∞` is a lower
+//! bound `f64::MAX` (the exact value is at least that) and one that overflows to `−∞` an
+//! upper bound `−f64::MAX`; an undefined candidate (NaN, from `∞ − ∞` or a NaN scalar
+//! operand) becomes the unbounded end. So no operation yields a NaN endpoint or an interval
+//! without a real in it, over the whole f64 range.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -15,30 +21,37 @@ use crate::TaylorError;
 /// Smallest positive subnormal, 2⁻¹⁰⁷⁴.
 const ETA: f64 = f64::from_bits(1);
 
-/// A float `<= x` and at least one ulp below a finite `x` (−∞ and NaN unchanged).
+/// A lower bound of the exact value whose round-to-nearest result is `x`: at least one ulp
+/// below a finite `x`; `f64::MAX` for `+∞` (an overflow: the exact value is at least
+/// `f64::MAX`); `−∞` for `−∞` and for NaN (an undefined candidate bounds nothing).
 ///
 /// `|x| · 2⁻⁵² + 2⁻¹⁰⁷⁴` is at least the spacing of floats around `x` (for normal and
 /// subnormal `x`), so subtracting it moves at least one representable step down whatever
 /// the rounding of the subtraction. Since a round-to-nearest result is within half a step
 /// of the exact value, the result is below the exact value. Float-only (no bit
-/// manipulation), which is measurably cheaper than `f64::next_down` in the Taylor kernels.
+/// manipulation), which is measurably cheaper than `f64::next_down` in the Taylor kernels;
+/// the non-finite cases cost nothing on the finite path.
 #[inline]
 pub(crate) fn down(x: f64) -> f64 {
     if x.is_finite() {
         x - (x.abs() * f64::EPSILON + ETA)
+    } else if x > 0.0 {
+        f64::MAX
     } else {
-        x
+        f64::NEG_INFINITY
     }
 }
 
-/// A float `>= x` and at least one ulp above a finite `x` (+∞ and NaN unchanged); see
-/// [`down`].
+/// An upper bound of the exact value whose round-to-nearest result is `x` (see [`down`]):
+/// at least one ulp above a finite `x`; `−f64::MAX` for `−∞`; `+∞` for `+∞` and NaN.
 #[inline]
 pub(crate) fn up(x: f64) -> f64 {
     if x.is_finite() {
         x + (x.abs() * f64::EPSILON + ETA)
+    } else if x < 0.0 {
+        -f64::MAX
     } else {
-        x
+        f64::INFINITY
     }
 }
 
@@ -52,7 +65,18 @@ fn mul0(a: f64, b: f64) -> f64 {
 ///
 /// Arithmetic is outward rounded, so the result of an operation contains the exact result
 /// for every choice of points in the operands: the enclosure property survives floating
-/// point. Intervals never hold NaN endpoints when built through the checked constructors.
+/// point, over the whole f64 range.
+///
+/// # Invariant
+/// Every `Interval` is a non-empty set of reals: `lo <= hi`, neither is NaN, `lo < +∞` and
+/// `hi > −∞`. An infinite endpoint means "unbounded on that side" (`[−∞, 5]` is every real
+/// up to 5); `[+∞, +∞]` and `[−∞, −∞]` do not exist. Every constructor and operation keeps
+/// this, whatever its f64 input (NaN and infinities included):
+/// - a result whose exact value is finite but whose rounded endpoint overflows keeps a
+///   finite bound on the other side: `[MAX, MAX] + [MAX, MAX]` is `[MAX, +∞]`;
+/// - a non-finite scalar `x` stands for the set [`Interval::point`] gives it: `+∞` for
+///   `[MAX, +∞]` (every real too large to represent), `−∞` for `[−∞, −MAX]`, NaN for the
+///   whole line (an unknown real).
 ///
 /// # Example
 /// ```
@@ -67,9 +91,26 @@ fn mul0(a: f64, b: f64) -> f64 {
 /// ```
 #[derive(Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "RawInterval"))]
 pub struct Interval {
     lo: f64,
     hi: f64,
+}
+
+/// The serialized form, checked by [`Interval::try_new`] when deserialized.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct RawInterval {
+    lo: f64,
+    hi: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RawInterval> for Interval {
+    type Error = TaylorError;
+    fn try_from(r: RawInterval) -> Result<Self, TaylorError> {
+        Self::try_new(r.lo, r.hi).ok_or(TaylorError::InvalidInterval { lo: r.lo, hi: r.hi })
+    }
 }
 
 impl fmt::Debug for Interval {
@@ -108,55 +149,115 @@ impl Interval {
         hi: 3.141_592_653_589_793_6,
     };
 
-    /// The interval `[lo, hi]`.
+    /// The interval `[lo, hi]` for `lo <= hi`; total: for any two f64 it is the smallest
+    /// interval holding both ends, in either order (the hull of [`Interval::point`]`(lo)`
+    /// and `point(hi)`, so a NaN end gives the whole line and an infinite end an unbounded
+    /// side). Never panics; use [`Interval::try_new`] to reject reversed or NaN ends.
     ///
-    /// Precondition: `lo <= hi` and neither is NaN (checked in debug builds); use
-    /// [`Interval::try_new`] for unchecked input.
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// assert_eq!(Interval::new(2.0, 1.0), Interval::new(1.0, 2.0));
+    /// assert_eq!(Interval::new(f64::NAN, 1.0), Interval::ENTIRE);
+    /// let big = Interval::new(f64::INFINITY, f64::INFINITY);
+    /// assert_eq!((big.lo(), big.hi()), (f64::MAX, f64::INFINITY));
+    /// ```
     #[inline]
     #[must_use]
     pub fn new(lo: f64, hi: f64) -> Self {
-        debug_assert!(
-            lo <= hi,
-            "Interval::new({lo}, {hi}): lo must be <= hi and not NaN"
-        );
-        Self { lo, hi }
+        if lo.is_nan() || hi.is_nan() {
+            return Self::ENTIRE;
+        }
+        Self {
+            lo: lo.min(hi).min(f64::MAX),
+            hi: hi.max(lo).max(-f64::MAX),
+        }
     }
 
-    /// The interval `[lo, hi]`, or `None` when `lo > hi` or either is NaN.
+    /// The interval `[lo, hi]`, or `None` when `lo > hi`, either is NaN, `lo = +∞` or
+    /// `hi = −∞` (no real in between).
     ///
     /// ```
     /// use ccd_taylor::Interval;
     /// assert!(Interval::try_new(2.0, 1.0).is_none());
     /// assert!(Interval::try_new(f64::NAN, 1.0).is_none());
+    /// assert!(Interval::try_new(f64::INFINITY, f64::INFINITY).is_none());
     /// assert_eq!(Interval::try_new(1.0, 2.0), Some(Interval::new(1.0, 2.0)));
     /// ```
     #[inline]
     #[must_use]
     pub fn try_new(lo: f64, hi: f64) -> Option<Self> {
-        (lo <= hi).then_some(Self { lo, hi })
+        (lo <= hi && lo < f64::INFINITY && hi > f64::NEG_INFINITY).then_some(Self { lo, hi })
     }
 
-    /// The degenerate interval `[x, x]` (exact: `x` is representable).
+    /// The degenerate interval `[x, x]` (exact: `x` is representable) for a finite `x`;
+    /// `[MAX, +∞]` for `+∞`, `[−∞, −MAX]` for `−∞` and the whole line for NaN.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// assert_eq!(Interval::point(0.5), Interval::new(0.5, 0.5));
+    /// assert_eq!(Interval::point(f64::NAN), Interval::ENTIRE);
+    /// assert_eq!(Interval::point(f64::NEG_INFINITY).hi(), -f64::MAX);
+    /// ```
     #[inline]
     #[must_use]
     pub const fn point(x: f64) -> Self {
-        Self { lo: x, hi: x }
-    }
-
-    /// The smallest interval holding both `a` and `b`, in any order.
-    #[inline]
-    #[must_use]
-    pub fn spanning(a: f64, b: f64) -> Self {
-        Self {
-            lo: a.min(b),
-            hi: a.max(b),
+        if x.is_finite() {
+            Self { lo: x, hi: x }
+        } else if x.is_nan() {
+            Self::ENTIRE
+        } else if x > 0.0 {
+            Self {
+                lo: f64::MAX,
+                hi: f64::INFINITY,
+            }
+        } else {
+            Self {
+                lo: f64::NEG_INFINITY,
+                hi: -f64::MAX,
+            }
         }
     }
 
-    /// `[−r, r]` for `r >= 0`.
+    /// `[lo, hi]` for ends already known to satisfy the invariant (crate-internal,
+    /// unchecked).
+    #[inline]
+    pub(crate) const fn raw(lo: f64, hi: f64) -> Self {
+        Self { lo, hi }
+    }
+
+    /// `[x, x]` for a finite `x` (crate-internal, unchecked).
+    #[inline]
+    pub(crate) const fn exact(x: f64) -> Self {
+        Self { lo: x, hi: x }
+    }
+
+    /// The smallest interval holding both `a` and `b`, in any order (the same as
+    /// [`Interval::new`]).
+    #[inline]
+    #[must_use]
+    pub fn spanning(a: f64, b: f64) -> Self {
+        Self::new(a, b)
+    }
+
+    /// `[−|r|, |r|]`; the whole line for NaN.
+    ///
+    /// ```
+    /// use ccd_taylor::Interval;
+    /// assert_eq!(Interval::symmetric(-2.0), Interval::new(-2.0, 2.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn symmetric(r: f64) -> Self {
+        if r.is_nan() {
+            Self::ENTIRE
+        } else {
+            Self::sym(r.abs())
+        }
+    }
+
+    /// `[−r, r]` for `r >= 0` or `+∞` (crate-internal, unchecked).
+    #[inline]
+    pub(crate) const fn sym(r: f64) -> Self {
         Self { lo: -r, hi: r }
     }
 
@@ -338,6 +439,9 @@ impl Interval {
         if rhs.contains(0.0) {
             return Err(TaylorError::DivisionByZero(rhs));
         }
+        // An `∞/∞` quotient is NaN; `min`/`max` skip it. That corner never holds an extremum
+        // (for a divisor of fixed sign, `x/y` at `x = ±∞` is monotone in `y` the other way),
+        // and each pair below has a finite-divisor quotient, since `rhs` is not the whole line.
         let q = [
             self.lo / rhs.lo,
             self.lo / rhs.hi,
@@ -503,7 +607,14 @@ impl Add<f64> for Interval {
     type Output = Self;
     #[inline]
     fn add(self, rhs: f64) -> Self {
-        self + Self::point(rhs)
+        // a non-finite `rhs` stands for the set `point(rhs)`, whose finite end matters
+        if !rhs.is_finite() {
+            return self + Self::point(rhs);
+        }
+        Self {
+            lo: down(self.lo + rhs),
+            hi: up(self.hi + rhs),
+        }
     }
 }
 
@@ -511,7 +622,13 @@ impl Sub<f64> for Interval {
     type Output = Self;
     #[inline]
     fn sub(self, rhs: f64) -> Self {
-        self - Self::point(rhs)
+        if !rhs.is_finite() {
+            return self - Self::point(rhs);
+        }
+        Self {
+            lo: down(self.lo - rhs),
+            hi: up(self.hi - rhs),
+        }
     }
 }
 
@@ -519,6 +636,9 @@ impl Mul<f64> for Interval {
     type Output = Self;
     #[inline]
     fn mul(self, rhs: f64) -> Self {
+        if !rhs.is_finite() {
+            return self * Self::point(rhs);
+        }
         let (a, b) = (mul0(self.lo, rhs), mul0(self.hi, rhs));
         Self {
             lo: down(a.min(b)),
@@ -613,8 +733,11 @@ mod tests {
         }
         assert_eq!(up(f64::INFINITY), f64::INFINITY);
         assert_eq!(down(f64::NEG_INFINITY), f64::NEG_INFINITY);
-        assert_eq!(up(f64::NEG_INFINITY), f64::NEG_INFINITY);
-        assert!(up(f64::NAN).is_nan());
+        // overflowed candidates bound the other side by ±MAX; NaN bounds nothing
+        assert_eq!(up(f64::NEG_INFINITY), -f64::MAX);
+        assert_eq!(down(f64::INFINITY), f64::MAX);
+        assert_eq!(up(f64::NAN), f64::INFINITY);
+        assert_eq!(down(f64::NAN), f64::NEG_INFINITY);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //!
 //! Every floating-point rounding in computing coefficients is bounded and folded into `R`,
 //! together with the degree 4–6 terms of products, so the enclosure holds in floating point.
+//! A coefficient that would overflow (or be NaN) is computed in interval arithmetic
+//! instead and moved into `R`, so the enclosure also holds over the whole f64 range.
 
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -22,6 +24,20 @@ const TINY: f64 = 1.0e-300;
 
 /// An order-3 Taylor model: a cubic in `t − m` plus an interval remainder, enclosing a
 /// scalar function of time over a domain `[a, b]` (CATCH, Sec. 5.1).
+///
+/// # Domain and invariants
+/// Models are computed over domains inside `[−MAX_DOMAIN, MAX_DOMAIN]`
+/// ([`TaylorModel::MAX_DOMAIN`] `= 1e50`; time domains are sub-intervals of `[0, 1]` in
+/// practice). [`TaylorModel::check_domain`] and [`TaylorModel::from_parts`] reject other
+/// domains with [`TaylorError::InvalidDomain`]; the infallible constructors given one fall
+/// back to plain interval arithmetic (a constant polynomial whose remainder is the interval
+/// enclosure), which is rigorous but loses the Taylor tightness. The coefficients are
+/// always finite and the remainder is an [`Interval`] (possibly unbounded), so
+/// [`TaylorModel::bound`] and [`TaylorModel::eval`] never give NaN, for any f64 input.
+///
+/// Models combined by `+`, `−` and `×` must share their domain; mismatched domains give the
+/// unbounded model over the left operand's domain (see [`TaylorModel::try_add`] for the
+/// checked forms).
 ///
 /// # Example
 /// ```
@@ -39,18 +55,60 @@ const TINY: f64 = 1.0e-300;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ModelParts"))]
 pub struct TaylorModel {
     coeffs: [f64; 4],
     rem: Interval,
     domain: Interval,
     mid: f64,
-    /// `max |t − mid|` over the domain, rounded up.
+    /// `max |t − mid|` over the domain, rounded up (0 for a point or out-of-range domain).
     radius: f64,
 }
 
-/// `[1, h, h², h³]`, each rounded up (`h >= 0`).
+/// The serialized form, checked against the invariants when deserialized.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ModelParts {
+    coeffs: [f64; 4],
+    rem: Interval,
+    domain: Interval,
+    mid: f64,
+    radius: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ModelParts> for TaylorModel {
+    type Error = TaylorError;
+    fn try_from(p: ModelParts) -> Result<Self, TaylorError> {
+        if !p.coeffs.iter().all(|c| c.is_finite()) {
+            return Err(TaylorError::NonFiniteCoefficients(p.coeffs));
+        }
+        let model = match Self::zero_on(p.domain) {
+            Some(base) => Self {
+                coeffs: p.coeffs,
+                rem: p.rem,
+                ..base
+            },
+            None if p.coeffs[1..].iter().all(|&c| c == 0.0) => {
+                Self::flat(p.coeffs[0], p.rem, p.domain)
+            }
+            None => return Err(TaylorError::InconsistentModel(p.domain)),
+        };
+        if model.mid == p.mid && model.radius == p.radius {
+            Ok(model)
+        } else {
+            Err(TaylorError::InconsistentModel(p.domain))
+        }
+    }
+}
+
+/// `[1, h, h², h³]`, each rounded up (`h >= 0`); exactly `[1, 0, 0, 0]` for `h = 0`
+/// (a point domain), so terms of degree >= 1 vanish there whatever their coefficient.
 #[inline]
 fn powers(h: f64) -> [f64; 4] {
+    if h == 0.0 {
+        return [1.0, 0.0, 0.0, 0.0];
+    }
     let h2 = up(h * h);
     [1.0, h, h2, up(h2 * h)]
 }
@@ -59,9 +117,9 @@ fn powers(h: f64) -> [f64; 4] {
 #[inline]
 fn s_pow(hp: &[f64; 4], k: usize) -> Interval {
     if k.is_multiple_of(2) && k > 0 {
-        Interval::new(0.0, hp[k])
+        Interval::raw(0.0, hp[k])
     } else {
-        Interval::symmetric(hp[k])
+        Interval::sym(hp[k])
     }
 }
 
@@ -77,7 +135,7 @@ fn fold_errors(err: &[f64; 4], hp: &[f64; 4]) -> Interval {
     if r == 0.0 {
         Interval::ZERO
     } else {
-        Interval::symmetric(up(r * (1.0 + 2.0e-15)))
+        Interval::sym(up(r * (1.0 + 2.0e-15)))
     }
 }
 
@@ -124,29 +182,56 @@ impl LazySum {
 
     #[inline]
     fn finish(self) -> Interval {
+        // `lo` only decreases from a finite start and `hi` only increases, so neither is
+        // NaN and `down`/`up` keep them a valid interval even after an overflow.
         let slack = up(2.0e-15 * self.mag + TINY);
-        Interval::new(down(self.lo - slack), up(self.hi + slack))
+        Interval::raw(down(self.lo - slack), up(self.hi + slack))
     }
 }
 
-/// Interval Horner evaluation of the cubic at `x`.
+/// Interval Horner evaluation of the cubic at `x` (finite coefficients).
 #[inline]
 fn horner(c: &[f64; 4], x: Interval) -> Interval {
-    ((Interval::point(c[3]) * x + c[2]) * x + c[1]) * x + c[0]
+    ((Interval::exact(c[3]) * x + c[2]) * x + c[1]) * x + c[0]
 }
 
 /// Splits interval coefficients into f64 midpoints and a remainder over `S = [−h, h]`.
+/// An unbounded coefficient gets the midpoint 0 and goes whole into the remainder (where
+/// it vanishes on a point domain, `S = [0, 0]`).
 fn split(k: [Interval; 4], hp: &[f64; 4]) -> ([f64; 4], Interval) {
     let mut c = [0.0; 4];
     let mut rem = Interval::ZERO;
     for i in 0..4 {
-        c[i] = k[i].midpoint();
+        c[i] = if k[i].is_finite() {
+            k[i].midpoint()
+        } else {
+            0.0
+        };
         let resid = k[i] - c[i];
         if resid != Interval::ZERO {
-            rem += resid * s_pow(hp, i);
+            rem += if i == 0 { resid } else { resid * s_pow(hp, i) };
         }
     }
     (c, rem)
+}
+
+/// The interval `S^k` for `S = [−h, h]` and `k = 4, 5, 6` (exactly 0 for `h = 0`).
+fn s_pow_high(h: f64, k: usize) -> Interval {
+    if h == 0.0 {
+        return Interval::ZERO;
+    }
+    let s = Interval::sym(h);
+    s.powi(u32::try_from(k).unwrap_or(u32::MAX))
+}
+
+/// A power of two `k` with `m · k` in `[2⁻⁵¹, 4)` for finite `m > 0` (`2^-e` for the
+/// binary exponent `e` of `m`, kept a normal float), so scaled values neither overflow
+/// when squared nor sit at the bottom of the range.
+fn inverse_binade(m: f64) -> f64 {
+    let biased = ((m.to_bits() >> 52) & 0x7ff) as i64;
+    // e = biased − 1023 (−1023 for subnormals); 2^-e has the biased exponent 2046 − biased
+    let inv = (2046 - biased).clamp(1, 2046) as u64;
+    f64::from_bits(inv << 52)
 }
 
 /// Enclosures of the real roots of `A s² + B s + C` (for the cubic's critical points).
@@ -184,28 +269,69 @@ fn quadratic_roots(
 }
 
 impl TaylorModel {
-    fn with_domain(coeffs: [f64; 4], rem: Interval, domain: Interval) -> Self {
-        debug_assert!(
-            domain.is_finite(),
-            "TaylorModel domain {domain} must be finite"
-        );
+    /// The largest magnitude of a domain endpoint on which models are computed (`1e50`:
+    /// `radius⁶` stays finite). See the type's documentation for other domains.
+    pub const MAX_DOMAIN: f64 = 1.0e50;
+
+    /// True when `domain` lies within `±MAX_DOMAIN` (so it is finite).
+    #[inline]
+    fn domain_in_range(domain: Interval) -> bool {
+        domain.lo() >= -Self::MAX_DOMAIN && domain.hi() <= Self::MAX_DOMAIN
+    }
+
+    /// The zero model over an in-range `domain` (expansion point and radius set), or
+    /// `None` for a domain out of range.
+    fn zero_on(domain: Interval) -> Option<Self> {
+        if !Self::domain_in_range(domain) {
+            return None;
+        }
         let mid = domain.midpoint();
-        let radius = up(mid - domain.lo()).max(up(domain.hi() - mid));
-        Self {
-            coeffs,
-            rem,
+        // a zero difference is exact (floats differ iff their difference is nonzero)
+        let reach = |d: f64| if d == 0.0 { 0.0 } else { up(d) };
+        let radius = reach(mid - domain.lo()).max(reach(domain.hi() - mid));
+        Some(Self {
+            coeffs: [0.0; 4],
+            rem: Interval::ZERO,
             domain,
             mid,
             radius,
+        })
+    }
+
+    /// The interval-arithmetic model `c0 + rem` (constant polynomial, radius 0): what the
+    /// constructors give over a domain out of range.
+    fn flat(c0: f64, rem: Interval, domain: Interval) -> Self {
+        Self {
+            coeffs: [c0, 0.0, 0.0, 0.0],
+            rem,
+            domain,
+            mid: domain.midpoint(),
+            radius: 0.0,
         }
     }
 
-    /// Checks that `domain` is usable as a time domain.
+    /// The unbounded model over this model's domain (what mismatched domains give).
+    fn unbounded(&self) -> Self {
+        Self {
+            coeffs: [0.0; 4],
+            rem: Interval::ENTIRE,
+            ..*self
+        }
+    }
+
+    /// Checks that `domain` is usable as a time domain: finite and within
+    /// `±`[`TaylorModel::MAX_DOMAIN`].
     ///
     /// # Errors
-    /// [`TaylorError::InvalidDomain`] for a non-finite domain.
+    /// [`TaylorError::InvalidDomain`] for a domain out of that range.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// assert!(TaylorModel::check_domain(Interval::UNIT).is_ok());
+    /// assert!(TaylorModel::check_domain(Interval::new(-1e300, 1e300)).is_err());
+    /// ```
     pub fn check_domain(domain: Interval) -> Result<Interval, TaylorError> {
-        if domain.is_finite() {
+        if Self::domain_in_range(domain) {
             Ok(domain)
         } else {
             Err(TaylorError::InvalidDomain(domain))
@@ -215,33 +341,73 @@ impl TaylorModel {
     /// A model from its parts: coefficients of `(t − m)^k`, remainder, domain.
     ///
     /// # Errors
-    /// [`TaylorError::InvalidDomain`] when the domain is not finite.
+    /// [`TaylorError::InvalidDomain`] when the domain is out of range (see
+    /// [`TaylorModel::check_domain`]); [`TaylorError::NonFiniteCoefficients`] when a
+    /// coefficient is infinite or NaN.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let f = TaylorModel::from_parts([1.0, 2.0, 0.0, 0.0], Interval::ZERO, Interval::UNIT)?;
+    /// assert!(f.bound().contains(0.0) && f.bound().contains(2.0));
+    /// assert!(TaylorModel::from_parts([f64::NAN; 4], Interval::ZERO, Interval::UNIT).is_err());
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
     pub fn from_parts(
         coeffs: [f64; 4],
         remainder: Interval,
         domain: Interval,
     ) -> Result<Self, TaylorError> {
-        Ok(Self::with_domain(
+        if !coeffs.iter().all(|c| c.is_finite()) {
+            return Err(TaylorError::NonFiniteCoefficients(coeffs));
+        }
+        let base = Self::zero_on(domain).ok_or(TaylorError::InvalidDomain(domain))?;
+        Ok(Self {
             coeffs,
-            remainder,
-            Self::check_domain(domain)?,
-        ))
+            rem: remainder,
+            ..base
+        })
     }
 
-    /// The constant function `c`.
+    /// The constant function `c` (exact over any domain; a non-finite `c` becomes the
+    /// remainder [`Interval::point`]`(c)`).
     ///
-    /// Precondition (all constructors): `domain` is finite (checked in debug builds; see
-    /// [`TaylorModel::check_domain`]).
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let b = TaylorModel::constant(2.0, Interval::UNIT).bound();
+    /// assert!(b.contains(2.0) && b.width() < 1e-14);
+    /// ```
     #[must_use]
     pub fn constant(c: f64, domain: Interval) -> Self {
-        Self::with_domain([c, 0.0, 0.0, 0.0], Interval::ZERO, domain)
+        let (c0, rem) = if c.is_finite() {
+            (c, Interval::ZERO)
+        } else {
+            (0.0, Interval::point(c))
+        };
+        match Self::zero_on(domain) {
+            Some(base) => Self {
+                coeffs: [c0, 0.0, 0.0, 0.0],
+                rem,
+                ..base
+            },
+            None => Self::flat(c0, rem, domain),
+        }
     }
 
     /// The identity `t ↦ t` (exact: `m + (t − m)`).
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// assert!(TaylorModel::time(Interval::UNIT).bound().contains_interval(&Interval::UNIT));
+    /// ```
     #[must_use]
     pub fn time(domain: Interval) -> Self {
-        let mid = domain.midpoint();
-        Self::with_domain([mid, 1.0, 0.0, 0.0], Interval::ZERO, domain)
+        match Self::zero_on(domain) {
+            Some(base) => Self {
+                coeffs: [base.mid, 1.0, 0.0, 0.0],
+                ..base
+            },
+            None => Self::flat(0.0, domain, domain),
+        }
     }
 
     /// The affine function `c0 + c1 t`.
@@ -254,13 +420,20 @@ impl TaylorModel {
     /// ```
     #[must_use]
     pub fn affine(c0: f64, c1: f64, domain: Interval) -> Self {
-        let m = Self::time(domain);
-        let k0 = Interval::point(c0) + Interval::point(c1) * m.mid;
+        let Some(base) = Self::zero_on(domain) else {
+            return Self::flat(0.0, domain * c1 + Interval::point(c0), domain);
+        };
+        let k1 = Interval::point(c1);
+        let k0 = Interval::point(c0) + k1 * Interval::exact(base.mid);
         let (coeffs, rem) = split(
-            [k0, Interval::point(c1), Interval::ZERO, Interval::ZERO],
-            &powers(m.radius),
+            [k0, k1, Interval::ZERO, Interval::ZERO],
+            &powers(base.radius),
         );
-        Self { coeffs, rem, ..m }
+        Self {
+            coeffs,
+            rem,
+            ..base
+        }
     }
 
     /// `sin(ω t + φ)` with a rigorous Lagrange remainder: the fourth derivative
@@ -291,24 +464,31 @@ impl TaylorModel {
     }
 
     fn trig(omega: f64, phi: f64, domain: Interval, cosine: bool) -> Self {
-        let base = Self::constant(0.0, domain);
-        let hp = powers(base.radius);
         let w = Interval::point(omega);
-        let theta = w * base.mid + phi;
+        let Some(base) = Self::zero_on(domain) else {
+            let arg = w * domain + Interval::point(phi);
+            let range = if cosine { arg.cos() } else { arg.sin() };
+            return Self::flat(0.0, range, domain);
+        };
+        let hp = powers(base.radius);
+        let theta = w * base.mid + Interval::point(phi);
         let (st, ct) = (theta.sin(), theta.cos());
-        let sixth = Interval::ONE / Interval::point(6.0);
+        let sixth = Interval::ONE / Interval::exact(6.0);
         let w2 = w.sqr();
         let w3 = w2 * w;
         // derivatives of sin: sin, cos, −sin, −cos; of cos: cos, −sin, −cos, sin
         let (d0, d1) = if cosine { (ct, -st) } else { (st, ct) };
         let k = [d0, w * d1, -(w2 * d0) * 0.5, -(w3 * d1) * sixth];
         let (coeffs, mut rem) = split(k, &hp);
-        // Lagrange remainder: f⁽⁴⁾(ξ)(t − m)⁴ / 24 with f⁽⁴⁾ = ω⁴ f(ξ).
-        let arg = theta + w * Interval::symmetric(base.radius);
-        let f4 = if cosine { arg.cos() } else { arg.sin() };
-        let s4 = Interval::new(0.0, up(hp[2] * hp[2]));
-        let inv24 = Interval::ONE / Interval::point(24.0);
-        rem += w2.sqr() * f4 * s4 * inv24;
+        // Lagrange remainder: f⁽⁴⁾(ξ)(t − m)⁴ / 24 with f⁽⁴⁾ = ω⁴ f(ξ) (none on a point
+        // domain, where t − m = 0).
+        if base.radius > 0.0 {
+            let arg = theta + w * Interval::sym(base.radius);
+            let f4 = if cosine { arg.cos() } else { arg.sin() };
+            let s4 = Interval::raw(0.0, up(hp[2] * hp[2]));
+            let inv24 = Interval::ONE / Interval::exact(24.0);
+            rem += w2.sqr() * f4 * s4 * inv24;
+        }
         Self {
             coeffs,
             rem,
@@ -370,13 +550,30 @@ impl TaylorModel {
     /// ```
     #[must_use]
     pub fn bound(&self) -> Interval {
+        // Extreme coefficients (huge or tiny) would overflow or underflow the discriminant;
+        // the critical points do not change when the derivative is scaled by a power of two.
+        const BIG: f64 = 1.0e100;
+        const SMALL: f64 = 1.0e-100;
         let h = self.radius;
         let c = &self.coeffs;
-        let s = Interval::symmetric(h);
-        let mut r = horner(c, Interval::point(-h)).hull(horner(c, Interval::point(h)));
-        let a = Interval::point(c[3]) * 3.0;
-        let b = Interval::point(c[2]) * 2.0;
-        for x in quadratic_roots(a, b, Interval::point(c[1]), c[3] == 0.0, c[2] == 0.0)
+        let s = Interval::sym(h);
+        let mut r = horner(c, Interval::exact(-h)).hull(horner(c, Interval::exact(h)));
+        let m = c[1].abs().max(c[2].abs()).max(c[3].abs());
+        let (a, b, lin) = if m > BIG || (m < SMALL && m > 0.0) {
+            let k = inverse_binade(m);
+            (
+                Interval::exact(c[3]) * (3.0 * k),
+                Interval::exact(c[2]) * (2.0 * k),
+                Interval::exact(c[1]) * k,
+            )
+        } else {
+            (
+                Interval::exact(c[3]) * 3.0,
+                Interval::exact(c[2]) * 2.0,
+                Interval::exact(c[1]),
+            )
+        };
+        for x in quadratic_roots(a, b, lin, c[3] == 0.0, c[2] == 0.0)
             .into_iter()
             .flatten()
         {
@@ -416,10 +613,17 @@ impl TaylorModel {
                 domain: self.domain,
             });
         }
-        let base = Self::with_domain([0.0; 4], self.rem, sub);
-        let d = Interval::point(base.mid) - self.mid;
+        let Some(base) = Self::zero_on(sub) else {
+            // an out-of-range domain's model is flat: only c0 is nonzero
+            return Ok(Self::flat(self.coeffs[0], self.rem, sub));
+        };
+        let base = Self {
+            rem: self.rem,
+            ..base
+        };
+        let d = Interval::exact(base.mid) - self.mid;
         let (d2, d3) = (d.sqr(), d.powi(3));
-        let c = self.coeffs.map(Interval::point);
+        let c = self.coeffs.map(Interval::exact);
         let k = [
             c[0] + c[1] * d + c[2] * d2 + c[3] * d3,
             c[1] + c[2] * d * 2.0 + c[3] * d2 * 3.0,
@@ -435,6 +639,12 @@ impl TaylorModel {
     }
 
     /// This model times an uncertain constant `k` (an interval).
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let f = TaylorModel::time(Interval::UNIT).mul_interval(Interval::new(1.0, 2.0));
+    /// assert!(f.bound().contains(2.0) && f.bound().contains(0.0));
+    /// ```
     #[must_use]
     pub fn mul_interval(self, k: Interval) -> Self {
         let km = k.midpoint();
@@ -447,6 +657,12 @@ impl TaylorModel {
     }
 
     /// This model plus an uncertain constant `k` (an interval).
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let f = TaylorModel::time(Interval::UNIT).add_interval(Interval::new(1.0, 2.0));
+    /// assert!(f.bound().contains(1.0) && f.bound().contains(3.0));
+    /// ```
     #[must_use]
     pub fn add_interval(self, k: Interval) -> Self {
         let km = k.midpoint();
@@ -455,17 +671,82 @@ impl TaylorModel {
         out
     }
 
+    /// `self + rhs`, or [`TaylorError::DomainMismatch`] when the domains differ.
+    ///
+    /// # Errors
+    /// [`TaylorError::DomainMismatch`] when the models are over different domains.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorError, TaylorModel};
+    /// let f = TaylorModel::time(Interval::UNIT);
+    /// assert!(f.try_add(f)?.bound().contains(2.0));
+    /// let g = TaylorModel::time(Interval::new(0.0, 0.5));
+    /// assert!(matches!(f.try_add(g), Err(TaylorError::DomainMismatch(..))));
+    /// # Ok::<(), TaylorError>(())
+    /// ```
+    pub fn try_add(self, rhs: Self) -> Result<Self, TaylorError> {
+        self.same_domain(&rhs)?;
+        Ok(self + rhs)
+    }
+
+    /// `self − rhs`, or [`TaylorError::DomainMismatch`] when the domains differ.
+    ///
+    /// # Errors
+    /// [`TaylorError::DomainMismatch`] when the models are over different domains.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let f = TaylorModel::time(Interval::UNIT);
+    /// assert!(f.try_sub(f)?.bound().contains(0.0));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    pub fn try_sub(self, rhs: Self) -> Result<Self, TaylorError> {
+        self.same_domain(&rhs)?;
+        Ok(self - rhs)
+    }
+
+    /// `self × rhs`, or [`TaylorError::DomainMismatch`] when the domains differ.
+    ///
+    /// # Errors
+    /// [`TaylorError::DomainMismatch`] when the models are over different domains.
+    ///
+    /// ```
+    /// use ccd_taylor::{Interval, TaylorModel};
+    /// let f = TaylorModel::time(Interval::UNIT);
+    /// assert!(f.try_mul(f)?.bound().contains(1.0));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    pub fn try_mul(self, rhs: Self) -> Result<Self, TaylorError> {
+        self.same_domain(&rhs)?;
+        Ok(self * rhs)
+    }
+
     #[inline]
-    fn check_same_domain(&self, other: &Self) {
-        assert!(
-            self.domain == other.domain,
-            "TaylorModel: {}",
-            TaylorError::DomainMismatch(self.domain, other.domain)
-        );
+    fn same_domain(&self, other: &Self) -> Result<(), TaylorError> {
+        if self.domain == other.domain {
+            Ok(())
+        } else {
+            Err(TaylorError::DomainMismatch(self.domain, other.domain))
+        }
+    }
+
+    /// The model with interval coefficients `k` (degree 0..=3) and extra remainder `rem`,
+    /// split into f64 midpoints: the slow path of the operations when an f64 coefficient
+    /// would overflow.
+    #[cold]
+    fn with_interval_coeffs(&self, k: [Interval; 4], rem: Interval) -> Self {
+        let (coeffs, r) = split(k, &powers(self.radius));
+        Self {
+            coeffs,
+            rem: rem + r,
+            ..*self
+        }
     }
 
     fn add_impl(self, rhs: Self, sign: f64) -> Self {
-        self.check_same_domain(&rhs);
+        if self.domain != rhs.domain {
+            return self.unbounded();
+        }
         let mut c = [0.0; 4];
         let mut err = [0.0; 4];
         for k in 0..4 {
@@ -473,12 +754,43 @@ impl TaylorModel {
             err[k] = U * c[k].abs();
         }
         let rhs_rem = if sign > 0.0 { rhs.rem } else { -rhs.rem };
+        if !c.iter().all(|x| x.is_finite()) {
+            let k = std::array::from_fn(|i| {
+                Interval::exact(self.coeffs[i]) + Interval::exact(sign * rhs.coeffs[i])
+            });
+            return self.with_interval_coeffs(k, self.rem + rhs_rem);
+        }
         let rem = self.rem + rhs_rem + fold_errors(&err, &powers(self.radius));
         Self {
             coeffs: c,
             rem,
             ..self
         }
+    }
+
+    /// The product in interval arithmetic (coefficients that overflow f64 go to the
+    /// remainder): the slow path of `*` for extreme coefficients.
+    #[cold]
+    fn mul_wide(&self, rhs: &Self) -> Self {
+        let (a, b) = (
+            self.coeffs.map(Interval::exact),
+            rhs.coeffs.map(Interval::exact),
+        );
+        let mut k = [Interval::ZERO; 7];
+        for i in 0..4 {
+            for j in 0..4 {
+                k[i + j] += a[i] * b[j];
+            }
+        }
+        let mut rem = Interval::ZERO;
+        for (n, kn) in k.iter().enumerate().skip(4) {
+            rem += *kn * s_pow_high(self.radius, n);
+        }
+        if self.rem != Interval::ZERO || rhs.rem != Interval::ZERO {
+            let (pa, pb) = (self.poly_range_cheap(), rhs.poly_range_cheap());
+            rem += pa * rhs.rem + pb * self.rem + self.rem * rhs.rem;
+        }
+        self.with_interval_coeffs([k[0], k[1], k[2], k[3]], rem)
     }
 }
 
@@ -498,8 +810,9 @@ impl Add for TaylorModel {
     type Output = Self;
     /// Sum of two models over the same domain.
     ///
-    /// # Panics
-    /// When the domains differ (a programming error: models of one query share a domain).
+    /// Models over different domains (a programming error: models of one query share a
+    /// domain) give the unbounded model over `self`'s domain, a valid but useless
+    /// enclosure; [`TaylorModel::try_add`] reports the mismatch instead.
     #[inline]
     fn add(self, rhs: Self) -> Self {
         self.add_impl(rhs, 1.0)
@@ -508,10 +821,7 @@ impl Add for TaylorModel {
 
 impl Sub for TaylorModel {
     type Output = Self;
-    /// Difference of two models over the same domain.
-    ///
-    /// # Panics
-    /// When the domains differ.
+    /// Difference of two models over the same domain (different domains: see `+`).
     #[inline]
     fn sub(self, rhs: Self) -> Self {
         self.add_impl(rhs, -1.0)
@@ -522,12 +832,11 @@ impl Mul for TaylorModel {
     type Output = Self;
     /// Product of two models over the same domain: the degree 4–6 terms are bounded over
     /// the domain and folded into the remainder, with the cross terms `P_f R_g + P_g R_f +
-    /// R_f R_g` and every rounding error.
-    ///
-    /// # Panics
-    /// When the domains differ.
+    /// R_f R_g` and every rounding error. Different domains: see `+`.
     fn mul(self, rhs: Self) -> Self {
-        self.check_same_domain(&rhs);
+        if self.domain != rhs.domain {
+            return self.unbounded();
+        }
         let (a, b) = (&self.coeffs, &rhs.coeffs);
         let mut p = [0.0f64; 7];
         let mut abs = [0.0f64; 7];
@@ -537,6 +846,11 @@ impl Mul for TaylorModel {
                 p[i + j] += x;
                 abs[i + j] += x.abs();
             }
+        }
+        // |p[k]| <= abs[k] (rounding is monotone), so finite sums of magnitudes mean finite
+        // coefficients and error bounds.
+        if !abs.iter().all(|x| x.is_finite()) {
+            return self.mul_wide(&rhs);
         }
         let hp = powers(self.radius);
         let mut err = [0.0; 4];
@@ -579,6 +893,7 @@ impl Mul for TaylorModel {
 
 impl Mul<f64> for TaylorModel {
     type Output = Self;
+    /// The model times a scalar (a non-finite `x` stands for [`Interval::point`]`(x)`).
     #[inline]
     fn mul(self, x: f64) -> Self {
         let mut err = [0.0; 4];
@@ -591,6 +906,10 @@ impl Mul<f64> for TaylorModel {
             };
             c
         });
+        if !coeffs.iter().all(|c: &f64| c.is_finite()) {
+            let k = self.coeffs.map(|c| Interval::exact(c) * x);
+            return self.with_interval_coeffs(k, self.rem * x);
+        }
         let rem = self.rem * x + fold_errors(&err, &powers(self.radius));
         Self {
             coeffs,
@@ -602,11 +921,18 @@ impl Mul<f64> for TaylorModel {
 
 impl Add<f64> for TaylorModel {
     type Output = Self;
+    /// The model plus a scalar (a non-finite `x` stands for [`Interval::point`]`(x)`).
     #[inline]
     fn add(mut self, x: f64) -> Self {
         let c0 = self.coeffs[0] + x;
+        if !c0.is_finite() {
+            let k0 = Interval::exact(self.coeffs[0]) + x;
+            self.coeffs[0] = 0.0;
+            self.rem += k0;
+            return self;
+        }
         self.coeffs[0] = c0;
-        self.rem += Interval::symmetric(up(U * c0.abs()));
+        self.rem += Interval::sym(up(U * c0.abs()));
         self
     }
 }
@@ -659,8 +985,39 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "different domains")]
-    fn mismatched_domains_panic() {
-        let _ = TaylorModel::time(Interval::UNIT) + TaylorModel::time(Interval::new(0.0, 0.5));
+    fn mismatched_domains_give_the_unbounded_model() {
+        let f = TaylorModel::time(Interval::UNIT);
+        let g = TaylorModel::time(Interval::new(0.0, 0.5));
+        for h in [f + g, f - g, f * g] {
+            assert_eq!(h.bound(), Interval::ENTIRE);
+            assert_eq!(h.domain(), Interval::UNIT);
+        }
+        assert!(f.try_mul(g).is_err() && f.try_sub(g).is_err());
+    }
+
+    #[test]
+    fn point_domain_drops_overflowing_high_coefficients() {
+        let d = Interval::ZERO;
+        let f = TaylorModel::sin_affine(1e300, 0.5, d);
+        assert_eq!(f.radius, 0.0);
+        let b = (f * f).bound();
+        let exact = Interval::point(0.5).sin().sqr();
+        assert!(b.overlaps(&exact) && b.width() < 1e-12, "{b:?}");
+    }
+
+    #[test]
+    fn inverse_binade_brings_magnitudes_near_one() {
+        for m in [
+            1e-310,
+            f64::MIN_POSITIVE,
+            1e-120,
+            3.0,
+            1e120,
+            1e300,
+            f64::MAX,
+        ] {
+            let x = m * inverse_binade(m);
+            assert!((2f64.powi(-51)..4.0).contains(&x), "{m:e} -> {x:e}");
+        }
     }
 }

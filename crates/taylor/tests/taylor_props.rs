@@ -6,41 +6,9 @@
 mod support;
 
 use ccd_taylor::glam::DVec3;
-use ccd_taylor::{ConstantVelocity, Enclosure, Interval, TaylorModel, Transform};
+use ccd_taylor::{ConstantVelocity, Interval, TaylorModel, Transform};
 use proptest::prelude::*;
-use support::{domain_with_time, motion};
-
-/// A small expression language over time, evaluated in any enclosure arithmetic.
-#[derive(Clone, Debug)]
-enum Expr {
-    Const(f64),
-    Time,
-    Affine(f64, f64),
-    Sin(f64, f64),
-    Cos(f64, f64),
-    Add(Box<Expr>, Box<Expr>),
-    Sub(Box<Expr>, Box<Expr>),
-    Mul(Box<Expr>, Box<Expr>),
-    Scale(Box<Expr>, f64),
-    Neg(Box<Expr>),
-}
-
-impl Expr {
-    fn eval<E: Enclosure>(&self, d: Interval) -> E {
-        match self {
-            Expr::Const(c) => E::constant(*c, d),
-            Expr::Time => E::time(d),
-            Expr::Affine(a, b) => E::affine(*a, *b, d),
-            Expr::Sin(w, p) => E::sin_affine(*w, *p, d),
-            Expr::Cos(w, p) => E::cos_affine(*w, *p, d),
-            Expr::Add(a, b) => a.eval::<E>(d) + b.eval::<E>(d),
-            Expr::Sub(a, b) => a.eval::<E>(d) - b.eval::<E>(d),
-            Expr::Mul(a, b) => a.eval::<E>(d) * b.eval::<E>(d),
-            Expr::Scale(a, k) => a.eval::<E>(d) * *k,
-            Expr::Neg(a) => -a.eval::<E>(d),
-        }
-    }
-}
+use support::{Expr, domain_with_time, motion};
 
 fn expr() -> impl Strategy<Value = Expr> {
     let leaf = prop_oneof![

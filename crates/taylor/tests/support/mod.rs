@@ -2,7 +2,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 use ccd_taylor::glam::{DMat3, DQuat, DVec3};
-use ccd_taylor::{ConstantVelocity, Interval};
+use ccd_taylor::{ConstantVelocity, Enclosure, Interval};
 use proptest::prelude::*;
 
 /// A finite f64 of varied magnitude (including tiny and large values and exact zero).
@@ -60,4 +60,39 @@ pub fn motion(max_angle: f64, reach: f64) -> impl Strategy<Value = ConstantVeloc
             ConstantVelocity::new(r, DVec3::from_array(c), u, w, DVec3::from_array(s))
                 .expect("valid by construction")
         })
+}
+
+/// A small expression language over time, evaluated in any enclosure arithmetic.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(f64),
+    Time,
+    Affine(f64, f64),
+    Sin(f64, f64),
+    Cos(f64, f64),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
+    Mul(Box<Expr>, Box<Expr>),
+    Scale(Box<Expr>, f64),
+    Shift(Box<Expr>, f64),
+    Neg(Box<Expr>),
+}
+
+impl Expr {
+    /// The expression as an enclosure over the domain `d`.
+    pub fn eval<E: Enclosure>(&self, d: Interval) -> E {
+        match self {
+            Expr::Const(c) => E::constant(*c, d),
+            Expr::Time => E::time(d),
+            Expr::Affine(a, b) => E::affine(*a, *b, d),
+            Expr::Sin(w, p) => E::sin_affine(*w, *p, d),
+            Expr::Cos(w, p) => E::cos_affine(*w, *p, d),
+            Expr::Add(a, b) => a.eval::<E>(d) + b.eval::<E>(d),
+            Expr::Sub(a, b) => a.eval::<E>(d) - b.eval::<E>(d),
+            Expr::Mul(a, b) => a.eval::<E>(d) * b.eval::<E>(d),
+            Expr::Scale(a, k) => a.eval::<E>(d) * *k,
+            Expr::Shift(a, k) => a.eval::<E>(d) + *k,
+            Expr::Neg(a) => -a.eval::<E>(d),
+        }
+    }
 }
