@@ -90,7 +90,7 @@ fn group(c: &mut Criterion, name: &str, pairs: &[Pair], la: Until, cubic: Until)
 }
 
 fn kernels(c: &mut Criterion) {
-    if let Some(dir) = conformance::root() {
+    if let Some(dir) = conformance::find() {
         for (kind, la, cubic) in [
             (
                 "vertex-face",
