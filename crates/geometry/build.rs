@@ -13,9 +13,10 @@
 use std::path::PathBuf;
 
 /// `(cfg value, folder relative to the shared checkout)` read by this crate's tests.
-const NEEDS: [(&str, &str); 2] = [
+const NEEDS: &[(&str, &str)] = &[
     ("unc-frames", "data/unc-frames"),
     ("panda-meshes", "data/robots/panda/meshes/collision"),
+    ("pr2-meshes", "data/robots/pr2/meshes"),
 ];
 
 fn main() {
@@ -30,7 +31,7 @@ fn main() {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
         PathBuf::from,
     );
-    for (value, folder) in NEEDS {
+    for &(value, folder) in NEEDS {
         let dir = shared.join(folder);
         if dir.is_dir() {
             // a change inside (files removed or replaced) re-checks

@@ -13,7 +13,10 @@
 use std::path::PathBuf;
 
 /// `(cfg value, folder relative to the shared checkout)` read by this crate's tests.
-const NEEDS: [(&str, &str); 1] = [("panda", "data/robots/panda/urdf")];
+const NEEDS: &[(&str, &str)] = &[
+    ("panda", "data/robots/panda/urdf"),
+    ("mocap", "data/mocap/cmu-131"),
+];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -27,7 +30,7 @@ fn main() {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
         PathBuf::from,
     );
-    for (value, folder) in NEEDS {
+    for &(value, folder) in NEEDS {
         let dir = shared.join(folder);
         if dir.is_dir() {
             // a change inside (files removed or replaced) re-checks

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 /// `(cfg value, folder relative to the shared checkout)` read by this crate's tests.
-const NEEDS: [(&str, &str); 1] = [("tight-inclusion", "conformance/tight-inclusion")];
+const NEEDS: &[(&str, &str)] = &[("tight-inclusion", "conformance/tight-inclusion")];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -27,7 +27,7 @@ fn main() {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
         PathBuf::from,
     );
-    for (value, folder) in NEEDS {
+    for &(value, folder) in NEEDS {
         let dir = shared.join(folder);
         if dir.is_dir() {
             // a change inside (files removed or replaced) re-checks
