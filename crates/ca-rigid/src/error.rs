@@ -24,4 +24,12 @@ pub enum CaError {
     /// `max_iterations` is zero.
     #[error("max_iterations must be at least 1")]
     NoIterations,
+    /// A search window that is not inside `[0, 1]`.
+    #[error("search window [{start}, {end}] is not inside [0, 1]")]
+    InvalidWindow {
+        /// Its start.
+        start: f64,
+        /// Its end.
+        end: f64,
+    },
 }

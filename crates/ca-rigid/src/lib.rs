@@ -18,6 +18,10 @@
 //! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK
 //! distances between their convex hulls (warm-started across iterations).
 //!
+//! Bodies under other motions (links of articulated bodies) use [`time_of_contact_bounded`]
+//! and [`time_of_contact_convex_bounded`]: the same advancement for any [`PairMotion`] (poses
+//! plus per-body [`SpeedBound`]s) inside a search window `[start, end]`.
+//!
 //! Conventions: meshes in their local frames, shared as `Arc<MeshBvh<Rss>>`; motions are
 //! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]` whose
 //! rotation centre is the frame origin. The tolerance `ε` is an absolute distance: a reported
@@ -53,6 +57,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod bounded;
 mod contact;
 mod convex;
 mod error;
@@ -60,6 +65,10 @@ mod mesh_mesh;
 mod node_key;
 
 pub use body::RigidBody;
+pub use bounded::{
+    BoundedScratch, PairMotion, RigidPair, SpeedBound, time_of_contact_bounded,
+    time_of_contact_convex_bounded,
+};
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::time_of_contact_convex;
 pub use error::CaError;

@@ -44,6 +44,9 @@ pub enum Error {
     /// A rigid conservative-advancement query was rejected ([`ccd_ca_rigid`]).
     #[error(transparent)]
     Rigid(#[from] ccd_ca_rigid::CaError),
+    /// An articulated body, scene or query was rejected ([`ccd_ca_articulated`]).
+    #[error(transparent)]
+    Articulated(#[from] ccd_ca_articulated::ArticulatedError),
     /// A deformable (local advancement) mesh, option or query was rejected
     /// ([`ccd_la_deformable`]).
     #[error(transparent)]

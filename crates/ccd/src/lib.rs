@@ -22,9 +22,7 @@
 //! | meshes to load, validate and query | `TriMesh`, OBJ/STL/PLY readers | [`geometry::TriMesh`], `geometry::io` (feature `io`) ([`geometry`]) |
 //! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
-//!
-//! Articulated-body CCD (`ccd-ca-articulated`: whole robots against each other or the world)
-//! is being added; it will be re-exported here with an example.
+//! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::Scene`] ([`ca_articulated`]) |
 //!
 //! # Examples
 //!
@@ -199,6 +197,8 @@ pub use ccd_avatar_sv as avatar_sv;
 #[doc(inline)]
 pub use ccd_bvh as bvh;
 #[doc(inline)]
+pub use ccd_ca_articulated as ca_articulated;
+#[doc(inline)]
 pub use ccd_ca_rigid as ca_rigid;
 #[doc(inline)]
 pub use ccd_distance as distance;
@@ -214,6 +214,7 @@ pub use ccd_taylor as taylor;
 /// The error of [`bvh`] (named `Error` there).
 pub use ccd_avatar_sv::AvatarError;
 pub use ccd_bvh::Error as BvhError;
+pub use ccd_ca_articulated::ArticulatedError;
 pub use ccd_ca_rigid::CaError;
 pub use ccd_distance::{GjkError, HullError, MeshDistanceError};
 pub use ccd_geometry::GeometryError;
@@ -230,10 +231,16 @@ pub mod prelude {
     //! [`SceneMode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
     //! [`LaOptions`]. The deformable crate's `Mode` and `Status` are named [`SceneMode`] and
     //! [`SceneStatus`] here, beside the rigid [`Mode`] and [`Status`].
+    //! Articulated queries (CATCH): [`ArticulatedBody`] in an [`ArticulatedScene`] (the
+    //! articulated crate's `Scene`), moved by [`BodyStep`]s with [`QueryOptions`], answering a
+    //! [`QueryResult`] whose contacts name each side's [`Part`].
 
     pub use crate::Error;
     pub use ccd_bvh::{
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
+    };
+    pub use ccd_ca_articulated::{
+        ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
     };
     pub use ccd_ca_rigid::{
         CaOptions, Contact, Mode, RigidBody, Status, time_of_contact, time_of_contact_convex,
@@ -270,6 +277,8 @@ mod readme_doctests {
     struct Kinematics;
     #[doc = include_str!("../../ca-rigid/README.md")]
     struct CaRigid;
+    #[doc = include_str!("../../ca-articulated/README.md")]
+    struct CaArticulated;
     #[doc = include_str!("../../la-deformable/README.md")]
     struct LaDeformable;
     #[doc = include_str!("../../avatar-sv/README.md")]

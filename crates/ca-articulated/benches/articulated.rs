@@ -1,0 +1,2 @@
+//! Criterion benchmarks of `ccd-ca-articulated` (filled in below).
+fn main() {}

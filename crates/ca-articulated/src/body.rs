@@ -1,0 +1,311 @@
+//! Articulated bodies: a kinematic model, per-link geometry and a self-collision filter.
+
+use std::sync::Arc;
+
+use ccd_bvh::{BoundingVolume, BvhOptions, MeshBvh, Obb, Rss};
+use ccd_ca_rigid::RigidBody;
+use ccd_geometry::TriMesh;
+use ccd_kinematics::{ArticulatedModel, Joint, LinkId};
+use glam::DVec3;
+
+use crate::ArticulatedError;
+
+/// The geometry of one link: its mesh hierarchy (with the convex hull when it can be built)
+/// and the corners of its oriented bounding box, all in the link frame.
+#[derive(Clone, Debug)]
+pub struct LinkShape {
+    body: RigidBody,
+    corners: [DVec3; 8],
+}
+
+impl LinkShape {
+    fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
+        let obb = Obb::fit_points(mesh.mesh().vertices());
+        let mut corners = [DVec3::ZERO; 8];
+        for (k, c) in corners.iter_mut().enumerate() {
+            let s = DVec3::new(
+                if k & 1 == 0 { -1.0 } else { 1.0 },
+                if k & 2 == 0 { -1.0 } else { 1.0 },
+                if k & 4 == 0 { -1.0 } else { 1.0 },
+            );
+            // inflate by a few ulps of the box's reach so the corners' hull holds every vertex
+            let reach = obb.center.abs().max_element() + obb.half_extents.max_element();
+            let h = obb.half_extents + DVec3::splat(16.0 * f64::EPSILON * reach);
+            *c = obb.center + obb.rotation * (s * h);
+        }
+        // a body with its convex hull when the hull exists (flat or degenerate meshes have
+        // none: their pairs skip the hull lower bound)
+        let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
+        Self { body, corners }
+    }
+
+    /// The link's mesh and hierarchy as a [`RigidBody`] (the link frame is its local frame).
+    #[inline]
+    #[must_use]
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+
+    /// Corners of the link's oriented bounding box (link frame), slightly inflated: their
+    /// convex hull contains the mesh.
+    #[inline]
+    #[must_use]
+    pub fn obb_corners(&self) -> &[DVec3; 8] {
+        &self.corners
+    }
+}
+
+/// An articulated body for CCD: an [`ArticulatedModel`], optional geometry per link
+/// (links without geometry take part in the kinematics only) and a self-collision filter.
+///
+/// Self-collision pairs: every pair of links with geometry except
+/// - adjacent links (parent and child), always — CATCH does not test them (Sec. 3.3);
+/// - links rigidly attached to each other (every joint on the path between them is
+///   [`Joint::Fixed`]): their distance cannot change under joint motion;
+/// - pairs disabled by [`ArticulatedBody::disable_pair`] (e.g. SRDF `disable_collisions`).
+///
+/// # Example
+/// ```
+/// use ccd_ca_articulated::ArticulatedBody;
+/// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+///
+/// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+/// let link = |name: &str, parent: Option<&str>| LinkSpec {
+///     name: name.into(),
+///     parent: parent.map(Into::into),
+///     joint: hinge,
+///     offset: DAffine3::from_translation(if parent.is_some() { DVec3::X } else { DVec3::ZERO }),
+/// };
+/// let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a")), link("c", Some("b"))])?;
+/// let rod = TriMesh::new(
+///     vec![DVec3::ZERO, DVec3::new(0.9, 0.0, 0.0), DVec3::new(0.0, 0.1, 0.0), DVec3::new(0.0, 0.0, 0.1)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let body = ArticulatedBody::from_meshes(model, vec![Some(rod.clone()), Some(rod.clone()), Some(rod)])?;
+/// // only a–c is a self-collision pair (a–b and b–c are adjacent)
+/// assert_eq!(body.self_pairs().collect::<Vec<_>>(), vec![(LinkId(0), LinkId(2))]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ArticulatedBody {
+    model: ArticulatedModel,
+    links: Vec<Option<LinkShape>>,
+    /// `excluded[i * n + j]` (symmetric): pair `(i, j)` is never tested.
+    excluded: Vec<bool>,
+}
+
+impl ArticulatedBody {
+    /// A body from a model and a shared mesh hierarchy per link (`None`: no geometry).
+    ///
+    /// # Errors
+    /// [`ArticulatedError::LinkCount`] when `meshes.len()` differs from the model's links.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_articulated::ArticulatedBody;
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    ///
+    /// let model = ArticulatedModel::new(vec![LinkSpec { name: "base".into(), parent: None, joint: Joint::Fixed, offset: DAffine3::IDENTITY }])?;
+    /// let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let shared = Arc::new(MeshBvh::<Rss>::new(tri, &BvhOptions::default())?);
+    /// let body = ArticulatedBody::new(model, vec![Some(shared)])?;
+    /// assert!(body.link_shape(ccd_kinematics::LinkId(0)).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(
+        model: ArticulatedModel,
+        meshes: Vec<Option<Arc<MeshBvh<Rss>>>>,
+    ) -> Result<Self, ArticulatedError> {
+        let n = model.len();
+        if meshes.len() != n {
+            return Err(ArticulatedError::LinkCount {
+                expected: n,
+                got: meshes.len(),
+            });
+        }
+        let links: Vec<Option<LinkShape>> = meshes
+            .into_iter()
+            .map(|m| {
+                m.filter(|m| m.mesh().triangle_count() > 0)
+                    .map(LinkShape::new)
+            })
+            .collect();
+        // rigid groups: links joined to their parent by a fixed joint share the parent's group
+        let mut group = vec![0usize; n];
+        for (i, l) in model.links().iter().enumerate() {
+            group[i] = match (l.parent, l.joint) {
+                (Some(p), Joint::Fixed) => group[p.index()],
+                _ => i,
+            };
+        }
+        let mut excluded = vec![false; n * n];
+        for (i, l) in model.links().iter().enumerate() {
+            excluded[i * n + i] = true;
+            if let Some(p) = l.parent {
+                excluded[i * n + p.index()] = true;
+                excluded[p.index() * n + i] = true;
+            }
+            for j in 0..i {
+                if group[i] == group[j] {
+                    excluded[i * n + j] = true;
+                    excluded[j * n + i] = true;
+                }
+            }
+        }
+        Ok(Self {
+            model,
+            links,
+            excluded,
+        })
+    }
+
+    /// A body from a model and one mesh per link (`None`: no geometry), building each
+    /// mesh's RSS hierarchy.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::LinkCount`]; [`ArticulatedError::LinkGeometry`] when a hierarchy
+    /// cannot be built.
+    ///
+    /// # Example
+    /// See [`ArticulatedBody`].
+    pub fn from_meshes(
+        model: ArticulatedModel,
+        meshes: Vec<Option<TriMesh>>,
+    ) -> Result<Self, ArticulatedError> {
+        if meshes.len() != model.len() {
+            return Err(ArticulatedError::LinkCount {
+                expected: model.len(),
+                got: meshes.len(),
+            });
+        }
+        let mut shared = Vec::with_capacity(meshes.len());
+        for (l, m) in model.links().iter().zip(meshes) {
+            shared.push(match m {
+                Some(m) if m.triangle_count() > 0 => Some(Arc::new(
+                    MeshBvh::<Rss>::new(m, &BvhOptions::default()).map_err(|e| {
+                        ArticulatedError::LinkGeometry {
+                            link: l.name.clone(),
+                            reason: e.to_string(),
+                        }
+                    })?,
+                )),
+                _ => None,
+            });
+        }
+        Self::new(model, shared)
+    }
+
+    /// Excludes the pair `(a, b)` from self-collision tests (e.g. an SRDF
+    /// `disable_collisions` entry).
+    ///
+    /// # Errors
+    /// [`ArticulatedError::UnknownLink`] for a link index outside the model.
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::ArticulatedBody;
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// # let link = |name: &str, parent: Option<&str>| LinkSpec { name: name.into(), parent: parent.map(Into::into), joint: hinge, offset: DAffine3::from_translation(DVec3::X) };
+    /// # let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a")), link("c", Some("b"))])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let mut body = ArticulatedBody::from_meshes(model, vec![Some(tri.clone()), Some(tri.clone()), Some(tri)])?;
+    /// body.disable_pair(LinkId(2), LinkId(0))?;
+    /// assert_eq!(body.self_pairs().count(), 0);
+    /// assert!(body.disable_pair(LinkId(0), LinkId(7)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn disable_pair(&mut self, a: LinkId, b: LinkId) -> Result<(), ArticulatedError> {
+        let n = self.model.len();
+        for l in [a, b] {
+            if l.index() >= n {
+                return Err(ArticulatedError::UnknownLink {
+                    link: l.0,
+                    count: n,
+                });
+            }
+        }
+        self.excluded[a.index() * n + b.index()] = true;
+        self.excluded[b.index() * n + a.index()] = true;
+        Ok(())
+    }
+
+    /// Excludes every pair of `pairs` ([`ArticulatedBody::disable_pair`] for each), e.g.
+    /// the set [`ccd_kinematics::urdf::read_srdf_disabled_pairs`] returns.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::UnknownLink`] for a link index outside the model.
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::ArticulatedBody;
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// # let link = |name: &str, parent: Option<&str>| LinkSpec { name: name.into(), parent: parent.map(Into::into), joint: hinge, offset: DAffine3::from_translation(DVec3::X) };
+    /// # let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a")), link("c", Some("b"))])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let mut body = ArticulatedBody::from_meshes(model, vec![Some(tri.clone()), Some(tri.clone()), Some(tri)])?;
+    /// body.disable_pairs([(LinkId(0), LinkId(2))])?;
+    /// assert!(!body.is_self_pair(LinkId(0), LinkId(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn disable_pairs(
+        &mut self,
+        pairs: impl IntoIterator<Item = (LinkId, LinkId)>,
+    ) -> Result<(), ArticulatedError> {
+        for (a, b) in pairs {
+            self.disable_pair(a, b)?;
+        }
+        Ok(())
+    }
+
+    /// The kinematic model.
+    #[inline]
+    #[must_use]
+    pub fn model(&self) -> &ArticulatedModel {
+        &self.model
+    }
+
+    /// The geometry of link `id`, `None` when it has none.
+    #[inline]
+    #[must_use]
+    pub fn link_shape(&self, id: LinkId) -> Option<&LinkShape> {
+        self.links.get(id.index()).and_then(Option::as_ref)
+    }
+
+    /// Whether the link pair is tested for self-collision (both have geometry and the pair
+    /// is not filtered).
+    #[must_use]
+    pub fn is_self_pair(&self, a: LinkId, b: LinkId) -> bool {
+        let n = self.model.len();
+        a.index() < n
+            && b.index() < n
+            && !self.excluded[a.index() * n + b.index()]
+            && self.links[a.index()].is_some()
+            && self.links[b.index()].is_some()
+    }
+
+    /// The self-collision pairs `(a, b)` with `a < b`.
+    pub fn self_pairs(&self) -> impl Iterator<Item = (LinkId, LinkId)> + '_ {
+        let n = self.model.len() as u32;
+        (0..n).flat_map(move |i| {
+            (i + 1..n)
+                .map(move |j| (LinkId(i), LinkId(j)))
+                .filter(|&(a, b)| self.is_self_pair(a, b))
+        })
+    }
+
+    /// Links with geometry.
+    pub(crate) fn shapes(&self) -> impl Iterator<Item = (LinkId, &LinkShape)> + '_ {
+        self.links
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| (LinkId(i as u32), s)))
+    }
+}

@@ -1,0 +1,89 @@
+//! The error type of `ccd-ca-articulated`.
+
+use ccd_kinematics::KinematicsError;
+
+/// What can be wrong with an articulated body, a scene or a query.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArticulatedError {
+    /// Per-link geometry given for a different number of links than the model has.
+    #[error("the model has {expected} links but geometry was given for {got}")]
+    LinkCount {
+        /// Links of the model.
+        expected: usize,
+        /// Geometry entries given.
+        got: usize,
+    },
+    /// A link pair names a link the model does not have.
+    #[error("link {link} does not exist (the model has {count} links)")]
+    UnknownLink {
+        /// The index given.
+        link: u32,
+        /// Links of the model.
+        count: usize,
+    },
+    /// A query gives a different number of steps than the scene has articulated bodies.
+    #[error("the scene has {expected} articulated bodies but the query gives {got} steps")]
+    StepCount {
+        /// Articulated bodies in the scene.
+        expected: usize,
+        /// Steps given.
+        got: usize,
+    },
+    /// A joint vector of the wrong length for body `body`.
+    #[error("body {body}: {which} joint vector has {got} values, the model takes {expected}")]
+    JointCount {
+        /// The articulated body (index in the scene).
+        body: usize,
+        /// `"start"` or `"end"`.
+        which: &'static str,
+        /// The model's degrees of freedom.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A joint value that is NaN, infinite or outside its joint's limits.
+    #[error(
+        "body {body}: {which} value {value} of the joint of link {link:?} is not finite or outside its limits"
+    )]
+    InvalidJointValue {
+        /// The articulated body.
+        body: usize,
+        /// `"start"` or `"end"`.
+        which: &'static str,
+        /// The link whose joint got the value.
+        link: String,
+        /// The value.
+        value: f64,
+    },
+    /// Per-link poses that do not fit the model or are not rigid, or another error of the
+    /// kinematics layer, for body `body`.
+    #[error("body {body}: {source}")]
+    Motion {
+        /// The articulated body.
+        body: usize,
+        /// The kinematics error.
+        source: KinematicsError,
+    },
+    /// Options out of range (tolerance, iteration cap).
+    #[error("invalid query options: {0}")]
+    InvalidOptions(String),
+    /// A batch query ([`Scene::check_edges`](crate::Scene::check_edges)) on a scene whose
+    /// number of articulated bodies is not one.
+    #[error("check_edges needs a scene with exactly one articulated body, this one has {0}")]
+    NotOneBody(usize),
+    /// A link mesh whose hierarchy cannot be built (empty or non-finite).
+    #[error("link {link:?}: {reason}")]
+    LinkGeometry {
+        /// The link's name.
+        link: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An error of the conservative-advancement layer.
+    #[error(transparent)]
+    Ca(#[from] ccd_ca_rigid::CaError),
+    /// An error loading a URDF or SRDF (feature `urdf`).
+    #[error(transparent)]
+    Kinematics(#[from] KinematicsError),
+}

@@ -1,0 +1,702 @@
+//! Scenes of articulated bodies, rigid bodies and a static environment, and the CATCH query
+//! pipeline: spatial culling with Taylor-model swept boxes, temporal culling with convex-hull
+//! lower bounds (Alg. 1), and per-link-pair conservative advancement.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
+use ccd_ca_rigid::{
+    BoundedScratch, CaOptions, Contact, RigidBody, Status, time_of_contact_bounded,
+    time_of_contact_convex_bounded,
+};
+use ccd_geometry::Aabb;
+use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMotion};
+use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
+use glam::{DAffine3, DVec3};
+
+use crate::bound::{Mover, MoverPair};
+use crate::{ArticulatedBody, ArticulatedError};
+
+/// How one articulated body moves during a query step.
+#[derive(Clone, Copy, Debug)]
+pub enum BodyStep<'a> {
+    /// From joint vector `q0` to `q1` (model joint order,
+    /// [`ccd_kinematics::Link::first_dof`]).
+    Joints {
+        /// Start configuration.
+        q0: &'a [f64],
+        /// End configuration.
+        q1: &'a [f64],
+    },
+    /// From one set of per-link relative transforms to another.
+    Poses {
+        /// Start pose.
+        p0: &'a Pose,
+        /// End pose.
+        p1: &'a Pose,
+    },
+}
+
+/// One side of a contact: which piece of the scene it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// Link `link` of articulated body `body` (index in the scene).
+    Link {
+        /// The articulated body.
+        body: usize,
+        /// Its link.
+        link: LinkId,
+    },
+    /// Rigid body number `i` of the scene.
+    Rigid(usize),
+    /// The static environment.
+    Environment,
+}
+
+/// A contact between two parts of the scene. `contact`'s `a` side is `a`, its `b` side `b`;
+/// features index the meshes of those parts; points and normal are in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairContact {
+    /// The first part.
+    pub a: Part,
+    /// The second part (the environment is always second).
+    pub b: Part,
+    /// Time, witnesses, normal, distance, status and per-pair counters.
+    pub contact: Contact,
+}
+
+/// What a query computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The first time of contact over all pairs (CATCH, Sec. 3.3), with temporal culling.
+    #[default]
+    Toc,
+    /// Only whether the step is collision-free (motion-planning edge checks, CATCH Sec. 8.1):
+    /// returns as soon as some pair is certainly in contact (its `toc` is a contact time, not
+    /// necessarily the first) or every pair is proven free.
+    Boolean,
+    /// The first time of contact of every colliding pair, sorted by time.
+    AllPairs,
+}
+
+/// Which arithmetic bounds the links' swept boxes for spatial culling (CATCH Sec. 5, Fig. 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EnclosureKind {
+    /// Order-3 Taylor models (CATCH Sec. 5.1): tight boxes even deep in a chain.
+    #[default]
+    Taylor,
+    /// Plain interval arithmetic (the baseline CATCH compares with).
+    Interval,
+}
+
+/// Options of a query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryOptions {
+    /// [`Mode::Toc`], [`Mode::Boolean`] or [`Mode::AllPairs`].
+    pub mode: Mode,
+    /// Taylor models (default) or interval arithmetic for the swept boxes.
+    pub enclosure: EnclosureKind,
+    /// CATCH Alg. 1 (default on): convex-hull lower bounds, pairs processed in their order,
+    /// abandoned once past the running minimum. Off: every potentially colliding pair runs
+    /// CA to its own time of contact. Ignored by [`Mode::AllPairs`] beyond the hull bounds.
+    pub temporal_culling: bool,
+    /// Test the self-collision pairs of each articulated body (default on).
+    pub self_collision: bool,
+    /// Absolute distance tolerance `ε` (default `1e-3`, as CATCH).
+    pub tolerance: f64,
+    /// Cap on CA iterations per pair (default 1000); hitting it gives
+    /// [`Status::OutOfIterations`] with a conservative lower bound.
+    pub max_iterations: u32,
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Toc,
+            enclosure: EnclosureKind::Taylor,
+            temporal_culling: true,
+            self_collision: true,
+            tolerance: 1e-3,
+            max_iterations: 1000,
+        }
+    }
+}
+
+/// Counters of one query: the columns of CATCH Table 2 and the CA work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Part pairs considered (self pairs after the filter, pairs of different bodies, each
+    /// part against the environment): "before spatial culling".
+    pub pairs_before: u64,
+    /// Pairs whose swept boxes overlap (potentially colliding links, PCLs): "after spatial
+    /// culling".
+    pub pairs_after_spatial: u64,
+    /// Pairs on which mesh CA ran (not dropped by their lower bound): "after temporal
+    /// culling".
+    pub pairs_after_temporal: u64,
+    /// Mesh CA iterations (distance evaluations) over all pairs.
+    pub ca_iterations: u64,
+    /// Convex-hull CA iterations (GJK evaluations) of the lower bounds.
+    pub hull_iterations: u64,
+}
+
+/// The answer of a query: the contacts (at most one unless [`Mode::AllPairs`]) and the
+/// counters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueryResult {
+    /// Contacts sorted by time of contact.
+    pub contacts: Vec<PairContact>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl QueryResult {
+    /// The earliest contact, `None` when the step is collision-free.
+    #[inline]
+    #[must_use]
+    pub fn first(&self) -> Option<&PairContact> {
+        self.contacts.first()
+    }
+}
+
+/// A rigid body of a scene with its motion for the next queries.
+#[derive(Clone, Debug)]
+struct RigidEntry {
+    body: RigidBody,
+    corners: [DVec3; 8],
+    motion: RigidMotion,
+}
+
+/// A potentially colliding pair with its lower bound of the time of contact.
+#[derive(Clone, Copy, Debug)]
+struct Pcl {
+    a: Part,
+    b: Part,
+    lower: f64,
+}
+
+/// Reusable buffers of [`Scene::query_with`] (one per thread).
+#[derive(Debug, Default)]
+pub struct Workspace {
+    motions: Vec<ArticulatedMotion>,
+    boxes: Vec<(Part, Aabb)>,
+    pcls: Vec<Pcl>,
+    scratch: BoundedScratch,
+    bvh: ccd_bvh::Workspace,
+}
+
+/// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+///
+/// // a one-link arm turning about z over a floor block at x = 1.5
+/// let model = ArticulatedModel::new(vec![LinkSpec {
+///     name: "arm".into(),
+///     parent: None,
+///     joint: Joint::Revolute { axis: DVec3::Z, limits: None },
+///     offset: DAffine3::IDENTITY,
+/// }])?;
+/// let bar = TriMesh::new(
+///     vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let arm = ArticulatedBody::from_meshes(model, vec![Some(bar)])?;
+/// let post = TriMesh::new(
+///     vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let mut scene = Scene::new();
+/// scene.add_articulated(arm);
+/// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
+/// let result = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[3.0] }], &QueryOptions::default())?;
+/// let hit = result.first().expect("the arm sweeps through the post");
+/// assert_eq!((hit.a, hit.b), (Part::Link { body: 0, link: LinkId(0) }, Part::Environment));
+/// assert!(hit.contact.toc > 0.3 && hit.contact.toc < 0.6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    bodies: Vec<Arc<ArticulatedBody>>,
+    rigid: Vec<RigidEntry>,
+    environment: Option<RigidBody>,
+}
+
+fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
+    let obb = ccd_bvh::Obb::fit_points(mesh.mesh().vertices());
+    let reach = obb.center.abs().max_element() + obb.half_extents.max_element();
+    let h = obb.half_extents + DVec3::splat(16.0 * f64::EPSILON * reach);
+    std::array::from_fn(|k| {
+        let s = DVec3::new(
+            if k & 1 == 0 { -1.0 } else { 1.0 },
+            if k & 2 == 0 { -1.0 } else { 1.0 },
+            if k & 4 == 0 { -1.0 } else { 1.0 },
+        );
+        obb.center + obb.rotation * (s * h)
+    })
+}
+
+impl Scene {
+    /// An empty scene.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an articulated body (shared; no copy of its meshes) and returns its index.
+    pub fn add_articulated(&mut self, body: impl Into<Arc<ArticulatedBody>>) -> usize {
+        self.bodies.push(body.into());
+        self.bodies.len() - 1
+    }
+
+    /// Adds a rigid body (local frame = its motion's frame) moving with `motion` in the
+    /// following queries, and returns its index.
+    pub fn add_rigid(&mut self, mesh: Arc<MeshBvh<Rss>>, motion: RigidMotion) -> usize {
+        let corners = corners_of(&mesh);
+        let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
+        self.rigid.push(RigidEntry {
+            body,
+            corners,
+            motion,
+        });
+        self.rigid.len() - 1
+    }
+
+    /// Sets the motion of rigid body `i` for the following queries (`false` when there is
+    /// no such body).
+    pub fn set_rigid_motion(&mut self, i: usize, motion: RigidMotion) -> bool {
+        match self.rigid.get_mut(i) {
+            Some(r) => {
+                r.motion = motion;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the static environment (world frame), replacing any previous one.
+    pub fn set_environment(&mut self, mesh: Arc<MeshBvh<Rss>>) {
+        self.environment = Some(RigidBody::new(mesh));
+    }
+
+    /// The articulated bodies.
+    #[inline]
+    #[must_use]
+    pub fn bodies(&self) -> &[Arc<ArticulatedBody>] {
+        &self.bodies
+    }
+
+    /// One step: every articulated body moves as its [`BodyStep`] says (per-link constant
+    /// velocities, CATCH Sec. 3.2), rigid bodies with their motions, the environment stays.
+    /// Allocates a [`Workspace`]; per-frame loops use [`Scene::query_with`].
+    ///
+    /// # Errors
+    /// [`ArticulatedError::StepCount`], [`ArticulatedError::JointCount`],
+    /// [`ArticulatedError::InvalidJointValue`] (NaN, infinite or outside the limits),
+    /// [`ArticulatedError::Motion`] (poses that do not fit or are not rigid),
+    /// [`ArticulatedError::InvalidOptions`].
+    ///
+    /// # Example
+    /// See [`Scene`].
+    pub fn query(
+        &self,
+        steps: &[BodyStep<'_>],
+        opts: &QueryOptions,
+    ) -> Result<QueryResult, ArticulatedError> {
+        let mut out = QueryResult::default();
+        self.query_with(steps, opts, &mut Workspace::default(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Scene::query`] with reusable buffers and output (no allocation for the culling
+    /// lists once they have grown).
+    ///
+    /// # Errors
+    /// As [`Scene::query`].
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::{ArticulatedBody, BodyStep, QueryOptions, QueryResult, Scene, Workspace};
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "a".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let mut scene = Scene::new();
+    /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(tri)])?);
+    /// let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    /// for frame in 0..3 {
+    ///     let (q0, q1) = ([0.1 * f64::from(frame)], [0.1 * f64::from(frame + 1)]);
+    ///     scene.query_with(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &QueryOptions::default(), &mut ws, &mut out)?;
+    ///     assert!(out.first().is_none()); // alone in an empty world
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn query_with(
+        &self,
+        steps: &[BodyStep<'_>],
+        opts: &QueryOptions,
+        ws: &mut Workspace,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        out.contacts.clear();
+        out.stats = Stats::default();
+        check_options(opts)?;
+        if steps.len() != self.bodies.len() {
+            return Err(ArticulatedError::StepCount {
+                expected: self.bodies.len(),
+                got: steps.len(),
+            });
+        }
+        ws.motions.clear();
+        for (i, (body, step)) in self.bodies.iter().zip(steps).enumerate() {
+            ws.motions.push(body_motion(i, body, step)?);
+        }
+        match opts.enclosure {
+            EnclosureKind::Taylor => self.swept_boxes::<TaylorModel>(ws, opts.tolerance)?,
+            EnclosureKind::Interval => self.swept_boxes::<Interval>(ws, opts.tolerance)?,
+        }
+        self.potential_pairs(ws, opts, &mut out.stats);
+        self.narrow_phase(ws, opts, out)
+    }
+
+    /// A batch of independent steps of the scene's only articulated body (motion-planning
+    /// edges `(q0, q1)`), rigid bodies moving as set, each answered as by [`Scene::query`].
+    /// With feature `parallel` the edges run on all cores (rayon, one [`Workspace`] per
+    /// task); the answers are the same either way, in the order of `edges`.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::NotOneBody`] unless the scene has exactly one articulated body;
+    /// [`ArticulatedError::InvalidOptions`]. A bad edge gets its own error in its slot.
+    ///
+    /// # Example
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use ccd_ca_articulated::{ArticulatedBody, Mode, QueryOptions, Scene};
+    /// # use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "arm".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// # let bar = TriMesh::new(vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// # let post = TriMesh::new(vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let mut scene = Scene::new();
+    /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
+    /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
+    /// let edges = vec![(vec![0.0], vec![0.5]), (vec![0.0], vec![3.0]), (vec![0.0], vec![f64::NAN])];
+    /// let answers = scene.check_edges(&edges, &QueryOptions { mode: Mode::Boolean, ..QueryOptions::default() })?;
+    /// assert!(answers[0].as_ref().unwrap().first().is_none()); // free
+    /// assert!(answers[1].as_ref().unwrap().first().is_some()); // sweeps through the post
+    /// assert!(answers[2].is_err()); // NaN joint
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_edges(
+        &self,
+        edges: &[(Vec<f64>, Vec<f64>)],
+        opts: &QueryOptions,
+    ) -> Result<Vec<Result<QueryResult, ArticulatedError>>, ArticulatedError> {
+        if self.bodies.len() != 1 {
+            return Err(ArticulatedError::NotOneBody(self.bodies.len()));
+        }
+        check_options(opts)?;
+        let one = |ws: &mut Workspace, (q0, q1): &(Vec<f64>, Vec<f64>)| {
+            let mut out = QueryResult::default();
+            self.query_with(&[BodyStep::Joints { q0, q1 }], opts, ws, &mut out)
+                .map(|()| out)
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            Ok(edges.par_iter().map_init(Workspace::default, one).collect())
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut ws = Workspace::default();
+            Ok(edges.iter().map(|e| one(&mut ws, e)).collect())
+        }
+    }
+
+    /// Swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`.
+    fn swept_boxes<E: Enclosure>(
+        &self,
+        ws: &mut Workspace,
+        eps: f64,
+    ) -> Result<(), ArticulatedError> {
+        ws.boxes.clear();
+        for (b, (body, motion)) in self.bodies.iter().zip(&ws.motions).enumerate() {
+            let world = motion
+                .enclosures::<E>(Interval::UNIT)
+                .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+            for (id, shape) in body.shapes() {
+                let bx = world[id.index()].aabb_of_points(shape.obb_corners().iter().copied());
+                ws.boxes
+                    .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
+            }
+        }
+        for (i, r) in self.rigid.iter().enumerate() {
+            let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
+            let bx = tr.aabb_of_points(r.corners.iter().copied());
+            ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
+        }
+        Ok(())
+    }
+
+    /// Spatial culling: box pairs (self pairs after the filter, other bodies) and each box
+    /// against the environment's hierarchy.
+    fn potential_pairs(&self, ws: &mut Workspace, opts: &QueryOptions, stats: &mut Stats) {
+        ws.pcls.clear();
+        let n = ws.boxes.len();
+        for i in 0..n {
+            let (pa, ba) = ws.boxes[i];
+            for j in i + 1..n {
+                let (pb, bb) = ws.boxes[j];
+                if let (Part::Link { body: x, link: la }, Part::Link { body: y, link: lb }) =
+                    (pa, pb)
+                    && x == y
+                    && !(opts.self_collision && self.bodies[x].is_self_pair(la, lb))
+                {
+                    continue;
+                }
+                stats.pairs_before += 1;
+                if ba.overlaps(&bb) {
+                    ws.pcls.push(Pcl {
+                        a: pa,
+                        b: pb,
+                        lower: 0.0,
+                    });
+                }
+            }
+            if let Some(env) = &self.environment {
+                stats.pairs_before += 1;
+                if env_overlaps(env, &ba, &mut ws.bvh) {
+                    ws.pcls.push(Pcl {
+                        a: pa,
+                        b: Part::Environment,
+                        lower: 0.0,
+                    });
+                }
+            }
+        }
+        stats.pairs_after_spatial = ws.pcls.len() as u64;
+    }
+
+    fn part_body(&self, p: Part) -> &RigidBody {
+        match p {
+            Part::Link { body, link } => self.bodies[body]
+                .link_shape(link)
+                .expect("boxes are made only for links with geometry")
+                .body(),
+            Part::Rigid(i) => &self.rigid[i].body,
+            Part::Environment => self
+                .environment
+                .as_ref()
+                .expect("environment pairs exist only with an environment"),
+        }
+    }
+
+    fn mover<'s>(&'s self, motions: &'s [ArticulatedMotion], p: Part) -> Mover<'s> {
+        match p {
+            Part::Link { body, link } => Mover::Link {
+                model: self.bodies[body].model(),
+                motion: &motions[body],
+                id: link,
+            },
+            Part::Rigid(i) => Mover::Rigid(&self.rigid[i].motion),
+            Part::Environment => Mover::Static,
+        }
+    }
+
+    /// Lower bounds, sorting and CA with temporal culling (CATCH Alg. 1).
+    fn narrow_phase(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        let ca = CaOptions {
+            tolerance: opts.tolerance,
+            max_iterations: opts.max_iterations,
+            ..CaOptions::default()
+        };
+        let Workspace {
+            motions,
+            pcls,
+            scratch,
+            ..
+        } = ws;
+        let stats = &mut out.stats;
+        let contact_of = |pcl: &Pcl, mut c: Contact| {
+            if c.status == Status::InitiallyTouching && c.toc > 0.0 {
+                c.status = Status::Converged;
+            }
+            PairContact {
+                a: pcl.a,
+                b: pcl.b,
+                contact: c,
+            }
+        };
+        let culling = opts.temporal_culling || opts.mode == Mode::AllPairs;
+        if culling {
+            // step 1: a lower bound per pair (hull CA; the first mesh CA step when a side
+            // has no hull); pairs proven free are dropped
+            let mut k = 0;
+            while k < pcls.len() {
+                let pcl = pcls[k];
+                let (a, b) = (self.part_body(pcl.a), self.part_body(pcl.b));
+                let pair = MoverPair(self.mover(motions, pcl.a), self.mover(motions, pcl.b));
+                let lower = if a.hull().is_some() && b.hull().is_some() {
+                    let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &ca)?;
+                    if let Some(c) = &r {
+                        stats.hull_iterations += u64::from(c.stats.iterations);
+                    }
+                    r.map(|c| c.toc)
+                } else {
+                    let first = CaOptions {
+                        max_iterations: 1,
+                        ..ca
+                    };
+                    let r = time_of_contact_bounded(a, b, &pair, 0.0, 1.0, &first, scratch)?;
+                    stats.ca_iterations += 1;
+                    match r {
+                        Some(c) if c.status == Status::OutOfIterations => Some(c.toc),
+                        Some(_) => Some(0.0),
+                        None => None,
+                    }
+                };
+                match lower {
+                    Some(l) => {
+                        pcls[k].lower = l;
+                        k += 1;
+                    }
+                    None => {
+                        pcls.swap_remove(k);
+                    }
+                }
+            }
+            // step 2: sort by lower bound
+            pcls.sort_by(|x, y| x.lower.total_cmp(&y.lower));
+        }
+        // step 3: CA in that order with the running minimum
+        let mut t_min = 1.0f64;
+        for pcl in pcls.iter() {
+            let end = if opts.mode == Mode::AllPairs || !opts.temporal_culling {
+                1.0
+            } else {
+                t_min
+            };
+            if pcl.lower > end {
+                break; // sorted: every later pair starts later still
+            }
+            let (a, b) = (self.part_body(pcl.a), self.part_body(pcl.b));
+            let pair = MoverPair(self.mover(motions, pcl.a), self.mover(motions, pcl.b));
+            stats.pairs_after_temporal += 1;
+            let r = time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?;
+            let Some(c) = r else { continue };
+            stats.ca_iterations += u64::from(c.stats.iterations);
+            let pc = contact_of(pcl, c);
+            match opts.mode {
+                Mode::AllPairs => out.contacts.push(pc),
+                Mode::Boolean => {
+                    out.contacts.push(pc);
+                    return Ok(());
+                }
+                Mode::Toc => {
+                    if pc.contact.toc < t_min || out.contacts.is_empty() {
+                        t_min = t_min.min(pc.contact.toc);
+                        out.contacts.clear();
+                        out.contacts.push(pc);
+                    }
+                }
+            }
+        }
+        out.contacts
+            .sort_by(|x, y| x.contact.toc.total_cmp(&y.contact.toc));
+        Ok(())
+    }
+}
+
+fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
+    if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
+        return Err(ArticulatedError::InvalidOptions(format!(
+            "tolerance {} must be positive and finite",
+            opts.tolerance
+        )));
+    }
+    if opts.max_iterations == 0 {
+        return Err(ArticulatedError::InvalidOptions(
+            "max_iterations must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether some environment triangle's box overlaps `bx` (conservative: false only when
+/// none can).
+fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspace) -> bool {
+    let q = Rss::fit_points(&bx.corners());
+    let mesh = env.mesh_bvh();
+    let mut found = false;
+    mesh.bvh().traverse(
+        ws,
+        |bv| bv.overlaps(&q, &DAffine3::IDENTITY),
+        |p| {
+            let t = mesh.mesh().triangle(p as usize);
+            let tb = Aabb::from_points([t.a, t.b, t.c]);
+            if tb.overlaps(bx) {
+                found = true;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
+    found
+}
+
+/// The motion of body `i` for its step, with typed errors naming the body.
+fn body_motion(
+    i: usize,
+    body: &ArticulatedBody,
+    step: &BodyStep<'_>,
+) -> Result<ArticulatedMotion, ArticulatedError> {
+    let model = body.model();
+    let motion_err = |source| ArticulatedError::Motion { body: i, source };
+    match *step {
+        BodyStep::Joints { q0, q1 } => {
+            let pose = |q: &[f64], which: &'static str| {
+                model.pose_from_joints(q).map_err(|e| match e {
+                    KinematicsError::JointCount { expected, got } => ArticulatedError::JointCount {
+                        body: i,
+                        which,
+                        expected,
+                        got,
+                    },
+                    KinematicsError::InvalidJointValue { link, value } => {
+                        ArticulatedError::InvalidJointValue {
+                            body: i,
+                            which,
+                            link,
+                            value,
+                        }
+                    }
+                    other => motion_err(other),
+                })
+            };
+            // validated one by one for errors that say which vector is wrong
+            pose(q0, "start")?;
+            pose(q1, "end")?;
+            ArticulatedMotion::from_joints(model, q0, q1).map_err(motion_err)
+        }
+        BodyStep::Poses { p0, p1 } => {
+            for p in [p0, p1] {
+                // re-validate: a Pose's fields are public
+                Pose::new(model, p.relative.clone()).map_err(motion_err)?;
+            }
+            ArticulatedMotion::between(model, p0, p1).map_err(motion_err)
+        }
+    }
+}
