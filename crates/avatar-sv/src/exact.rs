@@ -11,8 +11,9 @@
 //! no contact with `T` happens before `t + g/ρ`. Each triangle is thus certified free up to
 //! `t + (g − ε/2)/ρ_T` (stopping half a tolerance short keeps the reported time strictly
 //! before contact) and is re-evaluated only when the advancing time reaches that certificate
-//! (as C2A skips pairs whose safe step exceeds the current one); the time advances to the
-//! earliest certificate, and contact is declared when a re-evaluated gap is `≤ ε`.
+//! (as C2A skips pairs whose safe step exceeds the current one), or within one more step of
+//! it; the time advances to the earliest certificate, and contact is declared when a
+//! re-evaluated gap is `≤ ε`.
 
 use ccd_distance::segment_triangle;
 use ccd_geometry::Triangle;
@@ -117,13 +118,17 @@ pub(crate) fn capsule_ca(
     // C2A-style: each triangle is certified free up to `safe_until[k]` and re-evaluated only
     // when the advancing time reaches it
     let mut safe_until = vec![0.0f64; triangles.len()];
+    // certificates expiring within one more step of the last length are renewed together
+    // (renewing early is sound: the later of two valid certificates is kept), which keeps the
+    // iteration count near that of a global step without re-evaluating far triangles
+    let mut window = 0.0f64;
     for iteration in 0..options.max_iterations {
         stats.iterations += 1;
         let seg = capsule.world_segment(&motion.world_at(capsule.link, t));
         let mut best: Option<(f64, u32, DVec3, DVec3)> = None;
         let rest = 1.0 - t;
         for (k, &(id, ref tri)) in triangles.iter().enumerate() {
-            if safe_until[k] > t {
+            if safe_until[k] > t + window {
                 continue;
             }
             stats.distance_tests += 1;
@@ -135,7 +140,7 @@ pub(crate) fn capsule_ca(
             safe_until[k] = if gap > eps && rest > 0.0 {
                 let n = (c.point_b - c.point_a) / c.distance;
                 let rate = motion.motion_bound(capsule.link, n, reach, t) / rest;
-                t + (gap - 0.5 * eps) / rate
+                safe_until[k].max(t + (gap - 0.5 * eps) / rate)
             } else {
                 t
             };
@@ -160,7 +165,9 @@ pub(crate) fn capsule_ca(
                 });
             }
         }
-        t = safe_until.iter().copied().fold(f64::INFINITY, f64::min);
+        let next = safe_until.iter().copied().fold(f64::INFINITY, f64::min);
+        window = next - t;
+        t = next;
         if t >= t_max || t.is_nan() {
             return None;
         }

@@ -85,16 +85,10 @@ fn first_sampled_contact(
         .find(|&t| gap_at(avatar, motion, tris, t) <= 0.0)
 }
 
-#[test]
-#[cfg_attr(
-    ccd_missing_data = "mocap",
-    ignore = "needs ../shared/data/mocap/cmu-131 (absent at build time)"
-)]
-fn cmu_walk_streams_against_floor_and_plate() {
-    let path = clip_path("scaled_131_03.bvh");
-    let clip = MocapClip::from_file(path).unwrap();
-    let avatar = Avatar::from_mocap(&clip, &RadiusTable::human()).unwrap();
-    let mesh = scene(&clip, -0.02, 700);
+/// Streams every `stride`-th frame of the clip over a floor at height `floor` and the plate.
+fn run(clip: &MocapClip, stride: usize, floor: f64) {
+    let avatar = Avatar::from_mocap(clip, &RadiusTable::human()).unwrap();
+    let mesh = scene(clip, floor, 700);
     let tris: Vec<Triangle> = mesh.triangle_iter().collect();
     let mut stream = AvatarStream::new(
         avatar.clone(),
@@ -107,7 +101,7 @@ fn cmu_walk_streams_against_floor_and_plate() {
     let mut prev: Option<Pose> = None;
     let (mut checked, mut exact_contacts, mut sv_contacts) = (0, 0, 0);
     let mut gaps = Vec::new();
-    for f in 0..frames {
+    for f in (0..frames).step_by(stride) {
         let pose = clip.pose(f).unwrap();
         let Some(report) = stream.push(pose.clone()).unwrap() else {
             prev = Some(pose);
@@ -122,7 +116,7 @@ fn cmu_walk_streams_against_floor_and_plate() {
             gaps.push(e.toc - c.t_c);
         }
         sv_contacts += usize::from(sv.collision.is_some());
-        if f % 25 == 0 || exact.is_some() != sv.collision.is_some() {
+        if f % (25 * stride) == 0 || exact.is_some() != sv.collision.is_some() {
             checked += 1;
             let motion =
                 ArticulatedMotion::between(avatar.model(), prev.as_ref().unwrap(), &pose).unwrap();
@@ -136,11 +130,11 @@ fn cmu_walk_streams_against_floor_and_plate() {
         reports.push(report);
         prev = Some(pose);
     }
-    assert_eq!(stream.steps(), frames - 1);
+    assert_eq!(stream.steps(), frames.div_ceil(stride) - 1);
     let n = reports.len() as f64;
     let mean = |f: fn(&StepReport) -> f64| reports.iter().map(f).sum::<f64>() / n;
     eprintln!(
-        "{} steps ({checked} checked against 2,000 samples), {} capsules: exact contacts {exact_contacts}, SV collisions {sv_contacts}",
+        "every {stride} frames, floor at {floor}: {} steps ({checked} checked against 2,000 samples), {} capsules: exact contacts {exact_contacts}, SV collisions {sv_contacts}",
         reports.len(),
         avatar.capsules().len()
     );
@@ -157,6 +151,12 @@ fn cmu_walk_streams_against_floor_and_plate() {
         mean(|r| r.stats.surviving_capsules as f64),
         mean(|r| r.stats.time_groups as f64),
     );
+    eprintln!(
+        "exact: mean {:.1} CA iterations, {:.1} distance tests per step; candidate pairs {:.1}",
+        mean(|r| r.exact.unwrap().stats.iterations as f64),
+        mean(|r| r.exact.unwrap().stats.distance_tests as f64),
+        mean(|r| r.stats.candidate_pairs as f64),
+    );
     gaps.sort_by(f64::total_cmp);
     if !gaps.is_empty() {
         eprintln!(
@@ -170,4 +170,24 @@ fn cmu_walk_streams_against_floor_and_plate() {
     // the walk meets the plate and the feet graze the floor
     assert!(exact_contacts > 0 && sv_contacts > 0);
     assert!(exact_contacts < reports.len());
+}
+
+#[test]
+#[cfg_attr(
+    ccd_missing_data = "mocap",
+    ignore = "needs ../shared/data/mocap/cmu-131 (absent at build time)"
+)]
+fn cmu_walk_streams_against_floor_and_plate() {
+    let clip = MocapClip::from_file(clip_path("scaled_131_03.bvh")).unwrap();
+    run(&clip, 1, -0.02);
+}
+
+#[test]
+#[cfg_attr(
+    ccd_missing_data = "mocap",
+    ignore = "needs ../shared/data/mocap/cmu-131 (absent at build time)"
+)]
+fn cmu_walk_every_fifth_frame_fast_motion() {
+    let clip = MocapClip::from_file(clip_path("scaled_131_03.bvh")).unwrap();
+    run(&clip, 5, -0.04);
 }
