@@ -252,14 +252,20 @@ impl Avatar {
             .map_err(AvatarError::InvalidPose)
     }
 
-    /// World segments of all capsules in a pose (no validation: see [`Avatar::check_pose`]).
-    #[must_use]
-    pub fn world_segments(&self, pose: &Pose) -> Vec<Segment> {
-        let world = pose.world_transforms(&self.model);
-        self.capsules
+    /// World segments of all capsules in a pose (its rigidity is not checked: see
+    /// [`Avatar::check_pose`]).
+    ///
+    /// # Errors
+    /// [`AvatarError::InvalidPose`] when the pose has a different number of links.
+    pub fn world_segments(&self, pose: &Pose) -> Result<Vec<Segment>, AvatarError> {
+        let world = pose
+            .world_transforms(&self.model)
+            .map_err(AvatarError::InvalidPose)?;
+        Ok(self
+            .capsules
             .iter()
             .map(|c| c.world_segment(&world[c.link.index()]))
-            .collect()
+            .collect())
     }
 }
 

@@ -124,7 +124,11 @@ pub(crate) fn capsule_ca(
     let mut window = 0.0f64;
     for iteration in 0..options.max_iterations {
         stats.iterations += 1;
-        let seg = capsule.world_segment(&motion.world_at(capsule.link, t));
+        let seg = capsule.world_segment(
+            &motion
+                .world_at(capsule.link, t)
+                .expect("capsule links are links of the avatar's model"),
+        );
         let mut best: Option<(f64, u32, DVec3, DVec3)> = None;
         let rest = 1.0 - t;
         for (k, &(id, ref tri)) in triangles.iter().enumerate() {
@@ -139,7 +143,10 @@ pub(crate) fn capsule_ca(
             }
             safe_until[k] = if gap > eps && rest > 0.0 {
                 let n = (c.point_b - c.point_a) / c.distance;
-                let rate = motion.motion_bound(capsule.link, n, reach, t) / rest;
+                let rate = motion
+                    .motion_bound(capsule.link, n, reach, t)
+                    .expect("capsule links are links of the avatar's model")
+                    / rest;
                 safe_until[k].max(t + (gap - 0.5 * eps) / rate)
             } else {
                 t

@@ -266,9 +266,7 @@ pub fn step(
         stats.sv_triangle_tests = counters.triangle_tests;
         let t_c = best.map_or(1.0, |b| b.t_c);
         let safe_pose = Pose {
-            relative: (0..model.len())
-                .map(|i| motion.relative(LinkId(i as u32)).pose_at(t_c))
-                .collect(),
+            relative: motion.relatives().iter().map(|m| m.pose_at(t_c)).collect(),
         };
         Some(SvOutcome {
             collision: best,

@@ -176,20 +176,21 @@ fn acceleration_bound(
     p: DVec3,
     t0: f64,
     t1: f64,
-) -> f64 {
+) -> Result<f64, AvatarError> {
     let (mut x, mut v, mut a) = (p.length(), 0.0f64, 0.0f64);
     for &id in chain.iter().rev() {
-        let m = motion.relative(id).params();
-        let w = m.angle.abs();
+        let rm = motion.relative(id)?;
+        let m = rm.params();
+        let w = rm.angle().abs();
         let t_max = m
             .translation_at(t0)
             .length()
             .max(m.translation_at(t1).length());
         a += w * w * x + 2.0 * w * v;
-        v += w * x + m.displacement.length();
+        v += w * x + rm.linear_velocity().length();
         x += t_max;
     }
-    a
+    Ok(a)
 }
 
 /// A time group over `[t0, t1]` for a capsule with its bound.
@@ -200,8 +201,8 @@ pub(crate) fn time_group(
     t0: f64,
     t1: f64,
 ) -> Result<TimeGroup, AvatarError> {
-    let w0 = motion.world_at(capsule.link, t0);
-    let w1 = motion.world_at(capsule.link, t1);
+    let w0 = motion.world_at(capsule.link, t0)?;
+    let w1 = motion.world_at(capsule.link, t1)?;
     let (a0, b0) = (
         w0.transform_point3(capsule.a),
         w0.transform_point3(capsule.b),
@@ -211,8 +212,8 @@ pub(crate) fn time_group(
         w1.transform_point3(capsule.b),
     );
     let h = t1 - t0;
-    let acc = acceleration_bound(motion, chain, capsule.a, t0, t1)
-        .max(acceleration_bound(motion, chain, capsule.b, t0, t1));
+    let acc = acceleration_bound(motion, chain, capsule.a, t0, t1)?
+        .max(acceleration_bound(motion, chain, capsule.b, t0, t1)?);
     // rounding of the corner evaluations and of this sum
     let scale = 1.0
         + [a0, b0, a1, b1]
@@ -250,7 +251,7 @@ pub(crate) fn time_group(
 /// let capsule = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
 /// let groups = tessellate(&motion, &model, &capsule, 0.0, 1.0, &SvOptions::default())?;
 /// // the arm's tip at t = 0.37 lies inside the tessellated volume
-/// let tip = motion.world_at(LinkId(0), 0.37).transform_point3(DVec3::X);
+/// let tip = motion.world_at(LinkId(0), 0.37)?.transform_point3(DVec3::X);
 /// assert!(groups.iter().any(|g| g.t0 <= 0.37 && 0.37 <= g.t1 && g.signed_gap(tip) <= 0.0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -66,7 +66,7 @@ fn scene(clip: &MocapClip, y: f64, at: usize) -> TriMesh {
 fn gap_at(avatar: &Avatar, motion: &ArticulatedMotion, tris: &[Triangle], t: f64) -> f64 {
     let mut g = f64::INFINITY;
     for c in avatar.capsules() {
-        let seg = c.world_segment(&motion.world_at(c.link, t));
+        let seg = c.world_segment(&motion.world_at(c.link, t).unwrap());
         for tri in tris {
             g = g.min(segment_triangle(&seg, tri).distance - c.radius);
         }

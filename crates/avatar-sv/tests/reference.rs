@@ -19,7 +19,7 @@ const SAMPLES: usize = 10_000;
 fn gap_at(avatar: &Avatar, motion: &ArticulatedMotion, tris: &[Triangle], t: f64) -> f64 {
     let mut g = f64::INFINITY;
     for c in avatar.capsules() {
-        let seg = c.world_segment(&motion.world_at(c.link, t));
+        let seg = c.world_segment(&motion.world_at(c.link, t).unwrap());
         for tri in tris {
             g = g.min(segment_triangle(&seg, tri).distance - c.radius);
         }
@@ -175,7 +175,7 @@ fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCa
             prop_assert_eq!(sv.t_c, 1.0);
         }
         // the safe pose is the motion at t_c
-        let world = sv.safe_pose.world_transforms(c.avatar.model());
+        let world = sv.safe_pose.world_transforms(c.avatar.model()).unwrap();
         let expect = motion.world_all_at(sv.t_c);
         for (a, b) in world.iter().zip(&expect) {
             prop_assert!(a.abs_diff_eq(*b, 1e-9));
@@ -221,7 +221,7 @@ proptest! {
                 prop_assert_eq!(w[0].t1, w[1].t0);
             }
             for &(t, s, dir, depth) in &samples {
-                let seg = cap.world_segment(&motion.world_at(cap.link, t));
+                let seg = cap.world_segment(&motion.world_at(cap.link, t).unwrap());
                 let p = seg.point_at(s) + dir.normalize_or_zero() * cap.radius * depth;
                 let g = groups.iter().find(|g| g.t0 <= t && t <= g.t1).unwrap();
                 let gap = g.signed_gap(p);

@@ -85,14 +85,14 @@ fn bench_model(c: &mut Criterion, name: &str, model: &ArticulatedModel, rng: &mu
                     tree.set_joint(l, &[q1[l.index()]]).expect("valid value");
                 }
                 black_box(tree.update_active());
-                black_box(tree.world_transform(black_box(body)))
+                black_box(tree.world_transform(black_box(body)).unwrap())
             });
         });
     }
     g.bench_function("plain_full_fk", |b| {
         b.iter(|| {
             let pose = model.pose_from_joints(black_box(&q1)).expect("pose");
-            black_box(pose.world_transforms(model))
+            black_box(pose.world_transforms(model).unwrap())
         });
     });
 
@@ -115,11 +115,11 @@ fn bench_model(c: &mut Criterion, name: &str, model: &ArticulatedModel, rng: &mu
                 b.iter(|| {
                     for &l in active {
                         bounds
-                            .set_motion(l, *motion.relative(l))
+                            .set_motion(l, *motion.relative(l).unwrap())
                             .expect("valid link");
                     }
                     black_box(bounds.update_active());
-                    black_box(bounds.world_bound(black_box(body)))
+                    black_box(bounds.world_bound(black_box(body)).unwrap())
                 });
             },
         );

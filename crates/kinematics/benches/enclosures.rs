@@ -138,7 +138,9 @@ fn bench(c: &mut Criterion) {
         let last = LinkId(model.len() as u32 - 1);
         g.bench_function(format!("{name}/deepest_link"), |b| {
             b.iter(|| {
-                black_box(&m).motion_bound(black_box(last), DVec3::new(0.3, 0.8, 0.52), 0.25, 0.1)
+                black_box(&m)
+                    .motion_bound(black_box(last), DVec3::new(0.3, 0.8, 0.52), 0.25, 0.1)
+                    .unwrap()
             })
         });
     }

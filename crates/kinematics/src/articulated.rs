@@ -33,10 +33,10 @@ use crate::{ArticulatedModel, Joint, KinematicsError, LinkId, Pose, RigidMotion}
 /// let swept = boxes[tip.index()].apply(DVec3::X).aabb();
 /// for k in 0..=10 {
 ///     let t = k as f64 / 10.0;
-///     assert!(swept.contains_point(motion.world_at(tip, t).transform_point3(DVec3::X)));
+///     assert!(swept.contains_point(motion.world_at(tip, t)?.transform_point3(DVec3::X)));
 /// }
 /// // CA step bound: no point within 1 of the tip's origin moves more than mu along +y
-/// let mu = motion.motion_bound(tip, DVec3::Y, 1.0, 0.0);
+/// let mu = motion.motion_bound(tip, DVec3::Y, 1.0, 0.0)?;
 /// assert!(mu > 0.0);
 /// # Ok::<(), ccd_kinematics::KinematicsError>(())
 /// ```
@@ -109,11 +109,11 @@ impl ArticulatedMotion {
     /// let (q0, q1) = ([-1.6], [1.6]);
     /// let motion = ArticulatedMotion::from_joints(&model, &q0, &q1)?;
     /// // half-way the arm points along the joint-space midpoint q = 0 (+x), not along −x
-    /// let tip = motion.world_at(LinkId(1), 0.5).transform_point3(DVec3::X);
+    /// let tip = motion.world_at(LinkId(1), 0.5)?.transform_point3(DVec3::X);
     /// assert!(tip.abs_diff_eq(DVec3::X, 1e-12));
     /// // the short way between the two poses goes through −x
     /// let short = ArticulatedMotion::between(&model, &model.pose_from_joints(&q0)?, &model.pose_from_joints(&q1)?)?;
-    /// assert!(short.world_at(LinkId(1), 0.5).transform_point3(DVec3::X).abs_diff_eq(-DVec3::X, 1e-12));
+    /// assert!(short.world_at(LinkId(1), 0.5)?.transform_point3(DVec3::X).abs_diff_eq(-DVec3::X, 1e-12));
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
     pub fn from_joints(
@@ -166,29 +166,49 @@ impl ArticulatedMotion {
         self.motions.is_empty()
     }
 
-    /// The motion of link `id` relative to its parent.
-    ///
-    /// # Panics
-    /// When `id` is not a link of the model.
+    /// [`KinematicsError::UnknownLinkId`] unless `id` is a link of the model.
+    fn check(&self, id: LinkId) -> Result<usize, KinematicsError> {
+        let i = id.index();
+        if i < self.motions.len() {
+            Ok(i)
+        } else {
+            Err(KinematicsError::UnknownLinkId {
+                id: id.0,
+                links: self.motions.len(),
+            })
+        }
+    }
+
+    /// The motions of all links relative to their parents, indexed by [`LinkId::index`].
     #[inline]
     #[must_use]
-    pub fn relative(&self, id: LinkId) -> &RigidMotion {
-        &self.motions[id.index()]
+    pub fn relatives(&self) -> &[RigidMotion] {
+        &self.motions
+    }
+
+    /// The motion of link `id` relative to its parent.
+    ///
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `id` is not a link of the model (as for
+    /// every method taking a [`LinkId`]).
+    #[inline]
+    pub fn relative(&self, id: LinkId) -> Result<&RigidMotion, KinematicsError> {
+        Ok(&self.motions[self.check(id)?])
     }
 
     /// World transform of link `id` at time `t` (CATCH, Eq. 1).
     ///
-    /// # Panics
-    /// When `id` is not a link of the model.
-    #[must_use]
-    pub fn world_at(&self, id: LinkId, t: f64) -> DAffine3 {
-        let mut m = self.motions[id.index()].pose_at(t);
-        let mut cur = self.parents[id.index()];
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `id` is not a link of the model.
+    pub fn world_at(&self, id: LinkId, t: f64) -> Result<DAffine3, KinematicsError> {
+        let i = self.check(id)?;
+        let mut m = self.motions[i].pose_at(t);
+        let mut cur = self.parents[i];
         while let Some(p) = cur {
             m = self.motions[p.index()].pose_at(t) * m;
             cur = self.parents[p.index()];
         }
-        m
+        Ok(m)
     }
 
     /// World transforms of all links at time `t`, in one pass.
@@ -241,12 +261,23 @@ impl ArticulatedMotion {
     /// translation of link `k` in its parent, whose norm is convex in `τ` and so maximal at
     /// `τ = t` or `τ = 1` (Eq. 9). Integrating the constant bound over `[t, 1]` gives
     /// `μ = (1 − t) Σⱼ (linⱼ + ωⱼ angⱼ |zⱼ|max)`. The result is inflated by a relative
-    /// 1e-12 for rounding. `n` need not be unit (the bound scales with `|n|`).
+    /// 1e-12 for rounding. `n` need not be unit (the bound scales with `|n|`); a NaN radius
+    /// gives an infinite bound. The motions of [`between`](Self::between) and
+    /// [`from_joints`](Self::from_joints) turn about the link frame origins, as assumed here.
     ///
-    /// # Panics
-    /// When `id` is not a link of the model.
-    #[must_use]
-    pub fn motion_bound(&self, id: LinkId, n: DVec3, radius: f64, t: f64) -> f64 {
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `id` is not a link of the model.
+    pub fn motion_bound(
+        &self,
+        id: LinkId,
+        n: DVec3,
+        radius: f64,
+        t: f64,
+    ) -> Result<f64, KinematicsError> {
+        self.check(id)?;
+        if radius.is_nan() {
+            return Ok(f64::INFINITY);
+        }
         let t = t.clamp(0.0, 1.0);
         let n_len = n.length();
         // chain from id up to the root, accumulating the lever arm |z_j| on the way
@@ -273,6 +304,6 @@ impl ArticulatedMotion {
             cur = parent;
         }
         let mu = (1.0 - t) * sum;
-        mu * (1.0 + 1e-12) + f64::MIN_POSITIVE
+        Ok(mu * (1.0 + 1e-12) + f64::MIN_POSITIVE)
     }
 }

@@ -437,14 +437,14 @@ impl<T: Compose> Engine<T> {
 /// let mut tree = AssemblyTree::from_model(&model);
 /// assert_eq!(tree.depth(), 3); // 8 links: log2(8) levels of joints
 /// // the root joins links 0–3 and 4–7 at the joint of link 4, ...
-/// assert!(matches!(tree.node(NodeId(0)), AssemblyNode::Joint { joint: LinkId(4), .. }));
+/// assert!(matches!(tree.node(NodeId(0))?, AssemblyNode::Joint { joint: LinkId(4), .. }));
 /// tree.set_joint(LinkId(7), &[std::f64::consts::FRAC_PI_2])?;
 /// assert_eq!(tree.update_active(), 3); // ... and the joint of link 7 sits 3 levels deep
 /// // the same as plain forward kinematics
 /// let mut q = vec![0.0; 8];
 /// q[7] = std::f64::consts::FRAC_PI_2;
-/// let fk = model.pose_from_joints(&q)?.world_transforms(&model);
-/// assert!(tree.world_transform(LinkId(7)).abs_diff_eq(fk[7], 1e-12));
+/// let fk = model.pose_from_joints(&q)?.world_transforms(&model)?;
+/// assert!(tree.world_transform(LinkId(7))?.abs_diff_eq(fk[7], 1e-12));
 /// # Ok::<(), ccd_kinematics::KinematicsError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -488,7 +488,7 @@ impl AssemblyTree {
                 if let Some((lo, hi)) = joint_limits(&l.joint) {
                     q[0] = 0.0f64.clamp(lo, hi);
                 }
-                l.offset * l.joint.transform(&q[..l.joint.dof()])
+                l.offset * l.joint.motion(&q[..l.joint.dof()])
             })
             .collect();
         Self::build(model, relative)
@@ -512,7 +512,7 @@ impl AssemblyTree {
     /// ])?;
     /// let pose = model.pose_from_joints(&[1.0, 2.0])?;
     /// let mut tree = AssemblyTree::with_pose(&model, &pose)?;
-    /// assert!(tree.world_transform(LinkId(1)).translation.abs_diff_eq(DVec3::new(0.0, 3.0, 0.0), 1e-12));
+    /// assert!(tree.world_transform(LinkId(1))?.translation.abs_diff_eq(DVec3::new(0.0, 3.0, 0.0), 1e-12));
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
     pub fn with_pose(model: &ArticulatedModel, pose: &Pose) -> Result<Self, KinematicsError> {
@@ -560,112 +560,111 @@ impl AssemblyTree {
         self.topo.depth
     }
 
+    /// [`KinematicsError::UnknownNodeId`] unless `id` is a node of this tree.
+    fn check_node(&self, id: NodeId) -> Result<usize, KinematicsError> {
+        let i = id.index();
+        if i < self.topo.nodes.len() {
+            Ok(i)
+        } else {
+            Err(KinematicsError::UnknownNodeId {
+                id: id.0,
+                nodes: self.topo.nodes.len(),
+            })
+        }
+    }
+
     /// What node `id` assembles.
     ///
-    /// # Panics
-    /// When `id` is not a node of this tree.
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of this tree (as for every
+    /// method taking a [`NodeId`]; those taking a [`LinkId`] give
+    /// [`KinematicsError::UnknownLinkId`] for a link that is not in the model).
     #[inline]
-    #[must_use]
-    pub fn node(&self, id: NodeId) -> AssemblyNode {
-        self.topo.nodes[id.index()].kind
+    pub fn node(&self, id: NodeId) -> Result<AssemblyNode, KinematicsError> {
+        Ok(self.topo.nodes[self.check_node(id)?].kind)
     }
 
     /// The parent of node `id` (`None` for the root `NodeId(0)`).
     ///
-    /// # Panics
-    /// When `id` is not a node of this tree.
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of this tree.
     #[inline]
-    #[must_use]
-    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
-        let p = self.topo.nodes[id.index()].parent;
-        (p != NONE).then_some(NodeId(p))
+    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, KinematicsError> {
+        let p = self.topo.nodes[self.check_node(id)?].parent;
+        Ok((p != NONE).then_some(NodeId(p)))
     }
 
     /// The leaf holding `link`.
     ///
-    /// # Panics
-    /// When `link` is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `link` is not a link of the model.
     #[inline]
-    #[must_use]
-    pub fn leaf(&self, link: LinkId) -> NodeId {
-        NodeId(self.topo.leaf_of_link[link.index()])
+    pub fn leaf(&self, link: LinkId) -> Result<NodeId, KinematicsError> {
+        Ok(NodeId(self.topo.leaf_of_link[self.check_link(link)?]))
     }
 
     /// The node whose principal joint is `link`'s joint (`None` for the model root).
     ///
-    /// # Panics
-    /// When `link` is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `link` is not a link of the model.
     #[inline]
-    #[must_use]
-    pub fn joint_node(&self, link: LinkId) -> Option<NodeId> {
-        let k = self.topo.node_of_joint[link.index()];
-        (k != NONE).then_some(NodeId(k))
+    pub fn joint_node(&self, link: LinkId) -> Result<Option<NodeId>, KinematicsError> {
+        let k = self.topo.node_of_joint[self.check_link(link)?];
+        Ok((k != NONE).then_some(NodeId(k)))
     }
 
     /// The links carrying node `id`'s secondary handles (links of the sub-assembly with a
     /// child outside it), in increasing order. The principal handle is the sub-assembly's
     /// top link.
     ///
-    /// # Panics
-    /// When `id` is not a node of this tree.
-    #[must_use]
-    pub fn handles(&self, id: NodeId) -> &[LinkId] {
-        let (s, e) = self.topo.nodes[id.index()].handles;
-        &self.topo.handle_links[s as usize..e as usize]
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of this tree.
+    pub fn handles(&self, id: NodeId) -> Result<&[LinkId], KinematicsError> {
+        let (s, e) = self.topo.nodes[self.check_node(id)?].handles;
+        Ok(&self.topo.handle_links[s as usize..e as usize])
     }
 
     /// The principal-to-secondary handle transforms of node `id`, parallel to
     /// [`handles`](Self::handles): each maps the handle link's frame into the frame of the
     /// sub-assembly's top link. Valid after [`update_active`](Self::update_active).
     ///
-    /// # Panics
-    /// When `id` is not a node of this tree.
-    #[must_use]
-    pub fn handle_transforms(&self, id: NodeId) -> &[DAffine3] {
-        let (s, e) = self.topo.nodes[id.index()].handles;
-        &self.engine.handles[s as usize..e as usize]
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of this tree.
+    pub fn handle_transforms(&self, id: NodeId) -> Result<&[DAffine3], KinematicsError> {
+        let (s, e) = self.topo.nodes[self.check_node(id)?].handles;
+        Ok(&self.engine.handles[s as usize..e as usize])
     }
 
     /// The child-to-parent transform of node `id`: its principal handle's frame into its
     /// parent's (identity for an upper child and for the root). Valid after
     /// [`update_active`](Self::update_active).
     ///
-    /// # Panics
-    /// When `id` is not a node of this tree.
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of this tree.
     #[inline]
-    #[must_use]
-    pub fn child_to_parent(&self, id: NodeId) -> DAffine3 {
-        self.engine.to_parent[id.index()]
+    pub fn child_to_parent(&self, id: NodeId) -> Result<DAffine3, KinematicsError> {
+        Ok(self.engine.to_parent[self.check_node(id)?])
     }
 
     /// The transform of `link` relative to its parent (the principal joint transform of
     /// [`joint_node`](Self::joint_node); for the model root: its world pose).
     ///
-    /// # Panics
-    /// When `link` is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `link` is not a link of the model.
     #[inline]
-    #[must_use]
-    pub fn relative(&self, link: LinkId) -> DAffine3 {
-        self.engine.joint[link.index()]
+    pub fn relative(&self, link: LinkId) -> Result<DAffine3, KinematicsError> {
+        Ok(self.engine.joint[self.check_link(link)?])
     }
 
-    fn check_link(&self, link: LinkId) -> Result<(), KinematicsError> {
-        if link.index() < self.len() {
-            Ok(())
-        } else {
-            Err(KinematicsError::InvalidModel(format!(
-                "link {} does not exist (the model has {} links)",
-                link.0,
-                self.len()
-            )))
-        }
+    fn check_link(&self, link: LinkId) -> Result<usize, KinematicsError> {
+        check_link(link, self.len())
     }
 
     /// Sets the joint values of `link` (`q.len()` = the joint's
     /// [`dof`](Joint::dof)) and marks its root path dirty.
     ///
     /// # Errors
-    /// [`KinematicsError::InvalidModel`] for a link that does not exist;
+    /// [`KinematicsError::UnknownLinkId`] for a link that does not exist;
     /// [`KinematicsError::JointCount`] for a wrong number of values;
     /// [`KinematicsError::InvalidJointValue`] for a non-finite value or one outside the
     /// joint's limits (by more than 1e-9).
@@ -682,7 +681,7 @@ impl AssemblyTree {
     /// ])?;
     /// let mut tree = AssemblyTree::from_model(&model);
     /// tree.set_joint(LinkId(1), &[std::f64::consts::PI])?;
-    /// let w = tree.world_transform(LinkId(1));
+    /// let w = tree.world_transform(LinkId(1))?;
     /// assert!(w.transform_point3(DVec3::X).abs_diff_eq(DVec3::ZERO, 1e-12));
     /// assert!(tree.set_joint(LinkId(1), &[f64::NAN]).is_err());
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
@@ -706,7 +705,7 @@ impl AssemblyTree {
                 value: x,
             });
         }
-        self.engine.joint[i] = self.offsets[i] * joint.transform(q);
+        self.engine.joint[i] = self.offsets[i] * joint.motion(q);
         self.engine.mark(&self.topo, link);
         Ok(())
     }
@@ -729,7 +728,7 @@ impl AssemblyTree {
     /// ])?;
     /// let mut tree = AssemblyTree::from_model(&model);
     /// tree.set_relative(LinkId(0), DAffine3::from_translation(DVec3::Z))?;
-    /// assert!(tree.world_transform(LinkId(1)).translation.abs_diff_eq(DVec3::new(1.0, 0.0, 1.0), 1e-12));
+    /// assert!(tree.world_transform(LinkId(1))?.translation.abs_diff_eq(DVec3::new(1.0, 0.0, 1.0), 1e-12));
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
     pub fn set_relative(
@@ -773,8 +772,8 @@ impl AssemblyTree {
     /// let mut tree = AssemblyTree::from_model(&model);
     /// let pose = model.pose_from_joints(&[0.0, 0.0, 0.5, 0.0])?;
     /// assert_eq!(tree.set_pose(&pose)?, 1);
-    /// let fk = pose.world_transforms(&model);
-    /// assert!(tree.world_transform(LinkId(3)).abs_diff_eq(fk[3], 1e-12));
+    /// let fk = pose.world_transforms(&model)?;
+    /// assert!(tree.world_transform(LinkId(3))?.abs_diff_eq(fk[3], 1e-12));
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
     pub fn set_pose(&mut self, pose: &Pose) -> Result<usize, KinematicsError> {
@@ -836,8 +835,8 @@ impl AssemblyTree {
     /// accumulates world transforms down the root path of the link's leaf, reusing those
     /// already computed since the last change.
     ///
-    /// # Panics
-    /// When `link` is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `link` is not a link of the model.
     ///
     /// # Example
     /// ```
@@ -848,20 +847,22 @@ impl AssemblyTree {
     ///     LinkSpec { name: "a".into(), parent: None, joint: Joint::Fixed, offset: DAffine3::from_translation(DVec3::Y) },
     /// ])?;
     /// let mut tree = AssemblyTree::from_model(&model);
-    /// assert_eq!(tree.world_transform(LinkId(0)), DAffine3::from_translation(DVec3::Y));
+    /// assert_eq!(tree.world_transform(LinkId(0))?, DAffine3::from_translation(DVec3::Y));
+    /// assert!(tree.world_transform(LinkId(1)).is_err());
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
-    #[must_use]
-    pub fn world_transform(&mut self, link: LinkId) -> DAffine3 {
+    pub fn world_transform(&mut self, link: LinkId) -> Result<DAffine3, KinematicsError> {
+        let i = self.check_link(link)?;
         self.engine.update(&self.topo);
-        let leaf = self.topo.leaf_of_link[link.index()];
-        *self.engine.world_of(&self.topo, leaf)
+        let leaf = self.topo.leaf_of_link[i];
+        Ok(*self.engine.world_of(&self.topo, leaf))
     }
 
     /// World transforms of `links`, written to `out` (cleared first) in the same order.
     ///
-    /// # Panics
-    /// When a link is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when a link is not a link of the model (`out` then
+    /// holds the transforms of the links before it).
     ///
     /// # Example
     /// ```
@@ -880,23 +881,28 @@ impl AssemblyTree {
     /// let model = ArticulatedModel::new(specs)?;
     /// let mut tree = AssemblyTree::from_model(&model);
     /// let mut out = Vec::new();
-    /// tree.world_transforms_into(&[LinkId(2), LinkId(4)], &mut out);
+    /// tree.world_transforms_into(&[LinkId(2), LinkId(4)], &mut out)?;
     /// assert_eq!(out.len(), 2);
-    /// assert_eq!(out, tree.world_transforms(&[LinkId(2), LinkId(4)]));
+    /// assert_eq!(out, tree.world_transforms(&[LinkId(2), LinkId(4)])?);
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
-    pub fn world_transforms_into(&mut self, links: &[LinkId], out: &mut Vec<DAffine3>) {
+    pub fn world_transforms_into(
+        &mut self,
+        links: &[LinkId],
+        out: &mut Vec<DAffine3>,
+    ) -> Result<(), KinematicsError> {
         out.clear();
         for &l in links {
-            out.push(self.world_transform(l));
+            out.push(self.world_transform(l)?);
         }
+        Ok(())
     }
 
     /// World transforms of `links`, in the same order (allocating twin of
     /// [`world_transforms_into`](Self::world_transforms_into)).
     ///
-    /// # Panics
-    /// When a link is not a link of the model.
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when a link is not a link of the model.
     ///
     /// # Example
     /// ```
@@ -908,16 +914,15 @@ impl AssemblyTree {
     ///     LinkSpec { name: "b".into(), parent: Some("a".into()), joint: Joint::Fixed, offset: DAffine3::from_translation(DVec3::X) },
     /// ])?;
     /// let mut tree = AssemblyTree::from_model(&model);
-    /// let w = tree.world_transforms(&[LinkId(1), LinkId(0)]);
+    /// let w = tree.world_transforms(&[LinkId(1), LinkId(0)])?;
     /// assert_eq!(w[0].translation, DVec3::X);
     /// assert_eq!(w[1], DAffine3::IDENTITY);
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
-    #[must_use]
-    pub fn world_transforms(&mut self, links: &[LinkId]) -> Vec<DAffine3> {
+    pub fn world_transforms(&mut self, links: &[LinkId]) -> Result<Vec<DAffine3>, KinematicsError> {
         let mut out = Vec::with_capacity(links.len());
-        self.world_transforms_into(links, &mut out);
-        out
+        self.world_transforms_into(links, &mut out)?;
+        Ok(out)
     }
 }
 
@@ -953,10 +958,10 @@ impl AssemblyTree {
 /// let motion = ArticulatedMotion::between(&model, &p0, &p1)?;
 /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &motion, Interval::UNIT)?;
 /// let tip = LinkId(5);
-/// let swept = bounds.world_bound(tip).apply(DVec3::X).aabb();
+/// let swept = bounds.world_bound(tip)?.apply(DVec3::X).aabb();
 /// for k in 0..=10 {
 ///     let t = k as f64 / 10.0;
-///     assert!(swept.contains_point(motion.world_at(tip, t).transform_point3(DVec3::X)));
+///     assert!(swept.contains_point(motion.world_at(tip, t)?.transform_point3(DVec3::X)));
 /// }
 /// // refine the time interval: only the moving joint's path is recomputed
 /// bounds.set_domain(Interval::new(0.0, 0.5))?;
@@ -994,9 +999,7 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
                 got: motion.len(),
             });
         }
-        let motions: Vec<RigidMotion> = (0..motion.len())
-            .map(|i| *motion.relative(LinkId(i as u32)))
-            .collect();
+        let motions = motion.relatives().to_vec();
         let topo = Arc::clone(&tree.topo);
         let engine = Self::full(&topo, &motions, domain)?;
         Ok(Self {
@@ -1044,7 +1047,7 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
     /// marks its root path dirty.
     ///
     /// # Errors
-    /// [`KinematicsError::InvalidModel`] for a link that does not exist.
+    /// [`KinematicsError::UnknownLinkId`] for a link that does not exist.
     ///
     /// # Example
     /// ```
@@ -1064,19 +1067,12 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
     /// let start = DAffine3::from_translation(DVec3::X);
     /// let end = start * DAffine3::from_quat(DQuat::from_rotation_z(1.0));
     /// bounds.set_motion(LinkId(1), RigidMotion::between(start, end)?)?;
-    /// let b = bounds.world_bound(LinkId(1)).apply(DVec3::X).aabb();
+    /// let b = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
     /// assert!(b.contains_point(end.transform_point3(DVec3::X)));
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
     /// ```
     pub fn set_motion(&mut self, link: LinkId, motion: RigidMotion) -> Result<(), KinematicsError> {
-        let i = link.index();
-        if i >= self.len() {
-            return Err(KinematicsError::InvalidModel(format!(
-                "link {} does not exist (the model has {} links)",
-                link.0,
-                self.len()
-            )));
-        }
+        let i = check_link(link, self.len())?;
         self.engine.joint[i] = motion.enclosure::<E>(self.domain)?;
         self.motions[i] = motion;
         self.engine.mark(&self.topo, link);
@@ -1105,9 +1101,9 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
     /// let tree = AssemblyTree::from_model(&model);
     /// let motion = ArticulatedMotion::between(&model, &model.pose_from_joints(&[0.0, 0.0])?, &model.pose_from_joints(&[1.0, 1.0])?)?;
     /// let mut bounds = AssemblyBounds::<TaylorModel>::new(&tree, &motion, Interval::UNIT)?;
-    /// let wide = bounds.world_bound(LinkId(1)).apply(DVec3::X).aabb();
+    /// let wide = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
     /// bounds.set_domain(Interval::new(0.5, 0.6))?;
-    /// let narrow = bounds.world_bound(LinkId(1)).apply(DVec3::X).aabb();
+    /// let narrow = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
     /// assert!(narrow.volume() < wide.volume());
     /// assert!(bounds.set_domain(Interval::new(0.5, 1.5)).is_err());
     /// # Ok::<(), ccd_kinematics::KinematicsError>(())
@@ -1143,24 +1139,43 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
 
     /// The enclosure of `link`'s world transform over the domain (Sec. 3.1–3.2).
     ///
-    /// # Panics
-    /// When `link` is not a link of the model.
-    #[must_use]
-    pub fn world_bound(&mut self, link: LinkId) -> Transform<E> {
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when `link` is not a link of the model.
+    pub fn world_bound(&mut self, link: LinkId) -> Result<Transform<E>, KinematicsError> {
+        let i = check_link(link, self.len())?;
         self.engine.update(&self.topo);
-        let leaf = self.topo.leaf_of_link[link.index()];
-        *self.engine.world_of(&self.topo, leaf)
+        let leaf = self.topo.leaf_of_link[i];
+        Ok(*self.engine.world_of(&self.topo, leaf))
     }
 
     /// Enclosures of the world transforms of `links`, written to `out` (cleared first).
     ///
-    /// # Panics
-    /// When a link is not a link of the model.
-    pub fn world_bounds_into(&mut self, links: &[LinkId], out: &mut Vec<Transform<E>>) {
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] when a link is not a link of the model (`out` then
+    /// holds the enclosures of the links before it).
+    pub fn world_bounds_into(
+        &mut self,
+        links: &[LinkId],
+        out: &mut Vec<Transform<E>>,
+    ) -> Result<(), KinematicsError> {
         out.clear();
         for &l in links {
-            out.push(self.world_bound(l));
+            out.push(self.world_bound(l)?);
         }
+        Ok(())
+    }
+}
+
+/// The index of `link` when it is one of `len` links, else [`KinematicsError::UnknownLinkId`].
+fn check_link(link: LinkId, len: usize) -> Result<usize, KinematicsError> {
+    let i = link.index();
+    if i < len {
+        Ok(i)
+    } else {
+        Err(KinematicsError::UnknownLinkId {
+            id: link.0,
+            links: len,
+        })
     }
 }
 
@@ -1206,21 +1221,24 @@ mod tests {
         let parents = [None, Some(0), Some(0), Some(1), Some(1), Some(2), Some(5)];
         let tree = AssemblyTree::from_model(&model(&parents));
         for l in 0..parents.len() as u32 {
-            let leaf = tree.leaf(LinkId(l));
-            assert_eq!(tree.node(leaf), AssemblyNode::Body { link: LinkId(l) });
-            match tree.joint_node(LinkId(l)) {
+            let leaf = tree.leaf(LinkId(l)).unwrap();
+            assert_eq!(
+                tree.node(leaf).unwrap(),
+                AssemblyNode::Body { link: LinkId(l) }
+            );
+            match tree.joint_node(LinkId(l)).unwrap() {
                 None => assert_eq!(l, 0),
                 Some(k) => {
                     assert!(
-                        matches!(tree.node(k), AssemblyNode::Joint { joint, .. } if joint == LinkId(l))
+                        matches!(tree.node(k).unwrap(), AssemblyNode::Joint { joint, .. } if joint == LinkId(l))
                     );
                 }
             }
         }
         // the root has no secondary handles; children come after parents
-        assert!(tree.handles(NodeId(0)).is_empty());
+        assert!(tree.handles(NodeId(0)).unwrap().is_empty());
         for k in 1..tree.node_count() as u32 {
-            assert!(tree.parent(NodeId(k)).expect("non-root").0 < k);
+            assert!(tree.parent(NodeId(k)).unwrap().expect("non-root").0 < k);
         }
     }
 
@@ -1230,17 +1248,17 @@ mod tests {
         let m = model(&parents);
         let q = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
         let pose = m.pose_from_joints(&q).expect("pose");
-        let fk = pose.world_transforms(&m);
+        let fk = pose.world_transforms(&m).unwrap();
         let mut tree = AssemblyTree::with_pose(&m, &pose).expect("tree");
         for k in 0..tree.node_count() as u32 {
             let id = NodeId(k);
-            let top = match tree.node(id) {
+            let top = match tree.node(id).unwrap() {
                 AssemblyNode::Body { link } => link,
                 AssemblyNode::Joint { .. } => {
                     // top link: the leaf reached by always going to the upper child
                     let mut cur = id;
                     loop {
-                        match tree.node(cur) {
+                        match tree.node(cur).unwrap() {
                             AssemblyNode::Body { link } => break link,
                             AssemblyNode::Joint { upper, .. } => cur = upper,
                         }
@@ -1248,11 +1266,11 @@ mod tests {
                 }
             };
             let inv_top = fk[top.index()].inverse();
-            let links = tree.handles(id).to_vec();
-            for (h, t) in links.iter().zip(tree.handle_transforms(id)) {
+            let links = tree.handles(id).unwrap().to_vec();
+            for (h, t) in links.iter().zip(tree.handle_transforms(id).unwrap()) {
                 assert!(t.abs_diff_eq(inv_top * fk[h.index()], 1e-12));
             }
-            let _ = tree.world_transform(top);
+            let _ = tree.world_transform(top).unwrap();
         }
     }
 

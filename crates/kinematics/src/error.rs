@@ -50,6 +50,23 @@ pub enum KinematicsError {
         /// The largest magnitude allowed.
         max: f64,
     },
+    /// A [`LinkId`](crate::LinkId) that is not a link of the model (or motion, or assembly)
+    /// it was given to.
+    #[error("link {id} does not exist (the model has {links} links)")]
+    UnknownLinkId {
+        /// The index given.
+        id: u32,
+        /// Number of links.
+        links: usize,
+    },
+    /// A [`NodeId`](crate::NodeId) that is not a node of the assembly tree.
+    #[error("node {id} does not exist (the assembly tree has {nodes} nodes)")]
+    UnknownNodeId {
+        /// The index given.
+        id: u32,
+        /// Number of nodes.
+        nodes: usize,
+    },
     /// A time or time interval outside `[0, 1]`.
     #[error("time {0} is outside [0, 1]")]
     TimeOutOfRange(String),

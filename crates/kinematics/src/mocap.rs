@@ -370,7 +370,7 @@ pub struct EndSite {
 /// assert_eq!((clip.model().len(), clip.frame_count(), clip.frame_time()), (2, 2, 0.01));
 /// // frame 1: the hips move 0.1 along x and the knee turns 90° about x (y → z):
 /// let pose = clip.pose(1).unwrap();
-/// let world = pose.world_transforms(clip.model());
+/// let world = pose.world_transforms(clip.model())?;
 /// let knee = clip.model().link_id("Knee").unwrap();
 /// let foot = world[knee.index()].transform_point3(clip.end_sites()[0].offset);
 /// assert!(foot.abs_diff_eq(DVec3::new(0.1, 0.5, -0.4), 1e-12));

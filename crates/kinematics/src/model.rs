@@ -69,9 +69,36 @@ impl Joint {
         }
     }
 
-    /// The joint's own transform for values `q` (`q.len() == dof()`, not checked here).
-    #[must_use]
-    pub fn transform(&self, q: &[f64]) -> DAffine3 {
+    /// The joint's own transform for values `q` (`q.len() == dof()`). Values are not checked
+    /// against limits (see [`ArticulatedModel::pose_from_joints`]).
+    ///
+    /// # Errors
+    /// [`KinematicsError::JointCount`] when `q.len() != dof()`.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::Joint;
+    /// use ccd_kinematics::glam::DVec3;
+    ///
+    /// let slide = Joint::Prismatic { axis: DVec3::Z, limits: None };
+    /// assert_eq!(slide.transform(&[2.0])?.translation, 2.0 * DVec3::Z);
+    /// assert!(slide.transform(&[]).is_err());
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn transform(&self, q: &[f64]) -> Result<DAffine3, KinematicsError> {
+        if q.len() != self.dof() {
+            return Err(KinematicsError::JointCount {
+                expected: self.dof(),
+                got: q.len(),
+            });
+        }
+        Ok(self.motion(q))
+    }
+
+    /// [`Joint::transform`] for a `q` of the right length (missing values read as 0).
+    pub(crate) fn motion(&self, q: &[f64]) -> DAffine3 {
+        let q = |i: usize| q.get(i).copied().unwrap_or(0.0);
+        let q = [q(0), q(1), q(2), q(3), q(4), q(5)];
         match *self {
             Joint::Fixed => DAffine3::IDENTITY,
             Joint::Revolute { axis, .. } => DAffine3::from_axis_angle(axis, q[0]),
@@ -141,7 +168,7 @@ pub struct Link {
 ///     LinkSpec { name: "arm".into(), parent: Some("base".into()), joint: revolute, offset: DAffine3::from_translation(DVec3::Z) },
 /// ])?;
 /// let pose = model.pose_from_joints(&[std::f64::consts::FRAC_PI_2])?;
-/// let world = pose.world_transforms(&model);
+/// let world = pose.world_transforms(&model)?;
 /// assert!(world[1].transform_point3(DVec3::X).abs_diff_eq(DVec3::new(0.0, 1.0, 1.0), 1e-12));
 /// # Ok::<(), ccd_kinematics::KinematicsError>(())
 /// ```
@@ -383,7 +410,7 @@ impl ArticulatedModel {
                     });
                 }
             }
-            relative.push(l.offset * l.joint.transform(v));
+            relative.push(l.offset * l.joint.transform(v)?);
         }
         Ok(Pose { relative })
     }
@@ -421,15 +448,39 @@ impl Pose {
 
     /// World transforms of all links (CATCH, Eq. 1), in one pass down the tree.
     ///
-    /// # Panics
-    /// When the pose was not made for `model` (different link count).
-    #[must_use]
-    pub fn world_transforms(&self, model: &ArticulatedModel) -> Vec<DAffine3> {
-        assert_eq!(
-            self.relative.len(),
-            model.len(),
-            "pose and model have different link counts"
-        );
+    /// # Errors
+    /// [`KinematicsError::JointCount`] when the pose was not made for `model` (a different
+    /// number of links).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, Joint, KinematicsError, LinkSpec, Pose};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    ///
+    /// let link = |name: &str, parent: Option<&str>| LinkSpec {
+    ///     name: name.into(),
+    ///     parent: parent.map(Into::into),
+    ///     joint: Joint::Fixed,
+    ///     offset: DAffine3::from_translation(DVec3::X),
+    /// };
+    /// let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a"))])?;
+    /// let world = model.pose_from_joints(&[])?.world_transforms(&model)?;
+    /// assert_eq!(world[1].translation, 2.0 * DVec3::X);
+    /// let other = ArticulatedModel::new(vec![link("a", None)])?;
+    /// let pose = other.pose_from_joints(&[])?;
+    /// assert!(matches!(pose.world_transforms(&model), Err(KinematicsError::JointCount { .. })));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn world_transforms(
+        &self,
+        model: &ArticulatedModel,
+    ) -> Result<Vec<DAffine3>, KinematicsError> {
+        if self.relative.len() != model.len() {
+            return Err(KinematicsError::JointCount {
+                expected: model.len(),
+                got: self.relative.len(),
+            });
+        }
         let mut world: Vec<DAffine3> = Vec::with_capacity(self.relative.len());
         for (i, l) in model.links.iter().enumerate() {
             let w = match l.parent {
@@ -438,6 +489,6 @@ impl Pose {
             };
             world.push(w);
         }
-        world
+        Ok(world)
     }
 }

@@ -111,7 +111,11 @@ fn links_are_stored_parents_first_and_branch() {
     let hand = m.link_id("hand").unwrap();
     assert_eq!(m.chain(hand).len(), 3);
     assert_eq!(m.children(m.root()).len(), 2);
-    let w = m.pose_from_joints(&[]).unwrap().world_transforms(&m);
+    let w = m
+        .pose_from_joints(&[])
+        .unwrap()
+        .world_transforms(&m)
+        .unwrap();
     // every offset is a unit step along x, the root's included
     assert!(
         w[hand.index()]
@@ -189,11 +193,11 @@ fn random_model(chain: bool) -> impl Strategy<Value = RandomModel> {
 /// Total variation of `p(τ)·n` over `[t, 1]` on a fine grid: a lower bound of `∫|ṗ·n|`.
 fn sampled_projected_motion(m: &ArticulatedMotion, id: LinkId, x: DVec3, n: DVec3, t: f64) -> f64 {
     let steps = 2000;
-    let mut prev = m.world_at(id, t).transform_point3(x).dot(n);
+    let mut prev = m.world_at(id, t).unwrap().transform_point3(x).dot(n);
     let mut total = 0.0;
     for k in 1..=steps {
         let tau = t + (1.0 - t) * k as f64 / steps as f64;
-        let cur = m.world_at(id, tau).transform_point3(x).dot(n);
+        let cur = m.world_at(id, tau).unwrap().transform_point3(x).dot(n);
         total += (cur - prev).abs();
         prev = cur;
     }
@@ -206,11 +210,11 @@ proptest! {
         let model = ArticulatedModel::new(rm.specs.clone()).unwrap();
         let (p0, p1) = (model.pose_from_joints(&rm.q0).unwrap(), model.pose_from_joints(&rm.q1).unwrap());
         let motion = ArticulatedMotion::between(&model, &p0, &p1).unwrap();
-        let (w0, w1) = (p0.world_transforms(&model), p1.world_transforms(&model));
+        let (w0, w1) = (p0.world_transforms(&model).unwrap(), p1.world_transforms(&model).unwrap());
         let (m0, m1) = (motion.world_all_at(0.0), motion.world_all_at(1.0));
         for i in 0..model.len() {
             prop_assert!(w0[i].abs_diff_eq(m0[i], 1e-9) && w1[i].abs_diff_eq(m1[i], 1e-9));
-            prop_assert!(motion.world_at(LinkId(i as u32), 0.5).abs_diff_eq(motion.world_all_at(0.5)[i], 1e-9));
+            prop_assert!(motion.world_at(LinkId(i as u32), 0.5).unwrap().abs_diff_eq(motion.world_all_at(0.5)[i], 1e-9));
         }
     }
 
@@ -227,7 +231,7 @@ proptest! {
             let (bt, bi) = (taylor[i].apply(x).aabb().inflate(1e-9), interval[i].apply(x).aabb().inflate(1e-9));
             for k in 0..=20 {
                 let t = lo + (1.0 - lo) * k as f64 / 20.0;
-                let p = motion.world_at(LinkId(i as u32), t).transform_point3(x);
+                let p = motion.world_at(LinkId(i as u32), t).unwrap().transform_point3(x);
                 prop_assert!(bt.contains_point(p), "link {i} t={t}: taylor {bt:?} misses {p}");
                 prop_assert!(bi.contains_point(p), "link {i} t={t}: interval misses {p}");
             }
@@ -242,7 +246,7 @@ proptest! {
         let tip = LinkId(model.len() as u32 - 1);
         let r = 0.7;
         let x = dir * r * frac;
-        let mu = motion.motion_bound(tip, n, r, t);
+        let mu = motion.motion_bound(tip, n, r, t).unwrap();
         let s = sampled_projected_motion(&motion, tip, x, n, t);
         prop_assert!(s <= mu + 1e-9, "depth {}: sampled {s} > bound {mu}", model.len());
     }
@@ -268,7 +272,7 @@ fn motion_bound_tightness_report() {
         .unwrap();
         let tip = LinkId(model.len() as u32 - 1);
         let r = 0.7;
-        let mu = motion.motion_bound(tip, n, r, 0.0);
+        let mu = motion.motion_bound(tip, n, r, 0.0).unwrap();
         // worst of a few points on the sphere of radius r
         let s = [
             DVec3::X,

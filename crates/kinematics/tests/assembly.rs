@@ -123,7 +123,7 @@ proptest! {
                     let v: Vec<f64> = (0..l.joint.dof()).map(|k| pool[(k + salt) % pool.len()]).collect();
                     q[l.first_dof..l.first_dof + v.len()].copy_from_slice(&v);
                     tree.set_joint(LinkId((pick % n) as u32), &v).unwrap();
-                    pose.relative[pick % n] = l.offset * l.joint.transform(&v);
+                    pose.relative[pick % n] = l.offset * l.joint.transform(&v).unwrap();
                 }
                 Step::Relative { pick, pose: p } => {
                     tree.set_relative(LinkId((pick % n) as u32), *p).unwrap();
@@ -131,16 +131,16 @@ proptest! {
                 }
                 Step::Query { picks } => {
                     let links: Vec<LinkId> = picks.iter().map(|p| LinkId((p % n) as u32)).collect();
-                    let fk = pose.world_transforms(&model);
-                    tree.world_transforms_into(&links, &mut out);
+                    let fk = pose.world_transforms(&model).unwrap();
+                    tree.world_transforms_into(&links, &mut out).unwrap();
                     for (l, w) in links.iter().zip(&out) {
                         prop_assert!(close(w, &fk[l.index()]), "link {} differs: {w:?} vs {:?}", l.0, fk[l.index()]);
                     }
                 }
             }
         }
-        let fk = pose.world_transforms(&model);
-        let w = tree.world_transforms(&all);
+        let fk = pose.world_transforms(&model).unwrap();
+        let w = tree.world_transforms(&all).unwrap();
         for (i, (a, b)) in w.iter().zip(&fk).enumerate() {
             prop_assert!(close(a, b), "link {i} differs at the end");
         }
@@ -149,7 +149,7 @@ proptest! {
         prop_assert_eq!(tree.set_pose(&pose).unwrap(), 0);
         prop_assert_eq!(tree.update_active(), 0);
         for (&l, f) in all.iter().zip(&fk) {
-            prop_assert!(close(&fresh.world_transform(l), f));
+            prop_assert!(close(&fresh.world_transform(l).unwrap(), f));
         }
     }
 
@@ -170,10 +170,10 @@ proptest! {
         // the union of the active joints' root paths, counted from the tree's parent links
         let mut path_nodes = std::collections::BTreeSet::new();
         for &l in &active {
-            let mut cur = tree.joint_node(l);
+            let mut cur = tree.joint_node(l).unwrap();
             while let Some(k) = cur {
                 path_nodes.insert(k);
-                cur = tree.parent(k);
+                cur = tree.parent(k).unwrap();
             }
         }
         let recomputed = tree.update_active();
@@ -231,12 +231,12 @@ fn check_bounds<E: Enclosure + PartialEq>(
         Interval::new(dom.lo(), dom.lo() + (dom.hi() - dom.lo()) * sub),
     ] {
         bounds.set_domain(d).unwrap();
-        bounds.world_bounds_into(&links, &mut out);
+        bounds.world_bounds_into(&links, &mut out).unwrap();
         for (l, b) in links.iter().zip(&out) {
             let aabb = b.apply(x).aabb().inflate(1e-9);
             for k in 0..=16 {
                 let t = d.lo() + (d.hi() - d.lo()) * f64::from(k) / 16.0;
-                let p = motion.world_at(*l, t).transform_point3(x);
+                let p = motion.world_at(*l, t).unwrap().transform_point3(x);
                 prop_assert!(
                     aabb.contains_point(p),
                     "{} bound of link {} misses t={t} over {d}",
@@ -275,23 +275,27 @@ fn set_motion_updates_only_that_link_and_bounds_follow() {
     let p1 = model.pose_from_joints(&q1).unwrap();
     let moving = ArticulatedMotion::between(&model, &p0, &p1).unwrap();
     bounds
-        .set_motion(LinkId(20), *moving.relative(LinkId(20)))
+        .set_motion(LinkId(20), *moving.relative(LinkId(20)).unwrap())
         .unwrap();
     let recomputed = bounds.update_active();
     assert!(recomputed >= 1 && recomputed <= tree.depth() + 1);
     let tip = LinkId(31);
-    let b = bounds.world_bound(tip).apply(DVec3::X).aabb();
+    let b = bounds.world_bound(tip).unwrap().apply(DVec3::X).aabb();
     for k in 0..=20 {
         let t = f64::from(k) / 20.0;
-        assert!(b.contains_point(moving.world_at(tip, t).transform_point3(DVec3::X)));
+        assert!(b.contains_point(moving.world_at(tip, t).unwrap().transform_point3(DVec3::X)));
     }
     // links above the active joint do not move: their bound is (nearly) a point
-    let base = bounds.world_bound(LinkId(10)).apply(DVec3::X).aabb();
+    let base = bounds
+        .world_bound(LinkId(10))
+        .unwrap()
+        .apply(DVec3::X)
+        .aabb();
     assert!(base.volume() < 1e-30);
     // a bad link is an error
     assert!(
         bounds
-            .set_motion(LinkId(99), *moving.relative(LinkId(20)))
+            .set_motion(LinkId(99), *moving.relative(LinkId(20)).unwrap())
             .is_err()
     );
 }

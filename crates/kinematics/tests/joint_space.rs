@@ -94,11 +94,11 @@ fn lerp(q0: &[f64], q1: &[f64], t: f64) -> Vec<f64> {
 /// motion, however fast it turns.
 fn sampled_projected_motion(m: &ArticulatedMotion, id: LinkId, x: DVec3, n: DVec3, t: f64) -> f64 {
     let steps = 4000;
-    let mut prev = m.world_at(id, t).transform_point3(x).dot(n);
+    let mut prev = m.world_at(id, t).unwrap().transform_point3(x).dot(n);
     let mut total = 0.0;
     for k in 1..=steps {
         let tau = t + (1.0 - t) * k as f64 / steps as f64;
-        let cur = m.world_at(id, tau).transform_point3(x).dot(n);
+        let cur = m.world_at(id, tau).unwrap().transform_point3(x).dot(n);
         total += (cur - prev).abs();
         prev = cur;
     }
@@ -128,15 +128,16 @@ fn a_joint_turning_1_9_pi_follows_its_coordinate() {
     let model = chain_model(&[Joint::Fixed, hinge, hinge]);
     let (q0, q1) = ([0.2, -0.3], [0.2 + 1.9 * PI, -0.3 - 1.9 * PI]);
     let motion = ArticulatedMotion::from_joints(&model, &q0, &q1).unwrap();
-    assert!((motion.relative(LinkId(1)).angle() - 1.9 * PI).abs() < 1e-12);
-    assert!((motion.relative(LinkId(2)).angle() - 1.9 * PI).abs() < 1e-12);
+    assert!((motion.relative(LinkId(1)).unwrap().angle() - 1.9 * PI).abs() < 1e-12);
+    assert!((motion.relative(LinkId(2)).unwrap().angle() - 1.9 * PI).abs() < 1e-12);
     let tip = LinkId(2);
     for k in 0..=100 {
         let t = k as f64 / 100.0;
         let fk = model
             .pose_from_joints(&lerp(&q0, &q1, t))
             .unwrap()
-            .world_transforms(&model);
+            .world_transforms(&model)
+            .unwrap();
         let w = motion.world_all_at(t);
         for i in 0..3 {
             assert!(w[i].abs_diff_eq(fk[i], 1e-12), "link {i} at t = {t}");
@@ -149,12 +150,13 @@ fn a_joint_turning_1_9_pi_follows_its_coordinate() {
         &model.pose_from_joints(&q1).unwrap(),
     )
     .unwrap();
-    assert!((short.relative(LinkId(1)).angle() - 0.1 * PI).abs() < 1e-9);
+    assert!((short.relative(LinkId(1)).unwrap().angle() - 0.1 * PI).abs() < 1e-9);
     let mid = model
         .pose_from_joints(&lerp(&q0, &q1, 0.5))
         .unwrap()
-        .world_transforms(&model);
-    let gap = (short.world_at(tip, 0.5).translation - mid[2].translation).length();
+        .world_transforms(&model)
+        .unwrap();
+    let gap = (short.world_at(tip, 0.5).unwrap().translation - mid[2].translation).length();
     assert!(gap > 1.0, "short-way tip {gap} from the joint path");
 
     // enclosures over the whole step and over pieces contain the sampled tip
@@ -171,7 +173,7 @@ fn a_joint_turning_1_9_pi_follows_its_coordinate() {
             .aabb();
         for k in 0..=200 {
             let t = dom.lo() + (dom.hi() - dom.lo()) * k as f64 / 200.0;
-            let p = motion.world_at(tip, t).transform_point3(DVec3::X);
+            let p = motion.world_at(tip, t).unwrap().transform_point3(DVec3::X);
             assert!(bt.contains_point(p) && bi.contains_point(p), "t = {t}");
         }
     }
@@ -189,9 +191,9 @@ fn prismatic_and_fixed_joints_follow_their_coordinates() {
     let model = chain_model(&[slide, Joint::Fixed, slide]);
     let (q0, q1) = ([-4.0, 3.0], [4.5, -2.0]);
     let motion = ArticulatedMotion::from_joints(&model, &q0, &q1).unwrap();
-    assert_eq!(motion.relative(LinkId(1)).angle(), 0.0);
+    assert_eq!(motion.relative(LinkId(1)).unwrap().angle(), 0.0);
     assert_eq!(
-        motion.relative(LinkId(1)).linear_velocity(),
+        motion.relative(LinkId(1)).unwrap().linear_velocity(),
         DVec3::ZERO,
         "fixed joints stay"
     );
@@ -200,7 +202,8 @@ fn prismatic_and_fixed_joints_follow_their_coordinates() {
         let fk = model
             .pose_from_joints(&lerp(&q0, &q1, t))
             .unwrap()
-            .world_transforms(&model);
+            .world_transforms(&model)
+            .unwrap();
         for (i, w) in motion.world_all_at(t).iter().enumerate() {
             assert!(w.abs_diff_eq(fk[i], 1e-12));
         }
@@ -372,7 +375,7 @@ proptest! {
     fn joint_space_poses_are_forward_kinematics_of_interpolated_joints(rm in random_model(false, 3, 12.0), t in 0.0..=1.0f64) {
         let model = ArticulatedModel::new(rm.specs.clone()).unwrap();
         let motion = ArticulatedMotion::from_joints(&model, &rm.q0, &rm.q1).unwrap();
-        let fk = model.pose_from_joints(&lerp(&rm.q0, &rm.q1, t)).unwrap().world_transforms(&model);
+        let fk = model.pose_from_joints(&lerp(&rm.q0, &rm.q1, t)).unwrap().world_transforms(&model).unwrap();
         for (i, w) in motion.world_all_at(t).iter().enumerate() {
             prop_assert!(w.abs_diff_eq(fk[i], 1e-9), "link {i} at t = {t}");
         }
@@ -390,7 +393,7 @@ proptest! {
             let (bt, bi) = (taylor[i].apply(x).aabb().inflate(1e-9), interval[i].apply(x).aabb().inflate(1e-9));
             for k in 0..=40 {
                 let t = dom.lo() + (dom.hi() - dom.lo()) * k as f64 / 40.0;
-                let p = motion.world_at(LinkId(i as u32), t).transform_point3(x);
+                let p = motion.world_at(LinkId(i as u32), t).unwrap().transform_point3(x);
                 prop_assert!(bt.contains_point(p), "link {i} t={t}: taylor misses {p}");
                 prop_assert!(bi.contains_point(p), "link {i} t={t}: interval misses {p}");
             }
@@ -403,7 +406,7 @@ proptest! {
         let motion = ArticulatedMotion::from_joints(&model, &rm.q0, &rm.q1).unwrap();
         let tip = LinkId(model.len() as u32 - 1);
         let r = 0.7;
-        let mu = motion.motion_bound(tip, n, r, t);
+        let mu = motion.motion_bound(tip, n, r, t).unwrap();
         let s = sampled_projected_motion(&motion, tip, dir * r * frac, n, t);
         prop_assert!(s <= mu + 1e-9, "depth {}: sampled {s} > bound {mu}", model.len());
     }
@@ -443,4 +446,73 @@ proptest! {
         }
         prop_assert!(total <= mu + 1e-9, "sampled {total} > bound {mu}");
     }
+}
+
+/// Issue 14 item 5: a `LinkId`, `NodeId`, pose or joint vector from another model is a
+/// typed error everywhere, never a panic.
+#[test]
+fn foreign_ids_and_poses_are_typed_errors() {
+    use ccd_kinematics::{AssemblyBounds, AssemblyTree, NodeId};
+    let hinge = Joint::Revolute {
+        axis: DVec3::Z,
+        limits: None,
+    };
+    let small = chain_model(&[Joint::Fixed, hinge]);
+    let big = chain_model(&[Joint::Fixed, hinge, hinge, hinge]);
+    let motion = ArticulatedMotion::from_joints(&small, &[0.0], &[1.0]).unwrap();
+    let foreign = LinkId(3);
+    let unknown = |e| matches!(e, KinematicsError::UnknownLinkId { id: 3, links: 2 });
+    assert!(unknown(motion.relative(foreign).unwrap_err()));
+    assert!(unknown(motion.world_at(foreign, 0.5).unwrap_err()));
+    assert!(unknown(
+        motion
+            .motion_bound(foreign, DVec3::X, 1.0, 0.0)
+            .unwrap_err()
+    ));
+    assert!(motion.world_at(LinkId(1), 0.5).is_ok());
+
+    let big_pose = big.pose_from_joints(&[0.0; 3]).unwrap();
+    assert!(matches!(
+        big_pose.world_transforms(&small),
+        Err(KinematicsError::JointCount {
+            expected: 2,
+            got: 4
+        })
+    ));
+    assert!(matches!(
+        hinge.transform(&[]),
+        Err(KinematicsError::JointCount {
+            expected: 1,
+            got: 0
+        })
+    ));
+    assert!(matches!(
+        Joint::Floating.transform(&[0.0; 3]),
+        Err(KinematicsError::JointCount { .. })
+    ));
+
+    let mut tree = AssemblyTree::from_model(&small);
+    assert!(unknown(tree.world_transform(foreign).unwrap_err()));
+    assert!(unknown(
+        tree.world_transforms(&[LinkId(0), foreign]).unwrap_err()
+    ));
+    assert!(unknown(tree.leaf(foreign).unwrap_err()));
+    assert!(unknown(tree.joint_node(foreign).unwrap_err()));
+    assert!(unknown(tree.relative(foreign).unwrap_err()));
+    assert!(unknown(tree.set_joint(foreign, &[0.0]).unwrap_err()));
+    let node = NodeId(tree.node_count() as u32);
+    let no_node = |e| matches!(e, KinematicsError::UnknownNodeId { .. });
+    assert!(no_node(tree.node(node).unwrap_err()));
+    assert!(no_node(tree.parent(node).unwrap_err()));
+    assert!(no_node(tree.handles(node).unwrap_err()));
+    assert!(no_node(tree.handle_transforms(node).unwrap_err()));
+    assert!(no_node(tree.child_to_parent(node).unwrap_err()));
+    let mut bounds = AssemblyBounds::<Interval>::new(&tree, &motion, Interval::UNIT).unwrap();
+    assert!(unknown(bounds.world_bound(foreign).err().unwrap()));
+    let mut out = Vec::new();
+    assert!(unknown(
+        bounds.world_bounds_into(&[foreign], &mut out).unwrap_err()
+    ));
+    let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
+    assert!(unknown(bounds.set_motion(foreign, still).unwrap_err()));
 }

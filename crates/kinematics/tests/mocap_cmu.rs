@@ -48,7 +48,9 @@ fn end_site(clip: &MocapClip, joint: &str) -> Vec<DVec3> {
         .find(|s| s.link == link)
         .unwrap_or_else(|| panic!("{joint} has no end site"));
     clip.poses()
-        .map(|p| p.world_transforms(clip.model())[link.index()].transform_point3(site.offset))
+        .map(|p| {
+            p.world_transforms(clip.model()).unwrap()[link.index()].transform_point3(site.offset)
+        })
         .collect()
 }
 

@@ -67,7 +67,7 @@ fn well_formed_clip_parses_and_poses() {
     assert_eq!(clip.end_sites()[0].line, 10);
     // frame 1 by hand: root T(1,2,3)·Rz(90°); knee T(0,-0.5,0)·Rx(90°)
     let pose = clip.pose(1).unwrap();
-    let world = pose.world_transforms(clip.model());
+    let world = pose.world_transforms(clip.model()).unwrap();
     let rz = DMat3::from_rotation_z(90f64.to_radians());
     let rx = DMat3::from_rotation_x(90f64.to_radians());
     let t = DVec3::new(1.0, 2.0, 3.0);

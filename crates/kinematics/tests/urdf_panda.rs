@@ -233,9 +233,9 @@ fn panda_poses_match_the_joint_chain_by_hand() {
     let relative = m
         .links()
         .iter()
-        .map(|l| l.offset * l.joint.transform(&[0.0; 6][..l.joint.dof()]))
+        .map(|l| l.offset * l.joint.transform(&[0.0; 6][..l.joint.dof()]).unwrap())
         .collect();
-    let world = Pose::new(m, relative).unwrap().world_transforms(m);
+    let world = Pose::new(m, relative).unwrap().world_transforms(m).unwrap();
     check_against_hand(&robot, &world, zero, [0.0, 0.0]);
     // the well-known zero-configuration flange: (0.088, 0, 0.926), pointing down
     let flange = world[m.link_id("panda_link8").unwrap().index()];
@@ -260,7 +260,7 @@ fn panda_poses_match_the_joint_chain_by_hand() {
         let pose = m
             .pose_from_joints(&joint_vector(&robot, q, fingers))
             .unwrap();
-        check_against_hand(&robot, &pose.world_transforms(m), q, fingers);
+        check_against_hand(&robot, &pose.world_transforms(m).unwrap(), q, fingers);
     }
 }
 
@@ -313,16 +313,21 @@ fn panda_joint_space_motion_turns_joint_one_the_long_way() {
     let motion = ArticulatedMotion::from_joints(m, &q0, &q1).unwrap();
     let hand = m.link_id("panda_hand").unwrap();
     let link1 = robot.joint_link("panda_joint1").unwrap();
-    assert!((motion.relative(link1).angle() - 3.2).abs() < 1e-12);
+    assert!((motion.relative(link1).unwrap().angle() - 3.2).abs() < 1e-12);
     for k in 0..=20 {
         let t = k as f64 / 20.0;
         let q: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| a + (b - a) * t).collect();
-        let fk = m.pose_from_joints(&q).unwrap().world_transforms(m);
+        let fk = m.pose_from_joints(&q).unwrap().world_transforms(m).unwrap();
         let w = motion.world_all_at(t);
         for (i, (a, b)) in w.iter().zip(&fk).enumerate() {
             assert!(a.abs_diff_eq(*b, 1e-9), "link {i} at t = {t}");
         }
-        assert!(motion.world_at(hand, t).abs_diff_eq(fk[hand.index()], 1e-9));
+        assert!(
+            motion
+                .world_at(hand, t)
+                .unwrap()
+                .abs_diff_eq(fk[hand.index()], 1e-9)
+        );
     }
     // the short way misses the joint-space midpoint by a wide margin
     let short = ArticulatedMotion::between(
@@ -334,15 +339,17 @@ fn panda_joint_space_motion_turns_joint_one_the_long_way() {
     let mid = m
         .pose_from_joints(&joint_vector(&robot, arm(0.0), [0.02, 0.015]))
         .unwrap()
-        .world_transforms(m);
-    let off = (short.world_at(hand, 0.5).translation - mid[hand.index()].translation).length();
+        .world_transforms(m)
+        .unwrap();
+    let off =
+        (short.world_at(hand, 0.5).unwrap().translation - mid[hand.index()].translation).length();
     eprintln!("short-way hand at t = 0.5: {off:.3} m from the joint-space path");
     assert!(off > 0.3, "short-way hand only {off} m from the joint path");
     // the hand's swept box over the step contains its sampled positions
     let boxes = motion.enclosures::<TaylorModel>(Interval::UNIT).unwrap();
     let swept = boxes[hand.index()].apply(DVec3::ZERO).aabb();
     for k in 0..=200 {
-        let p = motion.world_at(hand, k as f64 / 200.0).translation;
+        let p = motion.world_at(hand, k as f64 / 200.0).unwrap().translation;
         assert!(swept.contains_point(p));
     }
 }

@@ -66,7 +66,7 @@
 //! let upper = robot.model.link_id("upper").unwrap();
 //! let mut q = vec![0.0; robot.model.dof()];
 //! q[robot.joint_index("shoulder").unwrap()] = std::f64::consts::FRAC_PI_2;
-//! let world = robot.model.pose_from_joints(&q)?.world_transforms(&robot.model);
+//! let world = robot.model.pose_from_joints(&q)?.world_transforms(&robot.model)?;
 //! // the link's tip (0, 0, 1) swings about +y onto +x
 //! let tip = world[upper.index()].transform_point3(DVec3::Z);
 //! assert!(tip.abs_diff_eq(DVec3::new(1.0, 0.0, 1.0), 1e-12));
