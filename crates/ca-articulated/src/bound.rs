@@ -31,7 +31,7 @@ pub(crate) fn link_speed_bound(
     let mut per_radius = 0.0f64;
     let mut cur = Some(id);
     while let Some(j) = cur {
-        let p = motion.relative(j).params();
+        let p = motion.relatives()[j.index()].params();
         let parent = links[j.index()].parent;
         if parent.is_none() {
             out.linear = p.displacement;
@@ -79,7 +79,9 @@ impl Mover<'_> {
     #[inline]
     fn pose(&self, t: f64) -> DAffine3 {
         match self {
-            Mover::Link { motion, id, .. } => motion.world_at(*id, t),
+            Mover::Link { motion, id, .. } => motion
+                .world_at(*id, t)
+                .expect("a body's link ids belong to its model"),
             Mover::Rigid(m) => m.pose_at(t),
             Mover::Static => DAffine3::IDENTITY,
         }
@@ -167,7 +169,7 @@ mod tests {
                     DVec3::new(1.0, 2.0, -2.0) / 3.0,
                 ] {
                     let ours = s.bound(n, r) * (1.0 - t);
-                    let theirs = motion.motion_bound(id, n, r, t);
+                    let theirs = motion.motion_bound(id, n, r, t).unwrap();
                     assert!(
                         (ours - theirs).abs() <= 1e-9 * theirs.max(1.0),
                         "link {id:?} t {t}: {ours} vs {theirs}"
@@ -176,8 +178,11 @@ mod tests {
                     let h = 1e-6;
                     for k in 0..20 {
                         let tau = t + (1.0 - t - h) * f64::from(k) / 19.0;
-                        let a = motion.world_at(id, tau).transform_point3(local);
-                        let b = motion.world_at(id, tau + h).transform_point3(local);
+                        let a = motion.world_at(id, tau).unwrap().transform_point3(local);
+                        let b = motion
+                            .world_at(id, tau + h)
+                            .unwrap()
+                            .transform_point3(local);
                         assert!(((b - a) / h).dot(n).abs() <= s.bound(n, r) + 1e-5);
                     }
                 }

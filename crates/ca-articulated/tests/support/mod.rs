@@ -175,7 +175,7 @@ pub fn part_distance(
         match p {
             Part::Link { link, .. } => (
                 body.link_shape(link).unwrap().body().mesh_bvh().mesh(),
-                motion.world_at(link, t),
+                motion.world_at(link, t).unwrap(),
             ),
             Part::Environment => (env.unwrap(), DAffine3::IDENTITY),
             Part::Rigid(_) => unreachable!("no rigid bodies in these tests"),
@@ -198,7 +198,7 @@ pub fn boxes_apart(
 ) -> bool {
     let bx = |p: Part| match p {
         Part::Link { link, .. } => {
-            let pose = motion.world_at(link, t);
+            let pose = motion.world_at(link, t).unwrap();
             let m = body.link_shape(link).unwrap().body().mesh_bvh().mesh();
             ccd_geometry::Aabb::from_points(m.vertices().iter().map(|&v| pose.transform_point3(v)))
         }
