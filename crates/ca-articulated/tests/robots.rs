@@ -94,7 +94,8 @@ fn exact_distance(
         .model
         .pose_from_joints(q)
         .unwrap()
-        .world_transforms(&robot.model);
+        .world_transforms(&robot.model)
+        .unwrap();
     let (sa, sb) = (
         body.link_shape(a).unwrap().body(),
         body.link_shape(b).unwrap().body(),
@@ -197,8 +198,8 @@ fn panda_self_collision_is_reported() {
     let motion =
         ArticulatedMotion::from_joints(&scene.bodies()[0].model().clone(), &ready, &folded)
             .unwrap();
-    let wa = motion.world_at(a, hit.contact.toc);
-    let wb = motion.world_at(b, hit.contact.toc);
+    let wa = motion.world_at(a, hit.contact.toc).unwrap();
+    let wb = motion.world_at(b, hit.contact.toc).unwrap();
     let body = &scene.bodies()[0];
     let d = mesh_distance(
         body.link_shape(a).unwrap().body().mesh_bvh(),
