@@ -74,7 +74,8 @@ pub enum Mode {
     Toc,
     /// Only whether the step is collision-free (motion-planning edge checks, CATCH Sec. 8.1):
     /// returns as soon as some pair is certainly in contact (its `toc` is a contact time, not
-    /// necessarily the first) or every pair is proven free.
+    /// necessarily the first) or every pair is proven free. A pair that hits the iteration
+    /// cap is returned at once with [`Status::OutOfIterations`]: the edge is not proven free.
     Boolean,
     /// The first time of contact of every colliding pair, sorted by time.
     AllPairs,

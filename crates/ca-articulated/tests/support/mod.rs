@@ -186,8 +186,8 @@ pub fn part_distance(
     mesh_distance_brute_force(ma, &pa, mb, &pb).distance
 }
 
-/// Whether the world boxes of the two parts' vertices at `t` are disjoint (then so are
-/// the meshes).
+/// Whether the world boxes of the two parts' vertices at `t` are more than `margin` apart
+/// (then so are the meshes).
 pub fn boxes_apart(
     body: &ArticulatedBody,
     motion: &ArticulatedMotion,
@@ -195,6 +195,7 @@ pub fn boxes_apart(
     a: Part,
     b: Part,
     t: f64,
+    margin: f64,
 ) -> bool {
     let bx = |p: Part| match p {
         Part::Link { link, .. } => {
@@ -205,7 +206,7 @@ pub fn boxes_apart(
         Part::Environment => env.unwrap().aabb(),
         Part::Rigid(_) => unreachable!("no rigid bodies in these tests"),
     };
-    !bx(a).inflate(1e-9).overlaps(&bx(b))
+    !bx(a).inflate(margin + 1e-9).overlaps(&bx(b))
 }
 
 /// The pairs a query may report: self pairs after the filter, and links vs environment.
@@ -233,7 +234,7 @@ pub fn reference_pair(
     samples: u32,
 ) -> Option<f64> {
     let d = |t: f64| {
-        if boxes_apart(body, motion, env, a, b, t) {
+        if boxes_apart(body, motion, env, a, b, t, 0.0) {
             1.0
         } else {
             part_distance(body, motion, env, a, b, t)
