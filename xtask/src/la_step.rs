@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use ccd_la_deformable::Output;
+use ccd_la_deformable::Mode;
 use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions};
 use clap::Args;
 
@@ -61,9 +61,9 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         s => bail!("unknown scene {s:?}; scenes: cloth-ball, n-body, exploding-dragon"),
     };
     let output = match args.output.as_str() {
-        "global" => Output::Global,
-        "all" => Output::All,
-        "boolean" => Output::Boolean,
+        "global" => Mode::Global,
+        "all" => Mode::All,
+        "boolean" => Mode::Boolean,
         o => bail!("unknown output {o:?}; outputs: global, all, boolean"),
     };
     let step = args.step.unwrap_or(quick_step);
@@ -75,17 +75,16 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         );
     }
     let topo = anim.topology();
-    let opts = SceneOptions {
-        kernel: if args.cubic {
-            Kernel::CubicBaseline
-        } else {
-            Kernel::LocalAdvancement
-        },
-        layer_height: args.layer_height,
-        parallel: args.threads > 1,
-        leaf_size: args.leaf_size,
-        ..SceneOptions::default()
+    let kernel = if args.cubic {
+        Kernel::CubicBaseline
+    } else {
+        Kernel::LocalAdvancement
     };
+    let opts = SceneOptions::default()
+        .with_kernel(kernel)
+        .with_layer_height(args.layer_height)
+        .with_parallel(args.threads > 1)
+        .with_leaf_size(args.leaf_size);
     // the scene is built at `--from` (default: the step itself), then updated step by step
     let first = args.from.unwrap_or(step);
     if first > step {

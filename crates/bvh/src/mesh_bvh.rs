@@ -94,7 +94,7 @@ impl<B> MeshBvh<B> {
     }
 
     /// The largest distance from the local origin to a vertex (the `r_max` of motion bounds
-    /// about the origin, DESIGN "Rigid motion bound").
+    /// about the origin, docs/architecture.md, "Rigid motion bound").
     #[inline]
     #[must_use]
     pub fn max_radius(&self) -> f64 {

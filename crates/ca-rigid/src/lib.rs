@@ -10,9 +10,9 @@
 //! RSS support functions; triangle pairs use their exact distance along their closest
 //! direction. The speed bound is `|Δv·n|` plus, per body, `ω` times the extent of the set
 //! on `n × u` at the current time, widened by how far the body can turn within the step's
-//! horizon (DESIGN, "Rigid motion bound", with absolute values throughout). The step is
-//! the minimum over surviving pairs; a pair whose key already reaches the best step is
-//! pruned. Iterations start when the bodies' bounding spheres (about the rotation centres)
+//! horizon (docs/architecture.md, "Rigid motion bound", with absolute values throughout).
+//! The step is the minimum over surviving pairs; a pair whose key already reaches the best
+//! step is pruned. Iterations start when the bodies' bounding spheres (about the rotation centres)
 //! first come within the tolerance.
 //!
 //! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK

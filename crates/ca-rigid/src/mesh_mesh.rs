@@ -37,7 +37,7 @@ impl Rates {
         (self.rel_linear.length() + self.omega_a * ra + self.omega_b * rb) * (1.0 + 1e-12)
     }
 
-    /// Bound on `|(v_b − v_a) · n|` for unit `n` (DESIGN, "Rigid motion bound"):
+    /// Bound on `|(v_b − v_a) · n|` for unit `n` (docs/architecture.md, "Rigid motion bound"):
     /// `|Δs · n| + ω_a |u_a × n| r_a + ω_b |u_b × n| r_b`. Absolute values throughout, so it
     /// holds whatever the sign of the motion (FCL #555 used a signed form).
     #[inline]

@@ -93,6 +93,9 @@
 //! let first = scene.query(SceneMode::Global);
 //! let toc = first.toc().expect("they touch");
 //! assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
+//! // which features touch, and where (world coordinates at `toc`)
+//! let c = first.contacts[0];
+//! assert!(c.point_a.distance(c.point_b) < 1e-6 && c.normal.length() > 0.99);
 //! // every colliding vertex–face and edge–edge pair, each with its own time of contact
 //! let all = scene.query(SceneMode::All);
 //! assert!(all.contacts.len() >= first.contacts.len());
@@ -139,15 +142,19 @@
 //!   is an `Err`, never a panic.
 //! - A query's **mode** says what it computes: the first contact, every contact (deformable
 //!   scenes), or only whether anything collides (Boolean, for planners):
-//!   [`ca_rigid::Mode`], [`la_deformable::Output`].
+//!   [`ca_rigid::Mode`], [`la_deformable::Mode`].
 //! - A **status** says how it ended: `Converged`, `InitiallyTouching` or
-//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::LaStatus`]). Hitting the
+//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::Status`]). Hitting the
 //!   iteration cap still gives a conservative answer: `toc` is then a lower bound.
 //! - A **contact** carries the time of contact, the two features (vertex, edge or face ids
 //!   into the caller's meshes), the world witness points and unit normal at `toc`, the
-//!   distance there and the status: [`ca_rigid::Contact`], [`la_deformable::PrimitiveToc`]
-//!   and (features, toc, distance and status only, for now) [`la_deformable::SceneContact`].
-//! - **Options** structs implement `Default`; start from it and change what you need.
+//!   distance there and the status: [`ca_rigid::Contact`], [`la_deformable::SceneContact`],
+//!   [`la_deformable::PrimitiveToc`].
+//! - **Options** start from `Default`. The deformable ones ([`la_deformable::LaOptions`],
+//!   [`la_deformable::scene::SceneOptions`]) are `#[non_exhaustive]`: change them with the
+//!   `with_*` builders, e.g. `SceneOptions::default().with_tolerance(1e-5)`.
+//! - Old names stay one release as deprecated aliases: `la_deformable::Output` (now
+//!   `Mode`) and `la_deformable::LaStatus` (now `Status`).
 //!
 //! # Tolerances
 //!
@@ -254,7 +261,7 @@ pub mod prelude {
     pub use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Pose, RigidMotion};
     pub use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult};
     pub use ccd_la_deformable::{
-        DeformingMesh, LaOptions, LaStatus as SceneStatus, Output as SceneMode, SceneContact,
+        DeformingMesh, LaOptions, Mode as SceneMode, SceneContact, Status as SceneStatus,
     };
     pub use ccd_taylor::{Enclosure, Interval, TaylorError, TaylorModel, Transform};
 }

@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions};
-use ccd_la_deformable::{DeformingMesh, Output};
+use ccd_la_deformable::{DeformingMesh, Mode};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,24 +52,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(d)
         };
-        let opts = SceneOptions {
-            kernel,
-            leaf_size: env("LEAF_SIZE", 8),
-            layer_height: env("LAYER_HEIGHT", 3),
-            parallel: env("PARALLEL", 0) != 0,
-            ..SceneOptions::default()
-        };
+        let opts = SceneOptions::default()
+            .with_kernel(kernel)
+            .with_leaf_size(env("LEAF_SIZE", 8))
+            .with_layer_height(env("LAYER_HEIGHT", 3))
+            .with_parallel(env("PARALLEL", 0) != 0);
         let t = Instant::now();
         let scene = Scene::new(vec![mesh.clone()], &opts)?;
         let build = t.elapsed();
-        for output in [Output::Global, Output::All, Output::Boolean] {
+        for output in [Mode::Global, Mode::All, Mode::Boolean] {
             let t = Instant::now();
             let r = scene.query(output);
             let dt = t.elapsed();
             let initially = r
                 .contacts
                 .iter()
-                .filter(|c| c.status == ccd_la_deformable::LaStatus::InitiallyTouching)
+                .filter(|c| c.status == ccd_la_deformable::Status::InitiallyTouching)
                 .count();
             println!(
                 "{kernel:?} {output:?}: build {:.1} ms, query {:.1} ms, toc {:?}, contacts {} ({initially} within tolerance at t = 0), {:?}",

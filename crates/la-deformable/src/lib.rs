@@ -9,8 +9,15 @@
 //! to cull whole subtrees by time.
 //!
 //! Conventions: time is normalized to `[0, 1]`; the tolerance `ε` is an absolute distance
-//! (default [`DEFAULT_TOLERANCE`] = 1e-6); a reported `toc` never exceeds the true first
-//! time the features come within `ε` of each other.
+//! (default [`DEFAULT_TOLERANCE`] = 1e-6, tighter than the rigid crate's 1e-3 because cloth
+//! layers sit close together); a reported `toc` never exceeds the true first time the
+//! features come within `ε` of each other.
+//!
+//! Vocabulary (shared with `ccd-ca-rigid`): a query runs in a [`Mode`] (global ToC, all
+//! ToCs, Boolean), ends with a [`Status`], and reports contacts ([`SceneContact`],
+//! [`PrimitiveToc`]) with the time of contact, both features, world witness points, the
+//! normal and the status. Options ([`LaOptions`], [`scene::SceneOptions`]) are
+//! `#[non_exhaustive]`: build them from `Default` with the `with_*` methods.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -28,6 +35,8 @@ pub use kernels::{
 };
 pub use mesh::{DeformingMesh, OWN_EDGE, OWN_VERTEX};
 pub use options::{
-    DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, LaOptions, LaStatus, Output, PrimitiveToc,
-    SceneContact, SceneStats,
+    DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, LaOptions, Mode, PrimitiveToc, SceneContact,
+    SceneStats, Status,
 };
+#[allow(deprecated)]
+pub use options::{LaStatus, Output};

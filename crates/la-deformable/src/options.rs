@@ -11,12 +11,26 @@ pub const DEFAULT_TOLERANCE: f64 = 1e-6;
 pub const DEFAULT_MAX_ITERATIONS: u32 = 1000;
 
 /// Settings of a local-advancement query.
+///
+/// `#[non_exhaustive]`: start from [`LaOptions::default`] and change what you need with the
+/// `with_*` builders.
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::LaOptions;
+///
+/// let opts = LaOptions::default().with_tolerance(1e-4).with_max_iterations(50);
+/// assert_eq!((opts.tolerance, opts.max_iterations), (1e-4, 50));
+/// assert!(opts.validate().is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct LaOptions {
     /// Absolute distance `ε`: a contact is reported once the features are closer than this.
     pub tolerance: f64,
     /// Cap on LA iterations per elementary query; hitting it reports a conservative
-    /// contact with [`LaStatus::OutOfIterations`].
+    /// contact with [`Status::OutOfIterations`].
     pub max_iterations: u32,
 }
 
@@ -30,6 +44,20 @@ impl Default for LaOptions {
 }
 
 impl LaOptions {
+    /// The same options with tolerance `ε` (an absolute distance; checked by the query).
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with another cap on LA iterations per elementary query.
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
     /// Checks the options.
     ///
     /// # Errors
@@ -46,9 +74,10 @@ impl LaOptions {
     }
 }
 
-/// How an elementary query ended.
+/// How an elementary query ended (the same three outcomes as `ccd_ca_rigid::Status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LaStatus {
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Status {
     /// The distance fell below the tolerance at `toc`.
     Converged,
     /// The features were already within the tolerance at `t = 0`.
@@ -68,6 +97,7 @@ pub enum LaStatus {
 /// `Edge(i, j)` the edge between them and `Face(0)` the interior; for an edge `Vertex(0)`,
 /// `Vertex(1)` and `Edge(0, 1)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct PrimitiveToc {
     /// Conservative time of contact in `[0, 1]`: the features do not touch before it.
     pub toc: f64,
@@ -76,7 +106,7 @@ pub struct PrimitiveToc {
     /// LA iterations taken (distance evaluations).
     pub iterations: u32,
     /// How the query ended.
-    pub status: LaStatus,
+    pub status: Status,
     /// Closest points and the local features they lie on, at `toc` (`point_a` on feature
     /// `a`, `point_b` on feature `b`; `distance == closest.distance`).
     pub closest: Closest,
@@ -88,10 +118,16 @@ pub struct PrimitiveToc {
     pub normal: DVec3,
 }
 
-/// One contact in a scene: which mesh features touch, and when.
+/// One contact in a scene: which mesh features touch, when, and where.
+///
+/// The same vocabulary as `ccd_ca_rigid::Contact`: time of contact, the two features, the
+/// world witness points and unit normal at `toc`, the distance there and the status.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SceneContact {
-    /// Conservative time of contact.
+    /// Conservative time of contact: the features are farther apart than the tolerance at
+    /// every earlier time.
     pub toc: f64,
     /// Index of the first mesh in the scene.
     pub mesh_a: u32,
@@ -101,15 +137,23 @@ pub struct SceneContact {
     pub mesh_b: u32,
     /// Feature of the second mesh (a face or an edge).
     pub feature_b: Feature,
-    /// Distance at `toc`.
+    /// Point of `feature_a` closest to `feature_b` at `toc` (world coordinates).
+    pub point_a: DVec3,
+    /// Point of `feature_b` closest to `feature_a` at `toc` (world coordinates).
+    pub point_b: DVec3,
+    /// Unit contact normal at `toc`, from feature `a` towards feature `b` (see
+    /// [`PrimitiveToc::normal`]); zero when no direction is defined.
+    pub normal: DVec3,
+    /// Distance between the features at `toc` (`|point_b - point_a|`).
     pub distance: f64,
     /// How the elementary query ended.
-    pub status: LaStatus,
+    pub status: Status,
 }
 
-/// What a scene query reports.
+/// What a scene query reports (the deformable counterpart of `ccd_ca_rigid::Mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Output {
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Mode {
     /// The first contact in the scene (global ToC); pruning uses the current best as a bound.
     #[default]
     Global,
@@ -121,6 +165,8 @@ pub enum Output {
 
 /// Counters of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SceneStats {
     /// Bounding-volume pair tests.
     pub bv_tests: u64,
@@ -137,3 +183,17 @@ pub struct SceneStats {
     /// during the step, or a closed surface star-shaped about a moving centre.
     pub patches_skipped: u64,
 }
+
+/// The old name of [`Mode`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `Mode` (one vocabulary across crates)"
+)]
+pub type Output = Mode;
+
+/// The old name of [`Status`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `Status` (one vocabulary across crates)"
+)]
+pub type LaStatus = Status;

@@ -13,7 +13,7 @@ use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
 use ccd_la_deformable::baseline::{edge_edge_cubic, vertex_face_cubic};
 use ccd_la_deformable::kernels::{edge_edge, vertex_face};
-use ccd_la_deformable::{LaOptions, LaStatus, PrimitiveToc};
+use ccd_la_deformable::{LaOptions, PrimitiveToc, Status};
 use support::conformance::{Query, load, root};
 use support::exact::{Reference, edge_edge_reference, q, vertex_face_reference};
 
@@ -85,7 +85,7 @@ fn run(kind: &str, queries: &[Query], kernel: Kernel, label: &str, check_referen
         t.positives += usize::from(query.truth);
         if let Some(hit) = &got {
             t.iterations.push(hit.iterations);
-            t.capped += usize::from(hit.status == LaStatus::OutOfIterations);
+            t.capped += usize::from(hit.status == Status::OutOfIterations);
         }
         if query.truth && got.is_none() {
             t.false_negatives.push(query.name.clone());

@@ -7,7 +7,7 @@ use ccd_la_deformable::baseline::{edge_edge_cubic, vertex_face_cubic};
 use ccd_la_deformable::kernels::{
     edge_edge, edge_edge_until, triangle_triangle, vertex_face, vertex_face_until,
 };
-use ccd_la_deformable::{LaError, LaOptions, LaStatus, PrimitiveToc};
+use ccd_la_deformable::{LaError, LaOptions, PrimitiveToc, Status};
 
 const TOL: f64 = 1e-6;
 
@@ -44,7 +44,7 @@ fn vertex_face_head_on_from_both_sides() {
     for sign in [1.0, -1.0] {
         let (x0, x1) = vf(v(0.2, 0.3, sign), v(0.2, 0.3, -sign), face(), face());
         let hit = assert_toc(vertex_face(&x0, &x1, &opts()).unwrap(), 0.5, 1e-6);
-        assert_eq!(hit.status, LaStatus::Converged);
+        assert_eq!(hit.status, Status::Converged);
         assert_eq!(hit.closest.feature_b, Feature::Face(0));
         assert_eq!(hit.normal, v(0.0, 0.0, -sign));
         // The face moving instead of the vertex: same contact.
@@ -72,7 +72,7 @@ fn vertex_face_contact_exactly_at_the_end() {
 fn vertex_face_touching_at_start() {
     let (x0, x1) = vf(v(0.2, 0.3, 0.0), v(0.2, 0.3, 1.0), face(), face());
     let hit = vertex_face(&x0, &x1, &opts()).unwrap().unwrap();
-    assert_eq!((hit.toc, hit.status), (0.0, LaStatus::InitiallyTouching));
+    assert_eq!((hit.toc, hit.status), (0.0, Status::InitiallyTouching));
 }
 
 #[test]
@@ -231,25 +231,11 @@ fn until_respects_t_max() {
 fn bad_input_is_an_error_or_a_conservative_contact() {
     let (mut x0, x1) = vf(v(0.2, 0.3, 1.0), v(0.2, 0.3, -1.0), face(), face());
     assert!(matches!(
-        vertex_face(
-            &x0,
-            &x1,
-            &LaOptions {
-                tolerance: 0.0,
-                ..opts()
-            }
-        ),
+        vertex_face(&x0, &x1, &opts().with_tolerance(0.0)),
         Err(LaError::InvalidTolerance(_))
     ));
     assert!(matches!(
-        edge_edge(
-            &x0,
-            &x1,
-            &LaOptions {
-                max_iterations: 0,
-                ..opts()
-            }
-        ),
+        edge_edge(&x0, &x1, &opts().with_max_iterations(0)),
         Err(LaError::NoIterations)
     ));
     x0[2].y = f64::NAN;
@@ -258,9 +244,9 @@ fn bad_input_is_an_error_or_a_conservative_contact() {
         Err(LaError::NonFiniteVertex { vertex: 2, time: 0 })
     ));
     let hit = vertex_face_until(&x0, &x1, 1.0, TOL, 100).unwrap();
-    assert_eq!((hit.toc, hit.status), (0.0, LaStatus::OutOfIterations));
+    assert_eq!((hit.toc, hit.status), (0.0, Status::OutOfIterations));
     let hit = edge_edge_until(&x0, &x1, 1.0, TOL, 100).unwrap();
-    assert_eq!((hit.toc, hit.status), (0.0, LaStatus::OutOfIterations));
+    assert_eq!((hit.toc, hit.status), (0.0, Status::OutOfIterations));
     // Huge coordinates: never a panic, a conservative answer.
     let big = [
         v(1e200, 1e200, -1e200),

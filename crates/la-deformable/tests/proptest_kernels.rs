@@ -9,7 +9,7 @@ use ccd_distance::{point_triangle, segment_segment};
 use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
 use ccd_la_deformable::kernels::{edge_edge, edge_edge_until, vertex_face, vertex_face_until};
-use ccd_la_deformable::{LaOptions, LaStatus, PrimitiveToc};
+use ccd_la_deformable::{LaOptions, PrimitiveToc, Status};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use support::exact::{Reference, edge_edge_reference, q, vertex_face_reference};
@@ -137,7 +137,7 @@ fn check(
     }
     if let Some(hit) = got {
         prop_assert!((0.0..=1.0).contains(&hit.toc));
-        if hit.status != LaStatus::OutOfIterations {
+        if hit.status != Status::OutOfIterations {
             prop_assert!(hit.distance < TOL);
             let d = distance(vf, x0, x1, hit.toc);
             prop_assert!(d <= TOL + 1e-12, "distance {d} at toc {}", hit.toc);

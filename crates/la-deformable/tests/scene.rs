@@ -3,7 +3,7 @@
 
 use ccd_geometry::glam::DVec3;
 use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult, brute_force};
-use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Output, SceneContact};
+use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Mode, SceneContact};
 use proptest::prelude::*;
 
 /// A `(n+1)²`-vertex grid cloth of side `size` centred at the origin in the xz plane.
@@ -99,19 +99,19 @@ fn keys(r: &SceneResult) -> Vec<(Key, f64)> {
 
 /// The scene and the brute force agree on every output mode.
 fn check_agreement(meshes: Vec<DeformingMesh>, opts: &SceneOptions) -> (usize, Option<f64>) {
-    let all_ref = brute_force(&meshes, opts, Output::All).unwrap();
-    let global_ref = brute_force(&meshes, opts, Output::Global).unwrap();
+    let all_ref = brute_force(&meshes, opts, Mode::All).unwrap();
+    let global_ref = brute_force(&meshes, opts, Mode::Global).unwrap();
     let scene = Scene::new(meshes, opts).unwrap();
-    let all = scene.query(Output::All);
+    let all = scene.query(Mode::All);
     assert_eq!(
         keys(&all),
         keys(&all_ref),
         "all ToCs differ from brute force"
     );
-    let global = scene.query(Output::Global);
+    let global = scene.query(Mode::Global);
     assert_eq!(global.toc(), global_ref.toc(), "global ToC differs");
     assert_eq!(global.toc(), all_ref.toc());
-    let boolean = scene.query(Output::Boolean);
+    let boolean = scene.query(Mode::Boolean);
     assert_eq!(boolean.contacts.is_empty(), all_ref.contacts.is_empty());
     assert!(global.stats.primitive_tests <= all.stats.primitive_tests);
     (all_ref.contacts.len(), global_ref.toc())
@@ -125,42 +125,31 @@ fn cloth_on_sphere_matches_brute_force() {
     let toc = toc.unwrap();
     assert!(toc > 0.0 && toc < 1.0);
     // both inter-object and self contacts occur
-    let all = brute_force(&meshes, &SceneOptions::default(), Output::All).unwrap();
+    let all = brute_force(&meshes, &SceneOptions::default(), Mode::All).unwrap();
     assert!(all.contacts.iter().any(|c| c.mesh_a != c.mesh_b));
     assert!(all.contacts.iter().any(|c| c.mesh_a == 0 && c.mesh_b == 0));
     // the conventional pipeline (swept volumes only) and the cubic kernel inside it agree
     check_agreement(
         meshes.clone(),
-        &SceneOptions {
-            moving_bounds: false,
-            ..SceneOptions::default()
-        },
+        &SceneOptions::default().with_moving_bounds(false),
     );
     // other layer heights and leaf sizes give the same answers
     for (layer_height, leaf_size) in [(0, 1), (1, 2), (8, 8), (100, 4)] {
-        let opts = SceneOptions {
-            layer_height,
-            leaf_size,
-            ..SceneOptions::default()
-        };
+        let opts = SceneOptions::default()
+            .with_layer_height(layer_height)
+            .with_leaf_size(leaf_size);
         check_agreement(meshes.clone(), &opts);
     }
     // without self-collision, only mesh-pair contacts remain
-    let opts = SceneOptions {
-        self_collision: false,
-        ..SceneOptions::default()
-    };
-    let inter = Scene::new(meshes, &opts).unwrap().query(Output::All);
+    let opts = SceneOptions::default().with_self_collision(false);
+    let inter = Scene::new(meshes, &opts).unwrap().query(Mode::All);
     assert!(!inter.contacts.is_empty());
     assert!(inter.contacts.iter().all(|c| c.mesh_a != c.mesh_b));
 }
 
 #[test]
 fn cubic_baseline_scene_matches_its_brute_force() {
-    let opts = SceneOptions {
-        kernel: Kernel::CubicBaseline,
-        ..SceneOptions::default()
-    };
+    let opts = SceneOptions::default().with_kernel(Kernel::CubicBaseline);
     check_agreement(cloth_on_sphere(12), &opts);
 }
 
@@ -169,18 +158,15 @@ fn la_and_cubic_find_contacts_at_the_same_time() {
     let meshes = cloth_on_sphere(16);
     let la = Scene::new(meshes.clone(), &SceneOptions::default())
         .unwrap()
-        .query(Output::Global)
+        .query(Mode::Global)
         .toc()
         .unwrap();
     let cubic = Scene::new(
         meshes,
-        &SceneOptions {
-            kernel: Kernel::CubicBaseline,
-            ..SceneOptions::default()
-        },
+        &SceneOptions::default().with_kernel(Kernel::CubicBaseline),
     )
     .unwrap()
-    .query(Output::Global)
+    .query(Mode::Global)
     .toc()
     .unwrap();
     // LA reports within the tolerance before the exact touching time the cubic finds
@@ -203,10 +189,7 @@ fn update_refits_and_matches_a_fresh_scene() {
         &SceneOptions::default(),
     )
     .unwrap();
-    assert_eq!(
-        keys(&scene.query(Output::All)),
-        keys(&fresh.query(Output::All))
-    );
+    assert_eq!(keys(&scene.query(Mode::All)), keys(&fresh.query(Mode::All)));
     // a connected mesh is refitted however far it moves
     let rebuilds = scene.rebuilds();
     let far: Vec<DVec3> = meshes[1].x0().iter().map(|p| *p + DVec3::X * 3.0).collect();
@@ -241,15 +224,12 @@ fn update_refits_and_matches_a_fresh_scene() {
     let moved = vec![DeformingMesh::new(tris, spread(1.1), back).unwrap()];
     let reference = brute_force(
         &moved,
-        &SceneOptions {
-            normal_cones: false,
-            ..SceneOptions::default()
-        },
-        Output::All,
+        &SceneOptions::default().with_normal_cones(false),
+        Mode::All,
     )
     .unwrap();
     assert!(!reference.contacts.is_empty());
-    assert_eq!(keys(&scene.query(Output::All)), keys(&reference));
+    assert_eq!(keys(&scene.query(Mode::All)), keys(&reference));
     assert!(matches!(
         scene.update(5, vec![], vec![]),
         Err(LaError::InvalidOption(_))
@@ -263,30 +243,21 @@ fn update_refits_and_matches_a_fresh_scene() {
 #[test]
 fn bad_options_and_empty_scenes() {
     let m = cloth_on_sphere(4);
-    let bad = SceneOptions {
-        leaf_size: 0,
-        ..SceneOptions::default()
-    };
+    let bad = SceneOptions::default().with_leaf_size(0);
     assert!(matches!(
         Scene::new(m.clone(), &bad),
         Err(LaError::InvalidOption(_))
     ));
-    let bad = SceneOptions {
-        la: LaOptions {
-            tolerance: f64::NAN,
-            ..LaOptions::default()
-        },
-        ..SceneOptions::default()
-    };
+    let bad = SceneOptions::default().with_la(LaOptions::default().with_tolerance(f64::NAN));
     assert!(matches!(
         Scene::new(m, &bad),
         Err(LaError::InvalidTolerance(_))
     ));
     let empty = Scene::new(vec![], &SceneOptions::default()).unwrap();
-    assert_eq!(empty.query(Output::All).toc(), None);
+    assert_eq!(empty.query(Mode::All).toc(), None);
     let no_tris = DeformingMesh::new(vec![], vec![DVec3::ZERO], vec![DVec3::X]).unwrap();
     let s = Scene::new(vec![no_tris.clone(), no_tris], &SceneOptions::default()).unwrap();
-    assert!(s.query(Output::Global).contacts.is_empty());
+    assert!(s.query(Mode::Global).contacts.is_empty());
 }
 
 #[cfg(feature = "parallel")]
@@ -294,27 +265,17 @@ fn bad_options_and_empty_scenes() {
 fn parallel_query_matches_sequential() {
     let meshes = cloth_on_sphere(24);
     let seq = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
-    let par = Scene::new(
-        meshes,
-        &SceneOptions {
-            parallel: true,
-            ..SceneOptions::default()
-        },
-    )
-    .unwrap();
+    let par = Scene::new(meshes, &SceneOptions::default().with_parallel(true)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
     pool.install(|| {
-        assert_eq!(keys(&par.query(Output::All)), keys(&seq.query(Output::All)));
+        assert_eq!(keys(&par.query(Mode::All)), keys(&seq.query(Mode::All)));
+        assert_eq!(par.query(Mode::Global).toc(), seq.query(Mode::Global).toc());
         assert_eq!(
-            par.query(Output::Global).toc(),
-            seq.query(Output::Global).toc()
-        );
-        assert_eq!(
-            par.query(Output::Boolean).contacts.is_empty(),
-            seq.query(Output::Boolean).contacts.is_empty()
+            par.query(Mode::Boolean).contacts.is_empty(),
+            seq.query(Mode::Boolean).contacts.is_empty()
         );
     });
 }
@@ -352,7 +313,7 @@ fn soup(n: usize) -> impl Strategy<Value = DeformingMesh> {
 proptest! {
     #[test]
     fn random_soups_match_brute_force(a in soup(12), b in soup(8), leaf in 1u32..5, layer in 0u32..4) {
-        let opts = SceneOptions { leaf_size: leaf, layer_height: layer, ..SceneOptions::default() };
+        let opts = SceneOptions::default().with_leaf_size(leaf).with_layer_height(layer);
         check_agreement(vec![a, b], &opts);
     }
 }
@@ -406,16 +367,13 @@ fn normal_cone_culling_keeps_every_contact_on_folding_sheets() {
         let (n, _) = check_agreement(vec![mesh.clone()], &opts);
         contacts += n;
         let scene = Scene::new(vec![mesh.clone()], &opts).unwrap();
-        skipped += scene.query(Output::All).stats.patches_skipped;
+        skipped += scene.query(Mode::All).stats.patches_skipped;
         // culling off gives the same contacts, with no patch skipped
-        let off = SceneOptions {
-            normal_cones: false,
-            ..opts
-        };
+        let off = opts.with_normal_cones(false);
         let scene_off = Scene::new(vec![mesh], &off).unwrap();
-        let r = scene_off.query(Output::All);
+        let r = scene_off.query(Mode::All);
         assert_eq!(r.stats.patches_skipped, 0);
-        assert_eq!(keys(&r), keys(&scene.query(Output::All)));
+        assert_eq!(keys(&r), keys(&scene.query(Mode::All)));
     }
     assert!(skipped > 50, "normal cones must cull here ({skipped})");
     assert!(contacts > 0, "the full folds must touch ({contacts})");
@@ -454,7 +412,7 @@ fn star_culling_of_closed_pieces_keeps_every_contact() {
         "the dented ball must touch itself"
     );
     let scene = Scene::new(vec![mesh], &opts).unwrap();
-    let r = scene.query(Output::All);
+    let r = scene.query(Mode::All);
     assert!(
         r.stats.patches_skipped >= 2,
         "the intact balls are certified"
@@ -463,4 +421,52 @@ fn star_culling_of_closed_pieces_keeps_every_contact() {
         r.contacts.iter().all(|c| c.mesh_a == 0 && c.mesh_b == 0),
         "contacts are self-contacts"
     );
+}
+
+/// Every scene contact carries world witness points at its `toc`: `point_a` on feature `a`
+/// and `point_b` on feature `b` (both moved to `toc`), `distance = |point_b - point_a|`
+/// below the tolerance (unless capped), and a unit normal from `a` towards `b`.
+#[test]
+fn scene_contacts_carry_world_witnesses_on_their_features() {
+    use ccd_distance::{point_segment, point_triangle};
+    use ccd_geometry::{Feature, Segment, Triangle};
+    use ccd_la_deformable::Status;
+
+    let meshes = cloth_on_sphere(10);
+    for kernel in [Kernel::LocalAdvancement, Kernel::CubicBaseline] {
+        let opts = SceneOptions::default().with_kernel(kernel);
+        let scene = Scene::new(meshes.clone(), &opts).unwrap();
+        let all = scene.query(Mode::All);
+        assert!(
+            all.contacts.len() > 10,
+            "{kernel:?}: {}",
+            all.contacts.len()
+        );
+        for c in &all.contacts {
+            let at = |mesh: u32, v: u32| scene.meshes()[mesh as usize].position_at(v, c.toc);
+            let off = |mesh: u32, f: Feature, p: DVec3| match f {
+                Feature::Vertex(v) => at(mesh, v).distance(p),
+                Feature::Edge(i, j) => {
+                    point_segment(p, &Segment::new(at(mesh, i), at(mesh, j))).distance
+                }
+                Feature::Face(t) => {
+                    let [i, j, k] = scene.meshes()[mesh as usize].triangles()[t as usize];
+                    point_triangle(p, &Triangle::new(at(mesh, i), at(mesh, j), at(mesh, k)))
+                        .distance
+                }
+            };
+            assert!(off(c.mesh_a, c.feature_a, c.point_a) < 1e-9, "{c:?}");
+            assert!(off(c.mesh_b, c.feature_b, c.point_b) < 1e-9, "{c:?}");
+            assert!(
+                (c.point_a.distance(c.point_b) - c.distance).abs() < 1e-12,
+                "{c:?}"
+            );
+            if c.status != Status::OutOfIterations {
+                assert!(c.distance < opts.la.tolerance, "{c:?}");
+            }
+            let n = c.normal.length();
+            assert!(n == 0.0 || (n - 1.0).abs() < 1e-12, "{c:?}");
+            assert!(c.normal.dot(c.point_b - c.point_a) >= -1e-15, "{c:?}");
+        }
+    }
 }

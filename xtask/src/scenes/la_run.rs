@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult};
-use ccd_la_deformable::{DeformingMesh, LaStatus, Output};
+use ccd_la_deformable::{DeformingMesh, Mode, Status};
 use glam::DVec3;
 use serde_json::json;
 
@@ -95,21 +95,17 @@ pub(crate) fn schedule(quick: bool, quick_step: usize, frames: usize) -> (Range<
 
 /// Options of the scenes every step runs on.
 fn options(kernel: Kernel, parallel: bool) -> SceneOptions {
-    SceneOptions {
-        kernel,
-        parallel,
-        ..SceneOptions::default()
-    }
+    SceneOptions::default()
+        .with_kernel(kernel)
+        .with_parallel(parallel)
 }
 
 /// The conventional pipeline of the paper's comparison: the cubic kernel, swept-volume
 /// culling only (no LA bounds of moving volumes).
 fn swept_cubic_options() -> SceneOptions {
-    SceneOptions {
-        kernel: Kernel::CubicBaseline,
-        moving_bounds: false,
-        ..SceneOptions::default()
-    }
+    SceneOptions::default()
+        .with_kernel(Kernel::CubicBaseline)
+        .with_moving_bounds(false)
 }
 
 /// Builds the deforming meshes of one step.
@@ -199,12 +195,12 @@ pub(crate) fn measure(
             }
             (out.expect("at least one repetition"), best)
         };
-        let (global, t_global) = best(&mut || la.query(Output::Global));
-        let (all, t_all) = best(&mut || la.query(Output::All));
-        let (cub, t_cubic) = best(&mut || cubic.query(Output::Global));
-        let (_, t_cubic_all) = best(&mut || cubic.query(Output::All));
-        let (_, t_swept) = best(&mut || swept.query(Output::Global));
-        let (_, t_par) = best(&mut || pool.install(|| par.query(Output::Global)));
+        let (global, t_global) = best(&mut || la.query(Mode::Global));
+        let (all, t_all) = best(&mut || la.query(Mode::All));
+        let (cub, t_cubic) = best(&mut || cubic.query(Mode::Global));
+        let (_, t_cubic_all) = best(&mut || cubic.query(Mode::All));
+        let (_, t_swept) = best(&mut || swept.query(Mode::Global));
+        let (_, t_par) = best(&mut || pool.install(|| par.query(Mode::Global)));
         rec.global_ms = t_global;
         rec.all_ms = t_all;
         rec.cubic_ms = t_cubic;
@@ -220,7 +216,7 @@ pub(crate) fn measure(
         rec.initial_contacts = all
             .contacts
             .iter()
-            .filter(|c| c.status == LaStatus::InitiallyTouching)
+            .filter(|c| c.status == Status::InitiallyTouching)
             .count();
         records.push(rec);
         bar.inc(1);

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use ccd_geometry::Feature;
-use ccd_la_deformable::Output;
+use ccd_la_deformable::Mode;
 use ccd_la_deformable::scene::{Scene, SceneOptions, brute_force};
 use glam::DVec3;
 use serde_json::json;
@@ -204,7 +204,7 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
             )?,
             &opts,
         )?;
-        let first = full.query(Output::Global);
+        let first = full.query(Mode::Global);
         let centre = first.contacts.first().map_or(x0[0], |c| match c.feature_a {
             Feature::Vertex(v) | Feature::Edge(v, _) | Feature::Face(v) => x0[v as usize],
         });
@@ -213,10 +213,10 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
     };
     let ms = meshes(&[t], &[y0], &[y1])?;
     let scene = Scene::new(ms.clone(), &opts)?;
-    let (g, a) = (scene.query(Output::Global), scene.query(Output::All));
+    let (g, a) = (scene.query(Mode::Global), scene.query(Mode::All));
     let (bg, ba) = (
-        brute_force(&ms, &opts, Output::Global)?,
-        brute_force(&ms, &opts, Output::All)?,
+        brute_force(&ms, &opts, Mode::Global)?,
+        brute_force(&ms, &opts, Mode::All)?,
     );
     let toc_ok = match (g.toc(), bg.toc()) {
         (None, None) => true,

@@ -19,7 +19,7 @@ use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
 
 use crate::kernels::check_finite;
-use crate::{LaError, LaOptions, LaStatus, PrimitiveToc};
+use crate::{LaError, LaOptions, PrimitiveToc, Status};
 
 pub use cubic::cubic_roots_in;
 
@@ -75,9 +75,9 @@ fn first_included(
                 distance: c.distance,
                 iterations: k as u32 + 1,
                 status: if t == 0.0 {
-                    LaStatus::InitiallyTouching
+                    Status::InitiallyTouching
                 } else {
-                    LaStatus::Converged
+                    Status::Converged
                 },
                 closest: c,
                 normal: c.direction().unwrap_or(DVec3::ZERO),

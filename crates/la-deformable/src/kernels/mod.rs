@@ -44,7 +44,7 @@
 //! negative slope or the next time exceeds `t_max`), or strictly increases `t`. If the step
 //! cannot be certified positive (the bound at `t` is not positive although `d ≥ ε`, which
 //! needs `ε` within a few ulps of the coordinate scale, or a stalled `t`) the query stops with
-//! a contact at the current `t` and [`LaStatus::OutOfIterations`]; so does the iteration
+//! a contact at the current `t` and [`Status::OutOfIterations`]; so does the iteration
 //! cap. Both are conservative: no contact occurs before the reported `toc`.
 //!
 //! **Shortcuts before the first distance** (both are the same certified bound, so they never
@@ -81,7 +81,7 @@ use ccd_distance::Closest;
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use crate::{LaError, LaStatus, PrimitiveToc};
+use crate::{LaError, PrimitiveToc, Status};
 
 /// Rounding margin of projections, relative to the largest coordinate magnitude: `256 u`
 /// (see the module docs for the derivation of the `70 u` it covers).
@@ -317,7 +317,7 @@ fn non_finite_contact() -> PrimitiveToc {
         toc: 0.0,
         distance: f64::NAN,
         iterations: 0,
-        status: LaStatus::OutOfIterations,
+        status: Status::OutOfIterations,
         closest: Closest {
             distance: f64::NAN,
             point_a: DVec3::NAN,
@@ -387,9 +387,9 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
         };
         if c.distance < tolerance {
             return contact(if t == 0.0 {
-                LaStatus::InitiallyTouching
+                Status::InitiallyTouching
             } else {
-                LaStatus::Converged
+                Status::Converged
             });
         }
         if iterations == 1
@@ -398,7 +398,7 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
             return None;
         }
         if iterations >= max_iterations {
-            return contact(LaStatus::OutOfIterations);
+            return contact(Status::OutOfIterations);
         }
         let mut step = certified_step(G::NA, &p, &dx, n, margin);
         if (step.is_nan() || step <= 0.0) && c.distance > 0.0 {
@@ -407,14 +407,14 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
             step = certified_step(G::NA, &p, &dx, w, margin);
         }
         if step.is_nan() || step <= 0.0 {
-            return contact(LaStatus::OutOfIterations);
+            return contact(Status::OutOfIterations);
         }
         let t_new = (t + step * STEP_SHRINK).next_down();
         if t_new > t_max {
             return None;
         }
         if t_new.is_nan() || t_new <= t {
-            return contact(LaStatus::OutOfIterations);
+            return contact(Status::OutOfIterations);
         }
         t = t_new;
         for k in 0..N {

@@ -46,7 +46,7 @@ impl PairGeometry<4> for VertexFace {
 ///
 /// # Example
 /// ```
-/// use ccd_la_deformable::{LaOptions, LaStatus, kernels::vertex_face};
+/// use ccd_la_deformable::{LaOptions, Status, kernels::vertex_face};
 /// use ccd_geometry::glam::DVec3;
 ///
 /// // A vertex falling from z = 1 to z = -1 through the triangle z = 0: contact at t = 0.5.
@@ -55,7 +55,7 @@ impl PairGeometry<4> for VertexFace {
 /// let x1 = [DVec3::new(0.2, 0.2, -1.0), face[0], face[1], face[2]];
 /// let hit = vertex_face(&x0, &x1, &LaOptions::default())?.expect("contact");
 /// assert!(hit.toc <= 0.5 && hit.toc > 0.5 - 1e-6);
-/// assert_eq!(hit.status, LaStatus::Converged);
+/// assert_eq!(hit.status, Status::Converged);
 /// assert_eq!(hit.normal, DVec3::NEG_Z); // from the vertex to the face
 ///
 /// // Moving sideways above the face never touches it.

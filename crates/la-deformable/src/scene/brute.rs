@@ -7,7 +7,7 @@ use ccd_geometry::glam::DVec3;
 
 use super::traverse::{edge_edge, vertex_face};
 use super::{SceneOptions, SceneResult, contact, sort_contacts};
-use crate::{DeformingMesh, LaError, LaStatus, Output, SceneContact, SceneStats};
+use crate::{DeformingMesh, LaError, Mode, SceneContact, SceneStats, Status};
 
 /// A feature with its swept box.
 #[derive(Clone, Copy)]
@@ -39,8 +39,8 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// vertex–face pair (each vertex used by a triangle against every face; within a mesh, faces
 /// containing the vertex are skipped) and every edge–edge pair (within a mesh, edges sharing
 /// a vertex are skipped), each run through the same elementary kernel on the whole step
-/// `[0, 1]`. The scene query returns the same contacts (`Output::All`) and the same earliest
-/// ToC (`Output::Global`) with [`SceneOptions::normal_cones`] off; with it on, pairs inside a
+/// `[0, 1]`. The scene query returns the same contacts (`Mode::All`) and the same earliest
+/// ToC (`Mode::Global`) with [`SceneOptions::normal_cones`] off; with it on, pairs inside a
 /// patch certified free of self-intersection that only come within the tolerance may be
 /// missing (no real contact ever is). Use it on small meshes (it is quadratic in the worst
 /// case).
@@ -51,7 +51,7 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// # Example
 /// ```
 /// use ccd_geometry::glam::DVec3;
-/// use ccd_la_deformable::{DeformingMesh, Output};
+/// use ccd_la_deformable::{DeformingMesh, Mode};
 /// use ccd_la_deformable::scene::{Scene, SceneOptions, brute_force};
 ///
 /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
@@ -60,15 +60,15 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 /// let meshes = vec![ground, DeformingMesh::new(vec![[0, 1, 2]], up, down)?];
 /// let opts = SceneOptions::default();
-/// let reference = brute_force(&meshes, &opts, Output::Global)?;
+/// let reference = brute_force(&meshes, &opts, Mode::Global)?;
 /// let scene = Scene::new(meshes, &opts)?;
-/// assert_eq!(scene.query(Output::Global).toc(), reference.toc());
+/// assert_eq!(scene.query(Mode::Global).toc(), reference.toc());
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```
 pub fn brute_force(
     meshes: &[DeformingMesh],
     opts: &SceneOptions,
-    output: Output,
+    output: Mode,
 ) -> Result<SceneResult, LaError> {
     opts.validate()?;
     let margin = opts.la.tolerance + super::round_off(meshes);
@@ -142,18 +142,18 @@ pub fn brute_force(
                 _ => None,
             };
             if let Some(c) = found {
-                if c.status == LaStatus::OutOfIterations {
+                if c.status == Status::OutOfIterations {
                     stats.capped += 1;
                 }
                 contacts.push(c);
-                if output == Output::Boolean {
+                if output == Mode::Boolean {
                     break 'outer;
                 }
             }
         }
     }
     sort_contacts(&mut contacts);
-    if output == Output::Global {
+    if output == Mode::Global {
         contacts.truncate(1);
     }
     Ok(SceneResult { contacts, stats })
@@ -191,9 +191,7 @@ fn vf(
         Feature::Vertex(v.verts[0]),
         f.mesh,
         Feature::Face(f.face),
-        p.toc,
-        p.distance,
-        p.status,
+        &p,
     ))
 }
 
@@ -236,8 +234,6 @@ fn ee(
         Feature::edge(ea[0], ea[1]),
         b.mesh,
         Feature::edge(eb[0], eb[1]),
-        p.toc,
-        p.distance,
-        p.status,
+        &p,
     ))
 }

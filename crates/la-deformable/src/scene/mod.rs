@@ -22,7 +22,7 @@
 //! sphere of directions once): they cannot intersect themselves
 //! ([`SceneOptions::normal_cones`]).
 //!
-//! With [`Output::Global`] the best ToC found so far bounds every later test (temporal
+//! With [`Mode::Global`] the best ToC found so far bounds every later test (temporal
 //! culling): a node pair or feature pair that cannot touch before it is pruned.
 //!
 //! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once a
@@ -40,11 +40,12 @@ pub use brute::brute_force;
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use crate::{DeformingMesh, LaError, LaOptions, LaStatus, Output, SceneContact, SceneStats};
+use crate::{DeformingMesh, LaError, LaOptions, Mode, PrimitiveToc, SceneContact, SceneStats};
 use hybrid::HybridBvh;
 
 /// Which elementary vertex–face / edge–edge test a scene query runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Kernel {
     /// Local advancement with the LA paper's Lemma 2 and 3 motion bounds
     /// ([`crate::kernels::vertex_face_until`], [`crate::kernels::edge_edge_until`]).
@@ -73,7 +74,22 @@ pub const MAX_LEAF_SIZE: u32 = 16;
 pub const REBUILD_DRIFT: f64 = 0.2;
 
 /// Settings of a scene query.
+///
+/// `#[non_exhaustive]`: start from [`SceneOptions::default`] and change what you need with
+/// the `with_*` builders.
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::scene::{Kernel, SceneOptions};
+///
+/// let opts = SceneOptions::default().with_tolerance(1e-5).with_self_collision(false);
+/// assert_eq!(opts.la.tolerance, 1e-5);
+/// assert_eq!(opts.kernel, Kernel::LocalAdvancement);
+/// assert!(opts.validate().is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SceneOptions {
     /// Tolerance and iteration cap of the elementary queries.
     pub la: LaOptions,
@@ -119,6 +135,77 @@ impl Default for SceneOptions {
 }
 
 impl SceneOptions {
+    /// The same options with other elementary-query settings ([`SceneOptions::la`]).
+    #[must_use]
+    pub fn with_la(mut self, la: LaOptions) -> Self {
+        self.la = la;
+        self
+    }
+
+    /// The same options with another lower-layer height ([`SceneOptions::layer_height`]).
+    #[must_use]
+    pub fn with_layer_height(mut self, layer_height: u32) -> Self {
+        self.layer_height = layer_height;
+        self
+    }
+
+    /// The same options with another leaf size ([`SceneOptions::leaf_size`]; checked by [`Scene::new`]).
+    #[must_use]
+    pub fn with_leaf_size(mut self, leaf_size: u32) -> Self {
+        self.leaf_size = leaf_size;
+        self
+    }
+
+    /// The same options with self-collision on or off ([`SceneOptions::self_collision`]).
+    #[must_use]
+    pub fn with_self_collision(mut self, self_collision: bool) -> Self {
+        self.self_collision = self_collision;
+        self
+    }
+
+    /// The same options with self-collision culling on or off ([`SceneOptions::normal_cones`]).
+    #[must_use]
+    pub fn with_normal_cones(mut self, normal_cones: bool) -> Self {
+        self.normal_cones = normal_cones;
+        self
+    }
+
+    /// The same options with another elementary test ([`SceneOptions::kernel`]).
+    #[must_use]
+    pub fn with_kernel(mut self, kernel: Kernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// The same options with moving-volume culling on or off ([`SceneOptions::moving_bounds`]).
+    #[must_use]
+    pub fn with_moving_bounds(mut self, moving_bounds: bool) -> Self {
+        self.moving_bounds = moving_bounds;
+        self
+    }
+
+    /// The same options with the rayon traversal on or off ([`SceneOptions::parallel`]).
+    #[must_use]
+    pub fn with_parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
+    /// The same options with tolerance `ε` for the elementary queries (shorthand for
+    /// `with_la(self.la.with_tolerance(tolerance))`).
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.la.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with another iteration cap for the elementary queries.
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.la.max_iterations = max_iterations;
+        self
+    }
+
     /// Checks the options.
     ///
     /// # Errors
@@ -138,9 +225,11 @@ impl SceneOptions {
 
 /// What a scene query found.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SceneResult {
-    /// [`Output::Global`] and [`Output::Boolean`]: at most one contact (the first in time for
-    /// `Global`, any for `Boolean`); [`Output::All`]: every colliding feature pair with its
+    /// [`Mode::Global`] and [`Mode::Boolean`]: at most one contact (the first in time for
+    /// `Global`, any for `Boolean`); [`Mode::All`]: every colliding feature pair with its
     /// own ToC, sorted by ToC.
     pub contacts: Vec<SceneContact>,
     /// Counters.
@@ -160,7 +249,7 @@ impl SceneResult {
 /// # Example
 /// ```
 /// use ccd_geometry::glam::DVec3;
-/// use ccd_la_deformable::{DeformingMesh, Output};
+/// use ccd_la_deformable::{DeformingMesh, Mode};
 /// use ccd_la_deformable::scene::{Scene, SceneOptions};
 ///
 /// // a triangle falling by 2 onto a static one 1 below it: contact at t = 0.5
@@ -170,7 +259,7 @@ impl SceneResult {
 /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 /// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
 /// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
-/// let toc = scene.query(Output::Global).toc().unwrap();
+/// let toc = scene.query(Mode::Global).toc().unwrap();
 /// assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```
@@ -260,7 +349,7 @@ impl Scene {
     /// Runs the query: every mesh pair, and every mesh against itself when
     /// [`SceneOptions::self_collision`] is set.
     #[must_use]
-    pub fn query(&self, output: Output) -> SceneResult {
+    pub fn query(&self, output: Mode) -> SceneResult {
         traverse::run(self, output)
     }
 }
@@ -275,24 +364,26 @@ fn round_off(meshes: &[DeformingMesh]) -> f64 {
     64.0 * f64::EPSILON * m
 }
 
-/// A contact record from an elementary result (vertex or edge side first).
+/// A contact record from an elementary result (vertex or edge side first): the witness
+/// points and normal are the elementary query's, at its `toc`, in world coordinates.
 fn contact(
     mesh_a: u32,
     feature_a: Feature,
     mesh_b: u32,
     feature_b: Feature,
-    toc: f64,
-    distance: f64,
-    status: LaStatus,
+    p: &PrimitiveToc,
 ) -> SceneContact {
     SceneContact {
-        toc,
+        toc: p.toc,
         mesh_a,
         feature_a,
         mesh_b,
         feature_b,
-        distance,
-        status,
+        point_a: p.closest.point_a,
+        point_b: p.closest.point_b,
+        normal: p.normal,
+        distance: p.distance,
+        status: p.status,
     }
 }
 

@@ -12,7 +12,7 @@ use super::{Kernel, Scene, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
 };
-use crate::{LaStatus, Output, PrimitiveToc, SceneContact, SceneStats};
+use crate::{Mode, PrimitiveToc, SceneContact, SceneStats, Status};
 use ccd_geometry::Aabb;
 
 /// A unit of traversal work.
@@ -81,7 +81,7 @@ pub(super) fn edge_edge(
 /// Traversal state of one query (or of one parallel worker).
 pub(super) struct Walker<'a> {
     scene: &'a Scene,
-    output: Output,
+    output: Mode,
     /// Upper bound of interest: the best ToC so far (`Global`), else 1.
     best: f64,
     contacts: Vec<SceneContact>,
@@ -110,7 +110,7 @@ pub(super) struct Shared {
 }
 
 impl<'a> Walker<'a> {
-    pub(super) fn new(scene: &'a Scene, output: Output) -> Self {
+    pub(super) fn new(scene: &'a Scene, output: Mode) -> Self {
         let margin = scene.options.la.tolerance + scene.round_off;
         Self {
             scene,
@@ -430,9 +430,7 @@ impl<'a> Walker<'a> {
                 Feature::Vertex(vi.id),
                 mf,
                 Feature::Face(fi.id),
-                p.toc,
-                p.distance,
-                p.status,
+                &p,
             ));
         }
     }
@@ -475,19 +473,17 @@ impl<'a> Walker<'a> {
                 Feature::Edge(a.ends[0], a.ends[1]),
                 mb,
                 Feature::Edge(b.ends[0], b.ends[1]),
-                p.toc,
-                p.distance,
-                p.status,
+                &p,
             ));
         }
     }
 
     fn report(&mut self, c: SceneContact) {
-        if c.status == LaStatus::OutOfIterations {
+        if c.status == Status::OutOfIterations {
             self.stats.capped += 1;
         }
         match self.output {
-            Output::Global => {
+            Mode::Global => {
                 if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
                     self.best = c.toc;
                     self.contacts.clear();
@@ -496,14 +492,14 @@ impl<'a> Walker<'a> {
                     self.done = c.toc <= 0.0;
                 }
             }
-            Output::All => self.contacts.push(c),
-            Output::Boolean => {
+            Mode::All => self.contacts.push(c),
+            Mode::Boolean => {
                 self.contacts.push(c);
                 self.done = true;
             }
         }
         if let Some(sh) = self.shared {
-            if self.output == Output::Global {
+            if self.output == Mode::Global {
                 sh.best.fetch_min(self.best.to_bits(), Ordering::Relaxed);
             }
             if self.done {
@@ -568,15 +564,15 @@ impl<'a> Walker<'a> {
         for c in other.contacts {
             // `capped` was counted by the worker already
             match self.output {
-                Output::Global => {
+                Mode::Global => {
                     if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
                         self.best = c.toc;
                         self.contacts.clear();
                         self.contacts.push(c);
                     }
                 }
-                Output::All => self.contacts.push(c),
-                Output::Boolean => {
+                Mode::All => self.contacts.push(c),
+                Mode::Boolean => {
                     if self.contacts.is_empty() {
                         self.contacts.push(c);
                     }
@@ -672,7 +668,7 @@ fn collect_ee(
 }
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
-pub(super) fn run(scene: &Scene, output: Output) -> SceneResult {
+pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
     let mut w = Walker::new(scene, output);
     let roots = w.roots();
     #[cfg(feature = "parallel")]
