@@ -37,7 +37,7 @@ fn rigid_box_slides_into_the_environment() {
     assert_eq!((c.a, c.b), (Part::Rigid(id), Part::Environment));
     let toc = c.contact.toc;
     // distance ≤ ε at toc: the face is within 1e-3 of the wall, i.e. toc ≥ 0.875 − 1e-3/4
-    assert!(toc <= 0.875 && toc >= 0.875 - 0.25e-3 - 1e-9, "{toc}");
+    assert!((0.875 - 0.25e-3 - 1e-9..=0.875).contains(&toc), "{toc}");
     assert!((c.contact.normal - DVec3::X).length() < 1e-6);
     // moving it elsewhere: free
     assert!(scene.set_rigid_motion(id, slide(-3.0, -2.0)));
