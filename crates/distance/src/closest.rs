@@ -6,8 +6,12 @@ use glam::DVec3;
 
 /// Closest points between two shapes `a` and `b`, with the features they lie on.
 ///
-/// `distance == (point_b - point_a).length()` exactly (the kernels compute the distance
-/// from the witness points), `point_a` lies on `a` and `point_b` on `b`.
+/// `point_a` lies on `a` and `point_b` on `b`, and `distance == (point_b - point_a).length()`
+/// exactly when the query's coordinates lie within `[2⁻¹⁰⁰, 2¹⁰⁰]` in magnitude (the kernels
+/// compute the distance from the witness points). Outside that window the kernels compute
+/// at an exactly rescaled copy of the input (see the [crate docs](crate)) and `distance` is
+/// that copy's witness distance scaled back, so it neither underflows nor overflows where
+/// `(point_b - point_a).length()` would; witness points at vertices are the input vertices.
 ///
 /// # Feature ids
 /// The primitive kernels report **local** features:

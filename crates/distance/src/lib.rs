@@ -12,8 +12,20 @@
 //! moves body 2 into body 1's frame first). They never allocate, never panic and never
 //! return NaN for finite input, including zero-length segments and zero-area triangles
 //! (collinear or coincident vertices), which are treated as the segment or point they
-//! are. Intermediate quantities are up to fourth powers of coordinates, so coordinates
-//! must stay within about `1e-70..1e70` in magnitude.
+//! are. They hold at **every finite scale**: a query whose largest coordinate magnitude lies
+//! outside `[2⁻¹⁰⁰, 2¹⁰⁰]` is scaled exactly by a power of two into that window, computed
+//! there (where no intermediate quantity, up to fourth powers of coordinates, can overflow or
+//! underflow) and scaled back, so distances are neither lost to underflow (a distance of
+//! `1e-300` is reported as such) nor to overflow. Only a distance above `f64::MAX` (points
+//! near opposite ends of the `f64` range) is reported as `+∞`. The accuracy is relative to
+//! the largest coordinate magnitude `M` of the query: about `1e-15·M` absolute.
+//!
+//! # Domain of the time-of-contact queries
+//! [`MAX_COORDINATE`] (`1e100`) is the workspace's coordinate bound for the continuous
+//! queries built on these kernels: mesh vertices, pose translations and moving points
+//! beyond it are rejected with a typed error by [`mesh_distance`] and by the rigid and
+//! deformable time-of-contact entry points (`ccd-ca-rigid`, `ccd-la-deformable`), whose
+//! motion bounds multiply coordinates by speeds and angles.
 //!
 //! # Mesh distance
 //! [`mesh_distance`] (and [`mesh_distance_with`], reusing a [`MeshDistanceWorkspace`])
@@ -44,11 +56,25 @@ mod mesh_distance;
 mod mesh_overlap;
 mod point_segment;
 mod point_triangle;
+mod scale;
 mod segment_segment;
 mod segment_triangle;
 mod triangle_triangle;
 
 pub use closest::Closest;
+pub use scale::rescale_factors;
+
+/// Largest coordinate magnitude (`1e100`) accepted by the workspace's continuous queries:
+/// mesh vertices, pose translations and moving points. Within it, squares and cubes of
+/// coordinates (the motion and distance bounds of conservative and local advancement) stay
+/// far from overflow, and the queries' answers are proven; input beyond it is a typed error.
+/// The primitive distance kernels themselves hold at every finite scale (see the
+/// [crate docs](crate)).
+///
+/// Below, there is no lower bound on the scale: the kernels rescale tiny input exactly, and
+/// the continuous queries take tolerances relative to what `f64` can resolve (see their
+/// docs).
+pub const MAX_COORDINATE: f64 = 1e100;
 pub use mesh_distance::{
     MeshClosest, MeshDistanceError, MeshDistanceOptions, MeshDistanceStats, MeshDistanceStatus,
     MeshDistanceWorkspace, mesh_distance, mesh_distance_brute_force, mesh_distance_with,

@@ -35,6 +35,17 @@ pub enum MeshDistanceError {
         /// Its value.
         value: f64,
     },
+    /// A mesh's vertex coordinate or a pose's translation exceeds
+    /// [`MAX_COORDINATE`](crate::MAX_COORDINATE) (`1e100`) in magnitude.
+    #[error("mesh {which}: {what} {value:e} is beyond the domain |x| <= 1e100")]
+    OutOfDomain {
+        /// `'a'` or `'b'`.
+        which: char,
+        /// `"vertex coordinate"` or `"translation"`.
+        what: &'static str,
+        /// The offending magnitude.
+        value: f64,
+    },
     /// The coherence hint names a triangle that does not exist.
     #[error("hint triangle pair ({a}, {b}) is out of range ({count_a} and {count_b} triangles)")]
     HintOutOfRange {
@@ -169,6 +180,34 @@ pub(crate) fn check_pose(p: &DAffine3, which: char) -> Result<(), MeshDistanceEr
     Ok(())
 }
 
+/// The domain of the mesh queries: vertex coordinates (from the mesh's cached bounding box)
+/// and the pose's translation within [`MAX_COORDINATE`](crate::MAX_COORDINATE).
+fn check_domain(
+    mesh: &MeshBvh<Rss>,
+    pose: &DAffine3,
+    which: char,
+) -> Result<(), MeshDistanceError> {
+    let bounds = mesh.aabb();
+    let value = bounds.min.abs().max(bounds.max.abs()).max_element();
+    // (an empty mesh has an infinite, inverted box)
+    if value.is_finite() && value > crate::MAX_COORDINATE {
+        return Err(MeshDistanceError::OutOfDomain {
+            which,
+            what: "vertex coordinate",
+            value,
+        });
+    }
+    let value = pose.translation.abs().max_element();
+    if value > crate::MAX_COORDINATE {
+        return Err(MeshDistanceError::OutOfDomain {
+            which,
+            what: "translation",
+            value,
+        });
+    }
+    Ok(())
+}
+
 fn check_option(name: &'static str, value: f64) -> Result<(), MeshDistanceError> {
     if value >= 0.0 {
         Ok(())
@@ -251,7 +290,14 @@ fn node_bound(
 /// coherence hint (the last closest triangle pair).
 ///
 /// # Errors
-/// A non-finite or non-rigid pose, a negative or NaN option, a hint out of range.
+/// A non-finite or non-rigid pose, a negative or NaN option, a hint out of range, a mesh
+/// or a translation beyond the domain ([`MeshDistanceError::OutOfDomain`]).
+///
+/// # Domain
+/// Vertex coordinates and pose translations within
+/// [`MAX_COORDINATE`](crate::MAX_COORDINATE) (`1e100`) in magnitude, at any smaller scale
+/// (the triangle pairs are computed at every scale, see the [crate docs](crate); the RSS
+/// lower bounds only lose pruning power where their squares underflow).
 ///
 /// # Example
 /// ```
@@ -325,6 +371,8 @@ pub fn mesh_distance_with(
 ) -> Result<MeshClosest, MeshDistanceError> {
     check_pose(pose_a, 'a')?;
     check_pose(pose_b, 'b')?;
+    check_domain(a, pose_a, 'a')?;
+    check_domain(b, pose_b, 'b')?;
     check_option("abs_tolerance", opts.abs_tolerance)?;
     check_option("rel_tolerance", opts.rel_tolerance)?;
     check_option("upper_bound", opts.upper_bound)?;

@@ -3,7 +3,7 @@
 use ccd_geometry::{Feature, Segment};
 use glam::DVec3;
 
-use crate::Closest;
+use crate::{Closest, scale};
 
 /// Parameter in `[0, 1]` of the point of the segment `a + t d` closest to `p` (`0` for a
 /// zero-length segment).
@@ -69,7 +69,18 @@ pub(crate) fn closest_on_segment(p: DVec3, a: DVec3, b: DVec3, i: u32, j: u32) -
 #[inline]
 #[must_use]
 pub fn point_segment(p: DVec3, s: &Segment) -> Closest {
-    let (q, f) = closest_on_segment(p, s.a, s.b, 0, 1);
+    let (va, vb) = ([p], [s.a, s.b]);
+    let m = scale::max_abs(&va).max(scale::max_abs(&vb));
+    if scale::outside_window(m) {
+        return scale::rescaled(&va, &vb, m, |va, vb| unscaled(va[0], vb[0], vb[1]));
+    }
+    unscaled(p, s.a, s.b)
+}
+
+/// [`point_segment`] without the rescaling.
+#[inline(always)]
+fn unscaled(p: DVec3, a: DVec3, b: DVec3) -> Closest {
+    let (q, f) = closest_on_segment(p, a, b, 0, 1);
     Closest::from_points(p, q, Feature::Vertex(0), f)
 }
 

@@ -3,8 +3,8 @@
 use ccd_geometry::{Feature, Triangle};
 use glam::DVec3;
 
-use crate::Closest;
 use crate::frame::Frame;
+use crate::{Closest, scale};
 
 /// Distance from point `p` to triangle `t`.
 ///
@@ -29,7 +29,18 @@ use crate::frame::Frame;
 #[inline]
 #[must_use]
 pub fn point_triangle(p: DVec3, t: &Triangle) -> Closest {
-    let (q, f) = Frame::new(t.vertices()).closest(p);
+    let (va, vb) = ([p], t.vertices());
+    let m = scale::max_abs(&va).max(scale::max_abs(&vb));
+    if scale::outside_window(m) {
+        return scale::rescaled(&va, &vb, m, |va, vb| unscaled(va[0], *vb));
+    }
+    unscaled(p, vb)
+}
+
+/// [`point_triangle`] without the rescaling.
+#[inline(always)]
+fn unscaled(p: DVec3, v: [DVec3; 3]) -> Closest {
+    let (q, f) = Frame::new(v).closest(p);
     Closest::from_points(p, q, Feature::Vertex(0), f)
 }
 

@@ -3,8 +3,8 @@
 use ccd_geometry::Segment;
 use glam::DVec3;
 
-use crate::Closest;
 use crate::point_segment::{segment_feature, segment_point_at};
+use crate::{Closest, scale};
 
 /// Squared sine of the angle below which two segments are treated as parallel. Below it the
 /// line–line solution is noise; treating them as parallel costs at most `1e-14` times the
@@ -117,7 +117,18 @@ pub(crate) fn closest_segment_segment(
 #[inline]
 #[must_use]
 pub fn segment_segment(a: &Segment, b: &Segment) -> Closest {
-    let (s, t, p, q) = closest_segment_segment(a.a, a.b, b.a, b.b);
+    let (va, vb) = ([a.a, a.b], [b.a, b.b]);
+    let m = scale::max_abs(&va).max(scale::max_abs(&vb));
+    if scale::outside_window(m) {
+        return scale::rescaled(&va, &vb, m, unscaled);
+    }
+    unscaled(&va, &vb)
+}
+
+/// [`segment_segment`] without the rescaling.
+#[inline(always)]
+fn unscaled(a: &[DVec3; 2], b: &[DVec3; 2]) -> Closest {
+    let (s, t, p, q) = closest_segment_segment(a[0], a[1], b[0], b[1]);
     Closest::from_points(p, q, segment_feature(s, 0, 1), segment_feature(t, 0, 1))
 }
 

@@ -3,10 +3,10 @@
 use ccd_geometry::{Feature, Segment, Triangle};
 use glam::DVec3;
 
-use crate::Closest;
 use crate::frame::{Frame, Shape};
 use crate::point_segment::{closest_on_segment, segment_feature};
 use crate::segment_segment::closest_segment_segment;
+use crate::{Closest, scale};
 
 /// Maps a local segment feature (`Vertex(0)`, `Vertex(1)`, `Edge(0, 1)`) to the segment
 /// between local vertices `i` and `j` of a triangle.
@@ -122,7 +122,14 @@ pub(crate) fn segment_frame(p0: DVec3, p1: DVec3, fr: &Frame) -> Closest {
 #[inline]
 #[must_use]
 pub fn segment_triangle(s: &Segment, t: &Triangle) -> Closest {
-    segment_frame(s.a, s.b, &Frame::new(t.vertices()))
+    let (va, vb) = ([s.a, s.b], t.vertices());
+    let m = scale::max_abs(&va).max(scale::max_abs(&vb));
+    if scale::outside_window(m) {
+        return scale::rescaled(&va, &vb, m, |va, vb| {
+            segment_frame(va[0], va[1], &Frame::new(*vb))
+        });
+    }
+    segment_frame(s.a, s.b, &Frame::new(vb))
 }
 
 /// Distance from triangle `t` to segment `s`: [`segment_triangle`] with the roles swapped.

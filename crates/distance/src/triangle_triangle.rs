@@ -3,11 +3,11 @@
 use ccd_geometry::{Feature, Triangle};
 use glam::DVec3;
 
-use crate::Closest;
 use crate::frame::{Frame, Shape};
 use crate::point_segment::segment_feature;
 use crate::segment_segment::closest_segment_segment;
 use crate::segment_triangle::{map_segment_feature, segment_frame};
+use crate::{Closest, scale};
 
 /// Signed (unnormalised) distances of `v` to the plane of `fr`.
 #[inline]
@@ -210,9 +210,20 @@ fn after_edges(fa: &Frame, fb: &Frame, mut best: Best) -> Closest {
     Closest::from_points(pa, pb, fa_, fb_)
 }
 
-/// Distance between triangles with vertices `va` and `vb`.
+/// Distance between triangles with vertices `va` and `vb`, at any scale (see
+/// [`scale`](crate::scale)).
 #[inline]
 pub(crate) fn vertices_vertices(va: &[DVec3; 3], vb: &[DVec3; 3]) -> Closest {
+    let m = scale::max_abs(va).max(scale::max_abs(vb));
+    if scale::outside_window(m) {
+        return scale::rescaled(va, vb, m, unscaled);
+    }
+    unscaled(va, vb)
+}
+
+/// [`vertices_vertices`] without the rescaling.
+#[inline(always)]
+fn unscaled(va: &[DVec3; 3], vb: &[DVec3; 3]) -> Closest {
     let mut best = (
         f64::INFINITY,
         va[0],
