@@ -22,6 +22,8 @@ use ccd_distance::{ConvexHull, HullError};
 pub struct RigidBody {
     mesh: Arc<MeshBvh<Rss>>,
     radius: f64,
+    /// Largest vertex coordinate magnitude (from the mesh's bounding box).
+    max_abs: f64,
     /// Per BVH node: the largest distance from the local origin of a point of its RSS.
     node_radii: Arc<[f64]>,
     hull: Option<Arc<ConvexHull>>,
@@ -42,6 +44,10 @@ impl RigidBody {
     #[must_use]
     pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
         let radius = mesh.max_radius();
+        let bounds = mesh.aabb();
+        let max_abs = bounds.min.abs().max(bounds.max.abs()).max_element();
+        // (an empty mesh has an inverted, infinite box: nothing to bound)
+        let max_abs = if max_abs.is_finite() { max_abs } else { 0.0 };
         let node_radii = mesh
             .bvh()
             .nodes()
@@ -51,6 +57,7 @@ impl RigidBody {
         Self {
             mesh,
             radius,
+            max_abs,
             node_radii,
             hull: None,
         }
@@ -106,6 +113,26 @@ impl RigidBody {
     #[inline]
     pub(crate) fn node_radii(&self) -> &[f64] {
         &self.node_radii
+    }
+
+    /// Largest magnitude of a vertex coordinate in the local frame (computed once). The
+    /// queries reject a body whose value exceeds
+    /// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_rigid::RigidBody;
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_geometry::{glam::DVec3, TriMesh};
+    /// let mesh = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::new(0.0, -3.0, 0.5)], vec![[0, 1, 2]])?;
+    /// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(mesh, &BvhOptions::default())?));
+    /// assert_eq!(body.max_abs_coordinate(), 3.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn max_abs_coordinate(&self) -> f64 {
+        self.max_abs
     }
 
     /// Largest distance of a vertex from the local origin (the rotation centre).

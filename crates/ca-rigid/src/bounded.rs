@@ -585,7 +585,7 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
     loop {
         let (pa, pb) = motion.poses(t);
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)
-            .map_err(|e| CaError::Gjk(e.to_string()))?;
+?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);
         let lift = |f: Feature, hull: &ccd_distance::ConvexHull| {

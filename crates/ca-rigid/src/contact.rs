@@ -53,6 +53,14 @@ pub enum Status {
     OutOfIterations,
     /// The bodies are within the tolerance at `t = 0`.
     InitiallyTouching,
+    /// The advancement stopped making progress: the certified step from `toc` is below the
+    /// resolution of `t` (or not positive), which happens when the tolerance is below what
+    /// `f64` resolves at the query's coordinate scale (about `1e-12` of it: see
+    /// [`time_of_contact`](crate::time_of_contact)) and the bodies come that close. Like
+    /// [`OutOfIterations`](Self::OutOfIterations), `toc` is a conservative lower bound
+    /// (separated on `[0, toc]`, distance above `ε` at `toc`), and the witnesses are the
+    /// closest pair at `toc`. Reported instead of spinning to the iteration cap.
+    Stalled,
 }
 
 /// Counters of a query (the papers' tables report them).
@@ -80,7 +88,8 @@ pub struct Contact {
     /// Unit direction from A to B at `toc` (world frame; arbitrary when the points
     /// coincide).
     pub normal: DVec3,
-    /// Distance between the witnesses at `toc` (`≤ ε` unless `OutOfIterations`).
+    /// Distance between the witnesses at `toc` (`≤ ε` unless `OutOfIterations` or
+    /// `Stalled`).
     pub distance: f64,
     /// Feature of A's mesh carrying `point_a` (indices into the caller's mesh).
     pub feature_a: Feature,

@@ -36,8 +36,9 @@ fn lift(f: Feature, hull: &ConvexHull) -> Feature {
 /// hull's faces, vertex and edge features the mesh's vertices.
 ///
 /// # Errors
-/// [`CaError::MissingHull`] when a body was built without its hull; the option errors of
-/// [`time_of_contact`](crate::time_of_contact).
+/// [`CaError::MissingHull`] when a body was built without its hull; [`CaError::Gjk`] when
+/// GJK rejects a pose; the option and domain errors of
+/// [`time_of_contact`](crate::time_of_contact) (same domain).
 ///
 /// # Example
 /// ```
@@ -64,9 +65,11 @@ pub fn time_of_contact_convex(
 ) -> Result<Option<Contact>, CaError> {
     crate::mesh_mesh::check_options(opts)?;
     crate::mesh_mesh::check_motions(motion_a, motion_b)?;
+    crate::mesh_mesh::check_domain(a, motion_a, b, motion_b)?;
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };
+    let slack = crate::mesh_mesh::rounding_allowance(a, motion_a, b, motion_b);
     let rates = Rates::new(motion_a, motion_b);
     let eps = opts.tolerance;
     let half = 0.5 * eps;
@@ -77,8 +80,7 @@ pub fn time_of_contact_convex(
     let mut t = 0.0f64;
     loop {
         let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)
-            .map_err(|e| CaError::Gjk(e.to_string()))?;
+        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);
         let contact = |status, toc: f64, stats| Contact {
@@ -92,7 +94,8 @@ pub fn time_of_contact_convex(
             status,
             stats,
         };
-        if r.intersecting || r.distance <= eps {
+        // (a NaN distance proves nothing: reported as touching)
+        if r.intersecting || !(r.distance > eps) {
             let status = if t == 0.0 {
                 Status::InitiallyTouching
             } else {
@@ -103,7 +106,7 @@ pub fn time_of_contact_convex(
         // a rigorous slab along GJK's direction, else the lower bound with the free bound
         let step = match r.normal.try_normalize() {
             Some(n) => {
-                let gap = gap_along(ha, &pa, hb, &pb, n).min(r.distance);
+                let gap = gap_along(ha, &pa, hb, &pb, n).min(r.distance) - slack;
                 let mu = rates.projected(n, ra, rb);
                 if gap > half {
                     if mu > 0.0 {
@@ -121,8 +124,8 @@ pub fn time_of_contact_convex(
             step
         } else {
             let free = rates.free(ra, rb);
-            if r.lower_bound > half && free > 0.0 {
-                (r.lower_bound - half) / free
+            if r.lower_bound - slack > half && free > 0.0 {
+                (r.lower_bound - slack - half) / free
             } else {
                 0.0
             }
@@ -131,6 +134,10 @@ pub fn time_of_contact_convex(
             return Ok(None);
         }
         let next = t + step;
+        if !(next > t) {
+            // no progress could be certified (see `Status::Stalled`)
+            return Ok(Some(contact(Status::Stalled, t, stats)));
+        }
         if stats.iterations >= opts.max_iterations {
             return Ok(Some(contact(Status::OutOfIterations, next, stats)));
         }

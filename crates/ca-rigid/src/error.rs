@@ -1,18 +1,21 @@
 //! The error type of `ccd-ca-rigid`.
 
+use ccd_distance::GjkError;
+
 /// What can be wrong with a CA query's input.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CaError {
-    /// The tolerance is not a positive finite distance.
-    #[error("tolerance {0} must be positive and finite")]
+    /// The tolerance is not finite or below [`MIN_TOLERANCE`](crate::MIN_TOLERANCE)
+    /// (`1e-100`).
+    #[error("tolerance {0} must be finite and at least 1e-100")]
     InvalidTolerance(f64),
     /// The convex fast path needs bodies built with `RigidBody::with_hull`.
     #[error("a body has no convex hull: build it with RigidBody::with_hull")]
     MissingHull,
     /// GJK rejected its input (a non-rigid or non-finite pose).
     #[error("GJK failed: {0}")]
-    Gjk(String),
+    Gjk(#[from] GjkError),
     /// A motion turning about a centre away from the body's frame origin
     /// (`RigidMotion::local_center` non-zero, from `RigidMotion::from_velocities`): the
     /// motion bounds of this crate assume rotation about the frame origin. Build the body
@@ -31,5 +34,17 @@ pub enum CaError {
         start: f64,
         /// Its end.
         end: f64,
+    },
+    /// A body's mesh or its motion reaches beyond the domain of the queries: a vertex
+    /// coordinate, or a translation of the motion at `t = 0` or `t = 1`, exceeds
+    /// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`) in magnitude.
+    #[error("body {body}: {what} {value:e} is beyond the domain |x| <= 1e100")]
+    OutOfDomain {
+        /// `0` for the first body of the query, `1` for the second.
+        body: u8,
+        /// `"vertex coordinate"` or `"translation"`.
+        what: &'static str,
+        /// The offending magnitude.
+        value: f64,
     },
 }

@@ -72,4 +72,4 @@ pub use bounded::{
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::time_of_contact_convex;
 pub use error::CaError;
-pub use mesh_mesh::time_of_contact;
+pub use mesh_mesh::{MIN_TOLERANCE, time_of_contact};

@@ -1,7 +1,7 @@
 //! CA between two rigid meshes (C2A-style per-node advancement over RSS hierarchies).
 
 use ccd_bvh::{BoundingVolume, Rss, Workspace};
-use ccd_distance::triangle_triangle;
+use ccd_distance::{MAX_COORDINATE, triangle_triangle};
 use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DMat3, DVec3};
@@ -220,6 +220,9 @@ struct Query<'q> {
     motion_b: &'q RigidMotion,
     rates: Rates,
     eps: f64,
+    /// Rounding allowance of distances and gaps along a unit direction (see
+    /// [`rounding_allowance`]).
+    slack: f64,
 }
 
 impl Query<'_> {
@@ -259,11 +262,11 @@ impl Query<'_> {
     }
 
     /// Safe advancement of two sets separated by at least `gap` along `n` (A's frame, any
-    /// length) whose approach speed along `n` is at most `mu`: `(gap − |n| ε/2) / μ`, or 0
-    /// when the gap is below `|n| ε/2`.
+    /// length) whose approach speed along `n` is at most `mu`: `(gap − |n| (ε/2 + δ)) / μ`,
+    /// or 0 when the gap is below `|n| (ε/2 + δ)` (`δ`: the rounding allowance).
     #[inline]
     fn key_along(&self, gap: f64, n: DVec3, mu: f64) -> f64 {
-        let margin = 0.5 * self.eps * n.length();
+        let margin = (0.5 * self.eps + self.slack) * n.length();
         // (a NaN gap also gives 0: the pair is descended)
         if gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater) {
             return 0.0;
@@ -434,7 +437,8 @@ impl Query<'_> {
                             if closest.is_none_or(|c| w.distance < c.distance) {
                                 closest = Some(w);
                             }
-                            if w.distance <= self.eps {
+                            // (a NaN distance proves nothing: reported as touching)
+                            if !(w.distance > self.eps) {
                                 touching = Some(w);
                                 heap.clear();
                                 return Evaluation {
@@ -446,7 +450,8 @@ impl Query<'_> {
                             let nw = (w.point_b - w.point_a) / w.distance;
                             let mu = f.mu_triangles(nw, &ta, &tb, ra, rb, horizon);
                             if mu > 0.0 {
-                                best = best.min((w.distance - half) / mu);
+                                // the computed distance may exceed the true one by δ
+                                best = best.min((w.distance - half - self.slack) / mu);
                             }
                         }
                     }
@@ -528,9 +533,76 @@ impl Query<'_> {
     }
 }
 
+/// Smallest accepted tolerance `ε` of the CA queries (`1e-100`): the lower end of their
+/// domain. Distances below it are not resolved (bodies closer than `ε` count as touching),
+/// so the motion bounds never depend on quantities that underflow (squares of coordinates
+/// below `1e-154`); geometry at any smaller scale is simply in contact within `ε`.
+pub const MIN_TOLERANCE: f64 = 1e-100;
+
+/// Relative rounding allowance of the distances and gaps a CA query computes, with respect
+/// to its coordinate scale (see [`rounding_allowance`]): `1e-12`, the accuracy to which the
+/// distance kernels of `ccd-distance` are tested (relative to the largest coordinate), with
+/// room for the pose compositions.
+const REL_ROUNDING: f64 = 1e-12;
+
+/// The rounding allowance `δ` of a query: `REL_ROUNDING` times the coordinate scale of its
+/// computations (both meshes' radii about their rotation centres plus the largest
+/// translation of either motion, at `t = 0` or `t = 1`; the origins move linearly). A
+/// computed distance (or gap along a unit direction) exceeds the true one by at most `δ`, so
+/// CA steps subtract it: a step never passes a contact because of rounding. When `ε` is
+/// below `δ` the steps vanish before `ε` is reached and the query ends with
+/// [`Status::Stalled`].
+pub(crate) fn rounding_allowance(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+) -> f64 {
+    let reach = |m: &RigidMotion| {
+        m.pose_at(0.0)
+            .translation
+            .length()
+            .max(m.pose_at(1.0).translation.length())
+    };
+    REL_ROUNDING * (a.radius() + b.radius() + reach(motion_a) + reach(motion_b))
+}
+
+/// Validates the domain of a query: every vertex coordinate and the translations of the
+/// motions at `t = 0` and `t = 1` within [`MAX_COORDINATE`] in magnitude (the path of a
+/// frame origin is a segment, so it stays within too).
+pub(crate) fn check_domain(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+) -> Result<(), CaError> {
+    for (body, (rb, m)) in [(a, motion_a), (b, motion_b)].into_iter().enumerate() {
+        let body = body as u8;
+        let value = rb.max_abs_coordinate();
+        if value > MAX_COORDINATE {
+            return Err(CaError::OutOfDomain {
+                body,
+                what: "vertex coordinate",
+                value,
+            });
+        }
+        for t in [0.0, 1.0] {
+            let value = m.pose_at(t).translation.abs().max_element();
+            if !(value <= MAX_COORDINATE) {
+                return Err(CaError::OutOfDomain {
+                    body,
+                    what: "translation",
+                    value,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Validates the options shared by the CA entry points.
 pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
-    if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
+    if !(opts.tolerance >= MIN_TOLERANCE && opts.tolerance.is_finite()) {
         return Err(CaError::InvalidTolerance(opts.tolerance));
     }
     if opts.max_iterations == 0 {
@@ -552,17 +624,33 @@ pub(crate) fn check_motions(a: &RigidMotion, b: &RigidMotion) -> Result<(), CaEr
 /// The first time of contact of two rigid meshes under constant-velocity motions over
 /// `t ∈ [0, 1]`, by conservative advancement with C2A-style per-node steps.
 ///
-/// Returns `Ok(None)` when the bodies stay farther apart than the tolerance during the whole
-/// step — never when they touch. Otherwise a [`Contact`] whose `toc` is conservative: the
-/// bodies are separated on `[0, toc)`, and at `toc` their distance is `≤ ε`
-/// ([`Status::Converged`]; [`Status::InitiallyTouching`] at `t = 0`); with
-/// [`Status::OutOfIterations`] the cap was hit and `toc` is only a lower bound.
+/// # Contract
+/// - `Ok(None)` ⇒ the bodies never touch in `[0, 1]`: their distance stays above `ε/2`
+///   throughout (every step keeps a margin of `ε/2` plus the rounding allowance). A pass
+///   closer than `ε/2` is therefore always reported; a near miss whose smallest distance
+///   lies between `ε/2` and `ε` may be reported (as a contact with distance `≤ ε`) or not,
+///   depending on where the advancement's evaluations fall.
+/// - `Ok(Some(c))` has a conservative `toc`: the bodies are separated on `[0, toc)`, and at
+///   `toc` their distance is `≤ ε` ([`Status::Converged`]; [`Status::InitiallyTouching`] at
+///   `t = 0`). With [`Status::OutOfIterations`] (the cap was hit) or [`Status::Stalled`]
+///   (no further progress could be certified) `toc` is only a lower bound of the time of
+///   contact, and contact may or may not happen later in the step.
+///
+/// # Domain
+/// Vertex coordinates of both meshes and the motions' translations at `t = 0` and `t = 1`
+/// within [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`) in magnitude;
+/// tolerance at least [`MIN_TOLERANCE`] (`1e-100`). Every computed distance and gap is
+/// lowered by a rounding allowance of `1e-12` times the query's coordinate scale (meshes'
+/// radii plus the translations), so no contact is passed because of rounding at any scale
+/// in the domain; a tolerance below that allowance cannot be resolved and such queries
+/// end with [`Status::Stalled`] near contact instead.
 ///
 /// # Errors
-/// [`CaError::InvalidTolerance`] for a tolerance that is not positive and finite;
-/// [`CaError::NoIterations`] for `max_iterations == 0`;
+/// [`CaError::InvalidTolerance`] for a tolerance that is not finite or below
+/// [`MIN_TOLERANCE`]; [`CaError::NoIterations`] for `max_iterations == 0`;
 /// [`CaError::OffsetRotationCentre`] for a motion with a non-zero
-/// [`RigidMotion::local_center`].
+/// [`RigidMotion::local_center`]; [`CaError::OutOfDomain`] for a mesh or a translation
+/// beyond the domain.
 ///
 /// Swapping the bodies gives the same answer with the roles swapped: the query runs with
 /// the bodies in a canonical order (CA's step sequence depends on which body's hierarchy
@@ -580,6 +668,7 @@ pub fn time_of_contact(
 ) -> Result<Option<Contact>, CaError> {
     check_options(opts)?;
     check_motions(motion_a, motion_b)?;
+    check_domain(a, motion_a, b, motion_b)?;
     if order_key(b, motion_b) < order_key(a, motion_a) {
         return Ok(run(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
     }
@@ -627,6 +716,7 @@ fn run(
         motion_b,
         rates: Rates::new(motion_a, motion_b),
         eps: opts.tolerance,
+        slack: rounding_allowance(a, motion_a, b, motion_b),
     };
     // Bounding-sphere sweep: each body stays within its radius of its frame origin, and the
     // origins move linearly, so if the origins never come closer than the sum of the radii
@@ -680,6 +770,18 @@ fn run(
             return Ok(None);
         }
         let next = t + ev.step;
+        if !(next > t) {
+            // no progress: the step is below the resolution of t (or not positive); the
+            // bodies are apart on [0, t] (no pair within ε at t)
+            let w = ev.closest.unwrap_or(Witness {
+                distance: f64::INFINITY,
+                point_a: DVec3::ZERO,
+                point_b: DVec3::ZERO,
+                feature_a: Feature::Face(0),
+                feature_b: Feature::Face(0),
+            });
+            return Ok(Some(q.contact(t, w, Status::Stalled, stats)));
+        }
         if stats.iterations >= opts.max_iterations {
             // separated on [0, next): `next` is a conservative lower bound of the TOC
             let w = ev.closest.unwrap_or(Witness {

@@ -20,6 +20,20 @@ pub enum LaError {
         /// `0` or `1`: which pose.
         time: u8,
     },
+    /// A coordinate's magnitude exceeds
+    /// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`), the domain of the
+    /// elementary kernels' entry points.
+    #[error(
+        "point {vertex} at t = {time} has coordinate {value:e}, beyond the domain |x| <= 1e100"
+    )]
+    CoordinateOutOfRange {
+        /// Index of the point in the elementary query.
+        vertex: usize,
+        /// `0` or `1`: which pose.
+        time: u8,
+        /// The offending coordinate.
+        value: f64,
+    },
     /// A triangle refers to a vertex that does not exist.
     #[error("triangle {triangle} refers to vertex {index}, but there are only {count} vertices")]
     IndexOutOfRange {

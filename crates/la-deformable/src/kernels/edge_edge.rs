@@ -4,7 +4,7 @@ use ccd_distance::{Closest, segment_segment};
 use ccd_geometry::Segment;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_finite};
+use super::{PairGeometry, advance, check_points};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Edge `p[0] → p[1]` against edge `p[2] → p[3]`.
@@ -39,8 +39,22 @@ impl PairGeometry<4> for EdgeEdge {
 /// statuses). The witness has `a` = the first edge, `b` = the second.
 ///
 /// # Errors
-/// [`LaError::NonFiniteVertex`] (with the point index 0–3), [`LaError::InvalidTolerance`],
-/// [`LaError::NoIterations`].
+/// [`LaError::NonFiniteVertex`] (with the point index 0–3),
+/// [`LaError::CoordinateOutOfRange`] beyond the domain (see below),
+/// [`LaError::InvalidTolerance`], [`LaError::NoIterations`].
+///
+/// # Domain
+/// Every coordinate finite with magnitude at most
+/// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, the workspace's convention),
+/// with no lower bound on the scale: the answer is conservative for all such input
+/// (checked against exact rational arithmetic at the range's edges). A query whose
+/// coordinates lie outside `[2⁻¹⁰⁰, 2¹⁰⁰]` is computed on a copy scaled exactly by a power
+/// of two (see [`rescale_factors`](ccd_distance::rescale_factors); the tolerance is scaled
+/// with it), so tiny and subnormal scales lose nothing. A tolerance below the resolution of
+/// the coordinates (about `1e-15` times their magnitude) can never be reached: such a query
+/// still never misses, ending at a conservative contact with
+/// [`LaStatus::OutOfIterations`](crate::LaStatus::OutOfIterations) when it cannot certify
+/// progress.
 ///
 /// # Example
 /// ```
@@ -64,7 +78,7 @@ pub fn edge_edge(
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
     opts.validate()?;
-    check_finite(x0, x1)?;
+    check_points(x0, x1)?;
     Ok(edge_edge_until(
         x0,
         x1,

@@ -36,9 +36,19 @@
 //! three roundings of the subtraction, negation and division, `(1 + u)³ < 1 + 2⁻⁵⁰`) and
 //! the new time is `next_down(fl(t + step))`, which never exceeds `t + step`. Hence the
 //! computed new time never exceeds the exact first root of a true lower bound of the
-//! distance: no contact is skipped. Non-finite intermediate values (NaN input, overflow
-//! beyond about `1e150`) make the step test fail and end the query with a conservative
-//! contact at the current time.
+//! distance: no contact is skipped. Non-finite input makes the step test fail and ends the
+//! query with a conservative contact at `t = 0`.
+//!
+//! **Scale.** The argument above needs `M` in a range where no product overflows and no
+//! rounding error is swamped by underflow. The kernels therefore run every query at a
+//! largest magnitude `M ∈ [2⁻¹⁰⁰, 2¹⁰⁰]`: a query outside that window is scaled exactly by a
+//! power of two ([`ccd_distance::rescale_factors`]; times are invariant, the tolerance and
+//! the reported lengths scale with it). Inside it, cross products and their projections
+//! (`≤ 3M³ ≤ 2³⁰²`) cannot overflow, and the only underflow left is in projections on a
+//! tiny direction; the screening step covers those with an absolute allowance `2⁻¹⁰²²`, the
+//! LA step (unit directions) with its `1e-300`. The public entry points take coordinates up
+//! to [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, the workspace's domain);
+//! the `_until` variants hold for every finite input.
 //!
 //! **Termination.** Each iteration either stops (contact: `d < ε`; no contact: no
 //! negative slope or the next time exceeds `t_max`), or strictly increases `t`. If the step
@@ -77,7 +87,7 @@ pub use edge_edge::{edge_edge, edge_edge_until};
 pub use triangle_triangle::{triangle_triangle, triangle_triangle_until};
 pub use vertex_face::{vertex_face, vertex_face_until};
 
-use ccd_distance::Closest;
+use ccd_distance::{Closest, MAX_COORDINATE, rescale_factors};
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
@@ -89,6 +99,11 @@ const REL_MARGIN: f64 = 256.0 * (f64::EPSILON * 0.5);
 
 /// Absolute margin against underflow of products of tiny coordinates.
 const ABS_MARGIN: f64 = 1e-300;
+
+/// Absolute allowance of the screening step for underflow in its dot products with a
+/// possibly tiny direction (each rounds by at most `2⁻¹⁰⁷⁵` where a product is subnormal;
+/// `2⁻¹⁰²²` covers them with room).
+const UNDERFLOW: f64 = f64::MIN_POSITIVE;
 
 /// Shrink factor of a computed step: `1 − 2⁻⁵⁰`.
 const STEP_SHRINK: f64 = 1.0 - 4.0 * f64::EPSILON;
@@ -150,8 +165,8 @@ fn screen<const N: usize, G: PairGeometry<N>>(
             continue;
         }
         let d = if toward.dot(d) < 0.0 { -d } else { d };
-        let c_off = (margin + tolerance * up) * len * up;
-        let k_off = margin * len * up;
+        let c_off = (margin + tolerance * up) * len * up + UNDERFLOW;
+        let k_off = margin * len * up + UNDERFLOW;
         if clears::<N>(G::NA, p, dx, d, c_off, k_off, t_far) {
             return true;
         }
@@ -311,6 +326,33 @@ fn certified_step<const N: usize>(
     best
 }
 
+/// Checks the domain of the elementary kernels' entry points: every coordinate finite and
+/// at most [`MAX_COORDINATE`] in magnitude, reporting the first offending point.
+pub(crate) fn check_points<const N: usize>(
+    x0: &[DVec3; N],
+    x1: &[DVec3; N],
+) -> Result<(), LaError> {
+    check_finite(x0, x1)?;
+    for (time, xs) in [(0u8, x0), (1u8, x1)] {
+        for (vertex, p) in xs.iter().enumerate() {
+            let value = p.abs().max_element();
+            if value > MAX_COORDINATE {
+                let value = p
+                    .to_array()
+                    .into_iter()
+                    .find(|c| c.abs() == value)
+                    .unwrap_or(value);
+                return Err(LaError::CoordinateOutOfRange {
+                    vertex,
+                    time,
+                    value,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A conservative contact reported when the input is not finite.
 fn non_finite_contact() -> PrimitiveToc {
     PrimitiveToc {
@@ -353,6 +395,9 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
     }
     if !finite {
         return Some(non_finite_contact());
+    }
+    if let Some((up, down)) = rescale_factors(scale) {
+        return advance_rescaled::<N, G>(x0, x1, up, down, t_max, tolerance, max_iterations);
     }
     let margin = REL_MARGIN * scale + ABS_MARGIN;
     // NaN or negative t_max: the whole step (NaN) or only t = 0 (negative).
@@ -421,6 +466,31 @@ pub(crate) fn advance<const N: usize, G: PairGeometry<N>>(
             p[k] = x0[k] + dx[k] * t;
         }
     }
+}
+
+/// [`advance`] for input whose largest coordinate magnitude lies outside the window
+/// `[2⁻¹⁰⁰, 2¹⁰⁰]` of [`rescale_factors`]: runs on the input and the tolerance scaled
+/// exactly by `up = 2ᵏ` (times are invariant, distances equivariant) and scales the lengths
+/// of the result back by `down = 2⁻ᵏ`.
+#[cold]
+#[inline(never)]
+fn advance_rescaled<const N: usize, G: PairGeometry<N>>(
+    x0: &[DVec3; N],
+    x1: &[DVec3; N],
+    up: f64,
+    down: f64,
+    t_max: f64,
+    tolerance: f64,
+    max_iterations: u32,
+) -> Option<PrimitiveToc> {
+    let (s0, s1) = (x0.map(|p| p * up), x1.map(|p| p * up));
+    advance::<N, G>(&s0, &s1, t_max, tolerance * up, max_iterations).map(|mut hit| {
+        hit.distance *= down;
+        hit.closest.distance *= down;
+        hit.closest.point_a *= down;
+        hit.closest.point_b *= down;
+        hit
+    })
 }
 
 pub(crate) mod moving_bv;

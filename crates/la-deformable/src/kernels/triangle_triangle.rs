@@ -4,7 +4,7 @@ use ccd_distance::{Closest, triangle_triangle as triangle_distance};
 use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_finite};
+use super::{PairGeometry, advance, check_points};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Triangle `p[0..3]` against triangle `p[3..6]`.
@@ -40,8 +40,22 @@ impl PairGeometry<6> for TriangleTriangle {
 /// [`vertex_face`](crate::kernels::vertex_face)); the witness has `a` = the first triangle.
 ///
 /// # Errors
-/// [`LaError::NonFiniteVertex`] (with the point index 0–5), [`LaError::InvalidTolerance`],
-/// [`LaError::NoIterations`].
+/// [`LaError::NonFiniteVertex`] (with the point index 0–5),
+/// [`LaError::CoordinateOutOfRange`] beyond the domain (see below),
+/// [`LaError::InvalidTolerance`], [`LaError::NoIterations`].
+///
+/// # Domain
+/// Every coordinate finite with magnitude at most
+/// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, the workspace's convention),
+/// with no lower bound on the scale: the answer is conservative for all such input
+/// (checked against exact rational arithmetic at the range's edges). A query whose
+/// coordinates lie outside `[2⁻¹⁰⁰, 2¹⁰⁰]` is computed on a copy scaled exactly by a power
+/// of two (see [`rescale_factors`](ccd_distance::rescale_factors); the tolerance is scaled
+/// with it), so tiny and subnormal scales lose nothing. A tolerance below the resolution of
+/// the coordinates (about `1e-15` times their magnitude) can never be reached: such a query
+/// still never misses, ending at a conservative contact with
+/// [`LaStatus::OutOfIterations`](crate::LaStatus::OutOfIterations) when it cannot certify
+/// progress.
 ///
 /// # Example
 /// ```
@@ -66,7 +80,7 @@ pub fn triangle_triangle(
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
     opts.validate()?;
-    check_finite(x0, x1)?;
+    check_points(x0, x1)?;
     Ok(triangle_triangle_until(
         x0,
         x1,

@@ -4,7 +4,7 @@ use ccd_distance::{Closest, point_triangle};
 use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_finite};
+use super::{PairGeometry, advance, check_points};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Vertex `p[0]` against face `p[1], p[2], p[3]`.
@@ -41,8 +41,22 @@ impl PairGeometry<4> for VertexFace {
 /// has `a` = the vertex and `b` = the face (local face ids).
 ///
 /// # Errors
-/// [`LaError::NonFiniteVertex`] (with the point index 0–3), [`LaError::InvalidTolerance`],
-/// [`LaError::NoIterations`].
+/// [`LaError::NonFiniteVertex`] (with the point index 0–3),
+/// [`LaError::CoordinateOutOfRange`] beyond the domain (see below),
+/// [`LaError::InvalidTolerance`], [`LaError::NoIterations`].
+///
+/// # Domain
+/// Every coordinate finite with magnitude at most
+/// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, the workspace's convention),
+/// with no lower bound on the scale: the answer is conservative for all such input
+/// (checked against exact rational arithmetic at the range's edges). A query whose
+/// coordinates lie outside `[2⁻¹⁰⁰, 2¹⁰⁰]` is computed on a copy scaled exactly by a power
+/// of two (see [`rescale_factors`](ccd_distance::rescale_factors); the tolerance is scaled
+/// with it), so tiny and subnormal scales lose nothing. A tolerance below the resolution of
+/// the coordinates (about `1e-15` times their magnitude) can never be reached: such a query
+/// still never misses, ending at a conservative contact with
+/// [`LaStatus::OutOfIterations`](crate::LaStatus::OutOfIterations) when it cannot certify
+/// progress.
 ///
 /// # Example
 /// ```
@@ -69,7 +83,7 @@ pub fn vertex_face(
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
     opts.validate()?;
-    check_finite(x0, x1)?;
+    check_points(x0, x1)?;
     Ok(vertex_face_until(
         x0,
         x1,
@@ -82,7 +96,10 @@ pub fn vertex_face(
 /// [`vertex_face`] restricted to `t ∈ [0, t_max]`, without input validation (the hot
 /// variant used by the scene query, which passes its current best time as `t_max`).
 ///
-/// `None` means the features provably do not touch on `[0, t_max]`. Never panics and never
+/// `None` means the features provably do not touch on `[0, t_max]`, for every finite input
+/// (the domain check of [`vertex_face`] is skipped, not needed: the query is rescaled
+/// exactly by a power of two when its coordinates lie outside `[2⁻¹⁰⁰, 2¹⁰⁰]`, up to
+/// `f64::MAX`). Never panics and never
 /// loops forever: non-finite points give a conservative contact at `toc = 0` with status
 /// `OutOfIterations` (and NaN distance); `t_max` is clamped to `[0, 1]` (NaN means 1);
 /// `max_iterations = 0` acts as 1; a tolerance that is not positive (or NaN) never
