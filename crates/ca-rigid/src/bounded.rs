@@ -444,7 +444,8 @@ fn window_contact(w: Witness, pa: &DAffine3, toc: f64, status: Status, stats: St
 /// [`Contact`] with `toc ∈ [start, end)`: separated on `[start, toc)`, distance `≤ ε` at
 /// `toc` ([`Status::Converged`], or [`Status::InitiallyTouching`] when `toc == start`, which
 /// the caller interprets); with [`Status::OutOfIterations`] the cap was hit and `toc` is a
-/// conservative lower bound. [`CaOptions::mode`] is ignored (the window gives Boolean
+/// conservative lower bound, and so it is with [`Status::Stalled`] (no progress could be
+/// certified, e.g. a NaN or vanishing step). [`CaOptions::mode`] is ignored (the window gives Boolean
 /// queries their early exit).
 ///
 /// # Errors
@@ -492,17 +493,21 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
             return Ok(Some(window_contact(w, &pa, t, status, stats)));
         }
         let next = t + step;
-        if next >= end || !next.is_finite() {
+        if next >= end {
             return Ok(None);
         }
+        let w = closest.unwrap_or(Witness {
+            distance: f64::INFINITY,
+            point_a: DVec3::ZERO,
+            point_b: DVec3::ZERO,
+            feature_a: Feature::Face(0),
+            feature_b: Feature::Face(0),
+        });
+        if next <= t || next.is_nan() {
+            // no progress (a step below the resolution of t, or NaN): conservative stop
+            return Ok(Some(window_contact(w, &pa, t, Status::Stalled, stats)));
+        }
         if stats.iterations >= opts.max_iterations {
-            let w = closest.unwrap_or(Witness {
-                distance: f64::INFINITY,
-                point_a: DVec3::ZERO,
-                point_b: DVec3::ZERO,
-                feature_a: Feature::Face(0),
-                feature_b: Feature::Face(0),
-            });
             return Ok(Some(window_contact(
                 w,
                 &pa,
@@ -584,8 +589,7 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
     }
     loop {
         let (pa, pb) = motion.poses(t);
-        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)
-?;
+        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);
         let lift = |f: Feature, hull: &ccd_distance::ConvexHull| {
@@ -639,8 +643,12 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
             };
         }
         let next = t + step;
-        if next >= end || !next.is_finite() {
+        if next >= end {
             return Ok(None);
+        }
+        if next <= t || next.is_nan() {
+            // no progress (a step below the resolution of t, or NaN): conservative stop
+            return Ok(Some(contact(Status::Stalled, t, stats)));
         }
         if stats.iterations >= opts.max_iterations {
             return Ok(Some(contact(Status::OutOfIterations, next, stats)));

@@ -95,7 +95,7 @@ pub fn time_of_contact_convex(
             stats,
         };
         // (a NaN distance proves nothing: reported as touching)
-        if r.intersecting || !(r.distance > eps) {
+        if r.intersecting || r.distance <= eps || r.distance.is_nan() {
             let status = if t == 0.0 {
                 Status::InitiallyTouching
             } else {
@@ -134,7 +134,7 @@ pub fn time_of_contact_convex(
             return Ok(None);
         }
         let next = t + step;
-        if !(next > t) {
+        if next <= t || next.is_nan() {
             // no progress could be certified (see `Status::Stalled`)
             return Ok(Some(contact(Status::Stalled, t, stats)));
         }

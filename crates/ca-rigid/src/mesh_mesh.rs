@@ -438,7 +438,7 @@ impl Query<'_> {
                                 closest = Some(w);
                             }
                             // (a NaN distance proves nothing: reported as touching)
-                            if !(w.distance > self.eps) {
+                            if w.distance <= self.eps || w.distance.is_nan() {
                                 touching = Some(w);
                                 heap.clear();
                                 return Evaluation {
@@ -588,7 +588,7 @@ pub(crate) fn check_domain(
         }
         for t in [0.0, 1.0] {
             let value = m.pose_at(t).translation.abs().max_element();
-            if !(value <= MAX_COORDINATE) {
+            if value > MAX_COORDINATE || value.is_nan() {
                 return Err(CaError::OutOfDomain {
                     body,
                     what: "translation",
@@ -770,7 +770,7 @@ fn run(
             return Ok(None);
         }
         let next = t + ev.step;
-        if !(next > t) {
+        if next <= t || next.is_nan() {
             // no progress: the step is below the resolution of t (or not positive); the
             // bodies are apart on [0, t] (no pair within ε at t)
             let w = ev.closest.unwrap_or(Witness {

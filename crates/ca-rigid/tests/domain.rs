@@ -200,7 +200,7 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
         DVec3::new(0.0, -2.5 * k, 0.0),
     );
     let spin = RigidMotion::between(start, end).unwrap();
-    assert!(spin.angle() > 3.14);
+    assert!(spin.angle() > std::f64::consts::PI - 1e-6);
     let opts = CaOptions {
         tolerance: 1e-3,
         max_iterations: 100_000,
@@ -226,9 +226,15 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
     assert!(c.toc <= r, "toc {} vs reference {r}", c.toc);
 
     // the convex path stalls the same way
-    let c = time_of_contact_convex(&hull_body(target), &still(), &hull_body(bar), &spin, &opts)
-        .unwrap()
-        .expect("contact");
+    let c = time_of_contact_convex(
+        &hull_body(target.clone()),
+        &still(),
+        &hull_body(bar.clone()),
+        &spin,
+        &opts,
+    )
+    .unwrap()
+    .expect("contact");
     assert!(
         matches!(c.status, Status::Stalled | Status::Converged),
         "{:?}",
@@ -243,12 +249,24 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
 
     // 100π rad in one step (fifty turns: `from_axis_angle` accepts up to `MAX_ANGLE`)
     let start = DAffine3::from_translation(DVec3::new(0.0, -2.5 * k, 0.0));
-    let spin = RigidMotion::from_axis_angle(start, DVec3::Z, 100.0 * std::f64::consts::PI, DVec3::ZERO).unwrap();
-    let c = time_of_contact(&body(target.clone()), &still(), &body(bar.clone()), &spin, &opts)
-        .unwrap()
-        .expect("the bar's tip sweeps through the target");
+    let spin =
+        RigidMotion::from_axis_angle(start, DVec3::Z, 100.0 * std::f64::consts::PI, DVec3::ZERO)
+            .unwrap();
+    let c = time_of_contact(
+        &body(target.clone()),
+        &still(),
+        &body(bar.clone()),
+        &spin,
+        &opts,
+    )
+    .unwrap()
+    .expect("the bar's tip sweeps through the target");
     assert_eq!(c.status, Status::Stalled);
-    assert!(c.stats.iterations < 1000, "{} iterations", c.stats.iterations);
+    assert!(
+        c.stats.iterations < 1000,
+        "{} iterations",
+        c.stats.iterations
+    );
     let r = reference_toc(&target, &still(), &bar, &spin, 20000).expect("reference contact");
     assert!(c.toc <= r, "toc {} vs reference {r}", c.toc);
 }
@@ -271,14 +289,21 @@ fn coordinates_beyond_max_coordinate_are_typed_errors() {
             value: 2e100
         })
     );
-    // a translation beyond it (at t = 1), in either argument position
-    let away = slide(DVec3::ZERO, DVec3::new(0.0, 0.0, -1e101));
+    // a translation beyond it (at t = 1: start and displacement each within the bound, as
+    // `RigidMotion` checks them), in either argument position
+    let away = RigidMotion::from_axis_angle(
+        DAffine3::from_translation(DVec3::new(0.0, 0.0, -MAX_COORDINATE)),
+        DVec3::Z,
+        0.0,
+        DVec3::new(0.0, 0.0, -MAX_COORDINATE),
+    )
+    .unwrap();
     assert_eq!(
         time_of_contact(&unit, &still(), &unit, &away, &opts),
         Err(CaError::OutOfDomain {
             body: 1,
             what: "translation",
-            value: 1e101
+            value: 2.0 * MAX_COORDINATE
         })
     );
     assert!(matches!(

@@ -47,7 +47,7 @@
 //! (`≤ 3M³ ≤ 2³⁰²`) cannot overflow, and the only underflow left is in projections on a
 //! tiny direction; the screening step covers those with an absolute allowance `2⁻¹⁰²²`, the
 //! LA step (unit directions) with its `1e-300`. The public entry points take coordinates up
-//! to [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, the workspace's domain);
+//! to [`MAX_COORDINATE`] (`1e100`, the workspace's domain);
 //! the `_until` variants hold for every finite input.
 //!
 //! **Termination.** Each iteration either stops (contact: `d < ε`; no contact: no
