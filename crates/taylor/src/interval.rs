@@ -33,26 +33,28 @@ const ETA: f64 = f64::from_bits(1);
 /// the non-finite cases cost nothing on the finite path.
 #[inline]
 pub(crate) fn down(x: f64) -> f64 {
-    if x.is_finite() {
-        x - (x.abs() * f64::EPSILON + ETA)
-    } else if x > 0.0 {
-        f64::MAX
-    } else {
-        f64::NEG_INFINITY
-    }
+    // NaN exactly when `x` is +∞ or NaN (−∞ stays −∞): one rarely taken branch
+    let y = x - (x.abs() * f64::EPSILON + ETA);
+    if y.is_nan() { nan_or_inf_down(x) } else { y }
+}
+
+#[cold]
+fn nan_or_inf_down(x: f64) -> f64 {
+    if x > 0.0 { f64::MAX } else { f64::NEG_INFINITY }
 }
 
 /// An upper bound of the exact value whose round-to-nearest result is `x` (see [`down`]):
 /// at least one ulp above a finite `x`; `−f64::MAX` for `−∞`; `+∞` for `+∞` and NaN.
 #[inline]
 pub(crate) fn up(x: f64) -> f64 {
-    if x.is_finite() {
-        x + (x.abs() * f64::EPSILON + ETA)
-    } else if x < 0.0 {
-        -f64::MAX
-    } else {
-        f64::INFINITY
-    }
+    // NaN exactly when `x` is −∞ or NaN (+∞ stays +∞)
+    let y = x + (x.abs() * f64::EPSILON + ETA);
+    if y.is_nan() { nan_or_inf_up(x) } else { y }
+}
+
+#[cold]
+fn nan_or_inf_up(x: f64) -> f64 {
+    if x < 0.0 { -f64::MAX } else { f64::INFINITY }
 }
 
 /// Product with the convention `0 × ∞ = 0`, as interval endpoint formulas need.
