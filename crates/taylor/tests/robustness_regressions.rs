@@ -93,26 +93,29 @@ fn entire_minus_negative_infinity_has_no_nan() {
 
 #[test]
 fn bound_finds_interior_extremum_of_huge_sine() {
-    // c · sin(3t) peaks at t = π/6 inside [0, 1]; the bound missed the peak once
-    // |c| >= 1e153 (b² − 4ac overflowed in the critical-point formula)
-    let dom = Interval::UNIT;
+    // c · sin(3t) peaks at t = π/6, off the midpoint of [0.3, 0.6]; the bound missed the
+    // peak once |c| >= 1e154 (b² − 4ac overflowed in the critical-point formula: the old
+    // code gave hi = 0.977 c for c = 1e154, 1e200 and 1e300)
     let peak = std::f64::consts::FRAC_PI_6;
-    for c in [
+    let cs = [
         1.0, 1e152, 1e153, 1e154, 1e200, 1e300, -1e300, MAX, 1e-300, 5e-324,
-    ] {
-        let f = TaylorModel::sin_affine(3.0, 0.0, dom) * c;
-        let b = f.bound();
-        assert!(valid(b), "c = {c:e}: {b:?}");
-        for t in [0.0, 0.25, peak, 0.75, 1.0] {
-            let exact = (Interval::point(t) * 3.0).sin() * c;
-            assert!(
-                b.overlaps(&exact),
-                "c = {c:e}: {b:?} misses {exact:?} at t = {t}"
-            );
-        }
-        // and not grossly loose: within the model's remainder of the true range
-        if (1e-200..1e300).contains(&c.abs()) {
-            assert!(b.width() <= 3.0 * c.abs(), "c = {c:e}: {b:?}");
+    ];
+    for dom in [Interval::new(0.3, 0.6), Interval::UNIT] {
+        for c in cs {
+            let f = TaylorModel::sin_affine(3.0, 0.0, dom) * c;
+            let b = f.bound();
+            assert!(valid(b), "c = {c:e}: {b:?}");
+            for t in [dom.lo(), peak, dom.hi()] {
+                let exact = (Interval::point(t) * 3.0).sin() * c;
+                assert!(
+                    b.overlaps(&exact),
+                    "c = {c:e} on {dom:?}: {b:?} misses {exact:?} at t = {t}"
+                );
+            }
+            // and not grossly loose: within the model's remainder of the true range
+            if (1e-200..1e300).contains(&c.abs()) {
+                assert!(b.width() <= 3.0 * c.abs(), "c = {c:e}: {b:?}");
+            }
         }
     }
 }
