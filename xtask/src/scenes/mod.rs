@@ -1,5 +1,6 @@
 //! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
+pub(crate) mod catch;
 pub(crate) mod cloth_ball;
 pub(crate) mod exploding_dragon;
 pub(crate) mod la_common;
@@ -50,5 +51,29 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "unc-frames",
         run: unc_frames::run,
+    },
+    Scene {
+        name: "walking-mannequin",
+        run: catch::scenes::walking_mannequin,
+    },
+    Scene {
+        name: "exercise",
+        run: catch::scenes::exercise,
+    },
+    Scene {
+        name: "four-trains",
+        run: catch::scenes::four_trains_scene,
+    },
+    Scene {
+        name: "falling-train",
+        run: catch::scenes::falling_train_scene,
+    },
+    Scene {
+        name: "pr2",
+        run: catch::scenes::pr2_scene,
+    },
+    Scene {
+        name: "panda-planner",
+        run: catch::scenes::panda_planner,
     },
 ];

@@ -1,0 +1,11 @@
+//! The CATCH scenes (articulated CCD, CATCH Sec. 8): walking and exercising mannequin among
+//! chessmen, four colliding trains, a train falling onto a mountain, the PR2 in a kitchen
+//! and the Panda as a motion planner's edge checker.
+
+pub(crate) mod discrete;
+pub(crate) mod mannequin;
+pub(crate) mod meshes;
+pub(crate) mod robots;
+pub(crate) mod run;
+pub(crate) mod scenes;
+pub(crate) mod trains;

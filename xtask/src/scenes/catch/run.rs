@@ -1,0 +1,326 @@
+//! Running a CATCH workload: every step queried with the default options (Taylor models,
+//! temporal culling), with interval arithmetic, and without temporal culling; the columns
+//! of CATCH Tables 1–2 per variant, a time-per-step plot, and target verdicts.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use ccd_ca_articulated::{
+    BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult, Scene, Stats, Workspace,
+};
+use ccd_kinematics::Pose;
+use serde_json::json;
+
+use crate::report::{Plot, SceneReport, Series};
+
+/// How the bodies move, step by step.
+pub(crate) enum Motion {
+    /// Per body, a pose per frame; step `k` goes from frame `k·stride` to `(k+1)·stride`.
+    Frames {
+        /// `frames[body][frame]`.
+        frames: Vec<Vec<Pose>>,
+        /// First frame.
+        start: usize,
+        /// Frames per step.
+        stride: usize,
+        /// Number of steps to run.
+        steps: usize,
+    },
+    /// One body; step `k` is the joint-space edge `edges[k]`.
+    Edges(Vec<(Vec<f64>, Vec<f64>)>),
+}
+
+impl Motion {
+    /// Steps to run.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Motion::Frames { steps, .. } => *steps,
+            Motion::Edges(e) => e.len(),
+        }
+    }
+
+    fn with_step<R>(&self, k: usize, f: impl FnOnce(&[BodyStep<'_>]) -> R) -> R {
+        match self {
+            Motion::Frames {
+                frames,
+                start,
+                stride,
+                ..
+            } => {
+                let (a, b) = (start + k * stride, start + (k + 1) * stride);
+                let steps: Vec<BodyStep<'_>> = frames
+                    .iter()
+                    .map(|fr| BodyStep::Poses {
+                        p0: &fr[a],
+                        p1: &fr[b],
+                    })
+                    .collect();
+                f(&steps)
+            }
+            Motion::Edges(e) => f(&[BodyStep::Joints {
+                q0: &e[k].0,
+                q1: &e[k].1,
+            }]),
+        }
+    }
+}
+
+/// A query variant (a row group of the table).
+#[derive(Clone, Copy)]
+pub(crate) struct Variant {
+    pub(crate) label: &'static str,
+    pub(crate) opts: QueryOptions,
+}
+
+/// Default, interval-arithmetic and no-temporal-culling variants in `mode`.
+pub(crate) fn variants(mode: Mode) -> [Variant; 3] {
+    let base = QueryOptions {
+        mode,
+        ..QueryOptions::default()
+    };
+    [
+        Variant {
+            label: "Taylor + temporal",
+            opts: base,
+        },
+        Variant {
+            label: "interval + temporal",
+            opts: QueryOptions {
+                enclosure: EnclosureKind::Interval,
+                ..base
+            },
+        },
+        Variant {
+            label: "Taylor, no temporal",
+            opts: QueryOptions {
+                temporal_culling: false,
+                ..base
+            },
+        },
+    ]
+}
+
+/// Per-step measurements of one variant.
+pub(crate) struct Measured {
+    pub(crate) label: String,
+    /// Milliseconds per step.
+    pub(crate) ms: Vec<f64>,
+    /// Time of contact per step (`None`: free).
+    pub(crate) toc: Vec<Option<f64>>,
+    /// Counters per step.
+    pub(crate) stats: Vec<Stats>,
+}
+
+impl Measured {
+    fn mean(v: impl Iterator<Item = f64>) -> f64 {
+        let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+        if n == 0 { f64::NAN } else { s / n as f64 }
+    }
+
+    /// T_a, T_f, T_c, T_w in ms.
+    pub(crate) fn table1(&self) -> [f64; 4] {
+        let free = self
+            .ms
+            .iter()
+            .zip(&self.toc)
+            .filter(|(_, t)| t.is_none())
+            .map(|(m, _)| *m);
+        let coll = self
+            .ms
+            .iter()
+            .zip(&self.toc)
+            .filter(|(_, t)| t.is_some())
+            .map(|(m, _)| *m);
+        [
+            Self::mean(self.ms.iter().copied()),
+            Self::mean(free),
+            Self::mean(coll),
+            self.ms.iter().copied().fold(0.0, f64::max),
+        ]
+    }
+
+    /// Mean PCLs before, after spatial, after temporal culling, and CA iterations.
+    pub(crate) fn table2(&self) -> [f64; 4] {
+        let m = |f: fn(&Stats) -> u64| Self::mean(self.stats.iter().map(|s| f(s) as f64));
+        [
+            m(|s| s.pairs_before),
+            m(|s| s.pairs_after_spatial),
+            m(|s| s.pairs_after_temporal),
+            m(|s| s.ca_iterations + s.hull_iterations),
+        ]
+    }
+
+    /// Spatial and temporal culling ratios (CATCH Table 2: `1 − after/before`).
+    pub(crate) fn culling(&self) -> (f64, f64) {
+        let [b, s, t, _] = self.table2();
+        (1.0 - s / b, if s > 0.0 { 1.0 - t / s } else { f64::NAN })
+    }
+
+    pub(crate) fn collisions(&self) -> usize {
+        self.toc.iter().filter(|t| t.is_some()).count()
+    }
+}
+
+/// Runs every step of `motion` with `variant`, single-threaded, timing each query.
+pub(crate) fn measure(
+    scene: &Scene,
+    motion: &Motion,
+    variant: &Variant,
+    bar: &indicatif::ProgressBar,
+) -> Result<Measured> {
+    let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    let n = motion.len();
+    let mut m = Measured {
+        label: variant.label.into(),
+        ms: Vec::with_capacity(n),
+        toc: Vec::with_capacity(n),
+        stats: Vec::with_capacity(n),
+    };
+    for k in 0..n {
+        let ms = motion.with_step(k, |steps| -> Result<f64> {
+            let t0 = Instant::now();
+            scene.query_with(steps, &variant.opts, &mut ws, &mut out)?;
+            Ok(t0.elapsed().as_secs_f64() * 1e3)
+        })?;
+        m.ms.push(ms);
+        m.toc.push(out.first().map(|c| c.contact.toc));
+        m.stats.push(out.stats);
+        bar.inc(1);
+    }
+    Ok(m)
+}
+
+/// A target line: `what`, measured value, bound, whether it holds.
+pub(crate) struct Target {
+    pub(crate) what: String,
+    pub(crate) ok: bool,
+}
+
+impl Target {
+    pub(crate) fn at_most(what: &str, value: f64, bound: f64, unit: &str) -> Self {
+        Self {
+            what: format!("{what} {value:.3} {unit} (target ≤ {bound} {unit})"),
+            ok: value <= bound,
+        }
+    }
+    pub(crate) fn at_least(what: &str, value: f64, bound: f64, unit: &str) -> Self {
+        Self {
+            what: format!("{what} {value:.3} {unit} (target ≥ {bound} {unit})"),
+            ok: value >= bound,
+        }
+    }
+}
+
+/// The Table 1 + Table 2 columns.
+pub(crate) fn columns() -> Vec<String> {
+    [
+        "variant",
+        "steps",
+        "coll.",
+        "T_a ms",
+        "T_f ms",
+        "T_c ms",
+        "T_w ms",
+        "PCL before",
+        "after spatial",
+        "spatial cull",
+        "after temporal",
+        "temporal cull",
+        "CA iters",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// One table row of a measured variant (`prefix` names the step kind when a scene has
+/// several).
+pub(crate) fn row(prefix: &str, m: &Measured) -> Vec<String> {
+    let [ta, tf, tc, tw] = m.table1();
+    let [b, s, t, it] = m.table2();
+    let (sc, tcul) = m.culling();
+    let f = |x: f64, d: usize| {
+        if x.is_finite() {
+            format!("{x:.d$}")
+        } else {
+            "–".into()
+        }
+    };
+    vec![
+        if prefix.is_empty() {
+            m.label.clone()
+        } else {
+            format!("{prefix}: {}", m.label)
+        },
+        m.ms.len().to_string(),
+        m.collisions().to_string(),
+        f(ta, 3),
+        f(tf, 3),
+        f(tc, 3),
+        f(tw, 3),
+        f(b, 1),
+        f(s, 2),
+        f(100.0 * sc, 1) + if sc.is_finite() { "%" } else { "" },
+        f(t, 3),
+        f(100.0 * tcul, 1) + if tcul.is_finite() { "%" } else { "" },
+        f(it, 1),
+    ]
+}
+
+/// Compares two runs of the same steps: how many steps are free in one and colliding in
+/// the other, and the largest difference of the times of contact where both collide.
+pub(crate) fn disagreements(a: &Measured, b: &Measured) -> (usize, f64) {
+    a.toc
+        .iter()
+        .zip(&b.toc)
+        .fold((0, 0.0), |(n, d), (x, y)| match (x, y) {
+            (None, None) => (n, d),
+            (Some(x), Some(y)) => (n, f64::max(d, (x - y).abs())),
+            _ => (n + 1, d),
+        })
+}
+
+/// The time-per-step plot of the variants.
+pub(crate) fn plot(file: &str, title: &str, runs: &[&Measured]) -> Plot {
+    Plot {
+        file: file.into(),
+        title: title.into(),
+        x_label: "step".into(),
+        y_label: "ms per step (log)".into(),
+        log_y: true,
+        series: runs
+            .iter()
+            .map(|m| Series {
+                name: m.label.clone(),
+                x: (0..m.ms.len()).map(|i| i as f64).collect(),
+                y: m.ms.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Assembles a report: rows, target verdicts in the headline, key numbers in the summary.
+pub(crate) fn report(
+    (name, paper): (&str, &str),
+    description: String,
+    rows: Vec<Vec<String>>,
+    targets: &[Target],
+    notes: &[String],
+    summary: serde_json::Value,
+    plots: Vec<Plot>,
+) -> SceneReport {
+    let mut headline: Vec<String> = targets
+        .iter()
+        .map(|t| format!("{}: {}", t.what, if t.ok { "met" } else { "NOT met" }))
+        .collect();
+    headline.extend(notes.iter().cloned());
+    SceneReport {
+        name: name.into(),
+        paper: paper.into(),
+        description,
+        columns: columns(),
+        rows,
+        headline: headline.join("; "),
+        summary: json!({ "targets_met": targets.iter().all(|t| t.ok), "numbers": summary }),
+        plots,
+    }
+}
