@@ -28,6 +28,13 @@ pub(crate) struct Plot {
     pub(crate) series: Vec<Series>,
 }
 
+/// A scene that did not run, and why (e.g. its real data is absent).
+#[derive(Serialize)]
+pub(crate) struct Skipped {
+    pub(crate) name: String,
+    pub(crate) reason: String,
+}
+
 /// What a scene measured, in the paper's own columns.
 #[derive(Serialize)]
 pub(crate) struct SceneReport {
@@ -100,23 +107,31 @@ impl SceneReport {
     }
 }
 
-/// Writes `results.json`, `table.md` and the plots into `out`.
+/// Writes `results.json`, `table.md` and the plots into `out`; skipped scenes are listed in
+/// both with their reason.
 pub(crate) fn write_all(
     out: &Path,
     reports: &[SceneReport],
+    skipped: &[Skipped],
     meta: serde_json::Value,
 ) -> Result<()> {
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let json = serde_json::json!({ "meta": meta, "scenes": reports });
+    let json = serde_json::json!({ "meta": meta, "scenes": reports, "skipped": skipped });
     fs::write(
         out.join("results.json"),
         serde_json::to_string_pretty(&json)?,
     )?;
-    let md: String = reports
+    let mut md: String = reports
         .iter()
         .map(SceneReport::to_markdown)
         .collect::<Vec<_>>()
         .join("\n");
+    if !skipped.is_empty() {
+        md.push_str("\n#### Skipped scenes\n\n");
+        for s in skipped {
+            let _ = writeln!(md, "- {}: {}", s.name, s.reason);
+        }
+    }
     fs::write(out.join("table.md"), &md)?;
     for r in reports {
         for p in &r.plots {
@@ -149,16 +164,62 @@ pub(crate) fn update_readme(readme: &Path, reports: &[SceneReport], meta_line: &
     Ok(())
 }
 
+/// Superscript digits for `10^k` labels.
+fn superscript(k: i32) -> String {
+    k.to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            '0' => '⁰',
+            '1' => '¹',
+            '2' => '²',
+            '3' => '³',
+            '4' => '⁴',
+            '5' => '⁵',
+            '6' => '⁶',
+            '7' => '⁷',
+            '8' => '⁸',
+            _ => '⁹',
+        })
+        .collect()
+}
+
+/// A tick label: integers as integers, powers of ten as `10ᵏ` when large or small, other
+/// values with at most three significant digits (`2.5e6` style beyond 10⁴).
+fn tick_label(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let a = v.abs();
+    let k = a.log10().round();
+    let is_pow10 = ((a / 10f64.powf(k)) - 1.0).abs() < 1e-9;
+    if is_pow10 && !(-2.0..=3.0).contains(&k) {
+        let sign = if v < 0.0 { "-" } else { "" };
+        return format!("{sign}10{}", superscript(k as i32));
+    }
+    if !(1e-3..1e4).contains(&a) {
+        let s = format!("{v:.1e}");
+        return s.replace(".0e", "e");
+    }
+    if (v - v.round()).abs() < 1e-9 * a.max(1.0) {
+        return format!("{}", v.round() as i64);
+    }
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
-    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    let root = SVGBackend::new(path, (860, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    // the legend gets its own column to the right of the chart, never over the data
+    let (chart_area, legend_area) = root.split_horizontally(640);
     let xs = p.series.iter().flat_map(|s| s.x.iter().copied());
     let ys = p
         .series
         .iter()
         .flat_map(|s| s.y.iter().copied())
-        .filter(|y| y.is_finite() && *y > 0.0);
-    let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        .filter(|y| y.is_finite() && (*y > 0.0 || !p.log_y));
+    let (mut x0, mut x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
     let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
@@ -167,14 +228,38 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
     if !(x0.is_finite() && y0.is_finite()) {
         return Ok(());
     }
+    // a single x (e.g. one step in quick mode): centre it in a unit-wide range
+    if x1 - x0 < 1e-12 * x0.abs().max(1.0) {
+        (x0, x1) = (x0 - 1.0, x1 + 1.0);
+    } else {
+        let pad = (x1 - x0) * 0.02;
+        (x0, x1) = (x0 - pad, x1 + pad);
+    }
+    let integer_x = p
+        .series
+        .iter()
+        .flat_map(|s| s.x.iter())
+        .all(|x| (x - x.round()).abs() < 1e-9);
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let draw_err = |e| anyhow::anyhow!("plotting {}: {e:?}", path.display());
-    let mut builder = ChartBuilder::on(&root);
+    let mut builder = ChartBuilder::on(&chart_area);
     builder
-        .caption(&p.title, ("sans-serif", 20))
+        .caption(&p.title, ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(60);
+        .y_label_area_size(70);
+    let x_fmt = |x: &f64| {
+        if integer_x {
+            if (x - x.round()).abs() < 1e-9 {
+                format!("{}", x.round() as i64)
+            } else {
+                String::new()
+            }
+        } else {
+            tick_label(*x)
+        }
+    };
+    let y_fmt = |y: &f64| tick_label(*y);
     macro_rules! draw {
         ($chart:expr) => {{
             let mut chart = $chart;
@@ -182,25 +267,20 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
                 .configure_mesh()
                 .x_desc(&p.x_label)
                 .y_desc(&p.y_label)
+                .x_label_formatter(&x_fmt)
+                .y_label_formatter(&y_fmt)
                 .draw()
                 .map_err(draw_err)?;
             for (i, s) in p.series.iter().enumerate() {
                 let c = colors[i % colors.len()];
+                let pts = || s.x.iter().copied().zip(s.y.iter().copied());
                 chart
-                    .draw_series(LineSeries::new(
-                        s.x.iter().copied().zip(s.y.iter().copied()),
-                        c.stroke_width(2),
-                    ))
-                    .map_err(draw_err)?
-                    .label(s.name.clone())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c));
+                    .draw_series(LineSeries::new(pts(), c.stroke_width(2)))
+                    .map_err(draw_err)?;
+                chart
+                    .draw_series(pts().map(|xy| Circle::new(xy, 3, c.filled())))
+                    .map_err(draw_err)?;
             }
-            chart
-                .configure_series_labels()
-                .border_style(BLACK)
-                .background_style(WHITE)
-                .draw()
-                .map_err(draw_err)?;
         }};
     }
     if p.log_y {
@@ -216,6 +296,33 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
                 .map_err(draw_err)?
         );
     }
+    for (i, s) in p.series.iter().enumerate() {
+        let c = colors[i % colors.len()];
+        let y = 60 + 24 * i32::try_from(i).unwrap_or(0);
+        legend_area
+            .draw(&PathElement::new(vec![(8, y), (32, y)], c.stroke_width(2)))
+            .map_err(draw_err)?;
+        legend_area
+            .draw(&Text::new(s.name.clone(), (38, y - 7), ("sans-serif", 14)))
+            .map_err(draw_err)?;
+    }
     root.present().map_err(draw_err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_label;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(tick_label(1e9), "10⁹");
+        assert_eq!(tick_label(1e-6), "10⁻⁶");
+        assert_eq!(tick_label(100.0), "100");
+        assert_eq!(tick_label(2.0), "2");
+        assert_eq!(tick_label(2.5), "2.5");
+        assert_eq!(tick_label(0.125), "0.125");
+        assert_eq!(tick_label(3.0e6), "3e6");
+        assert_eq!(tick_label(2.5e6), "2.5e6");
+    }
 }
