@@ -39,7 +39,7 @@ impl<'a> Discrete<'a> {
             .body
             .model()
             .pose_from_joints(q)?
-            .world_transforms(self.body.model()))
+            .world_transforms(self.body.model())?)
     }
 
     /// Whether the robot at `q` touches the environment or itself (within `eps`).

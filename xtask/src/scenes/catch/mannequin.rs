@@ -227,17 +227,14 @@ pub(crate) fn mannequin(clip: &MocapClip, source: String) -> Result<Mannequin> {
     let frames = (0..clip.frame_count())
         .map(|f| map_pose(clip, &ids, &to_model, f, &model))
         .collect::<Result<Vec<_>>>()?;
-    let floor = frames
-        .iter()
-        .flat_map(|pose| {
-            let w = pose.world_transforms(&model);
-            [
-                w[to_model[L_FOOT]].translation.y,
-                w[to_model[14]].translation.y,
-            ]
-        })
-        .fold(f64::INFINITY, f64::min)
-        - 0.05;
+    let mut floor = f64::INFINITY;
+    for pose in &frames {
+        let w = pose.world_transforms(&model)?;
+        floor = floor
+            .min(w[to_model[L_FOOT]].translation.y)
+            .min(w[to_model[14]].translation.y);
+    }
+    let floor = floor - 0.05;
     Ok(Mannequin {
         model,
         meshes,
@@ -258,7 +255,7 @@ fn map_pose(
     let w = clip
         .pose(frame)
         .context("frame out of range")?
-        .world_transforms(clip.model());
+        .world_transforms(clip.model())?;
     let rel = LINKS
         .iter()
         .enumerate()
@@ -304,11 +301,11 @@ impl Mannequin {
         let (hand, foot) = (ix[L_HAND], ix[L_FOOT]);
         let hand_tip = self.meshes[hand].aabb().center();
         let foot_mid = self.meshes[foot].aabb().center();
-        let gap = |a: [f64; 4]| {
-            let w = bend(&start, a).world_transforms(model);
-            w[hand]
+        let gap = |a: [f64; 4]| -> Result<f64> {
+            let w = bend(&start, a).world_transforms(model)?;
+            Ok(w[hand]
                 .transform_point3(hand_tip)
-                .distance(w[foot].transform_point3(foot_mid))
+                .distance(w[foot].transform_point3(foot_mid)))
         };
         let grid: Vec<f64> = (0..13).map(|i| -1.5 + 0.25 * f64::from(i)).collect();
         let mut best = ([0.0; 4], f64::INFINITY);
@@ -317,7 +314,7 @@ impl Mannequin {
                 for &a2 in &grid {
                     for &a3 in &grid {
                         let a = [a0, a1, a2, a3];
-                        let g = gap(a);
+                        let g = gap(a)?;
                         if g < best.1 {
                             best = (a, g);
                         }
@@ -519,7 +516,7 @@ mod tests {
         let n = m.frames.len();
         m.add_hand_to_foot(20).unwrap();
         assert_eq!(m.frames.len(), n + 40);
-        let w = m.frames[n + 19].world_transforms(&m.model);
+        let w = m.frames[n + 19].world_transforms(&m.model).unwrap();
         let d = w[m.to_model[L_HAND]]
             .translation
             .distance(w[m.to_model[L_FOOT]].translation);
