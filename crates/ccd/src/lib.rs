@@ -144,8 +144,10 @@
 //!   scenes), or only whether anything collides (Boolean, for planners):
 //!   [`ca_rigid::Mode`], [`la_deformable::Mode`].
 //! - A **status** says how it ended: `Converged`, `InitiallyTouching` or
-//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::Status`]). Hitting the
-//!   iteration cap still gives a conservative answer: `toc` is then a lower bound.
+//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::Status`]; rigid queries can
+//!   also end `Stalled` when the tolerance is below what `f64` resolves at the scene's
+//!   scale). Hitting a cap or stalling still gives a conservative answer: `toc` is then a
+//!   lower bound.
 //! - A **contact** carries the time of contact, the two features (vertex, edge or face ids
 //!   into the caller's meshes), the world witness points and unit normal at `toc`, the
 //!   distance there and the status: [`ca_rigid::Contact`], [`la_deformable::SceneContact`],
