@@ -28,6 +28,15 @@
 //! contact has distance `≤ ε` at `toc`, and the objects never touch before `toc`
 //! (conservative). Contact points and the normal are in world coordinates at `toc`.
 //!
+//! Domain (checked per query, typed errors outside it): vertex coordinates and the motions'
+//! translations at `t = 0` and `t = 1` within
+//! [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`), tolerance at least
+//! [`MIN_TOLERANCE`] (`1e-100`). Within it no contact is missed at any scale: every step
+//! subtracts a rounding allowance (`1e-12` of the query's coordinate scale), and a query
+//! that can no longer certify progress (a tolerance below that allowance) ends with
+//! [`Status::Stalled`] instead of running to the iteration cap. `None` means the distance
+//! stays above `ε/2` over the whole step; see [`time_of_contact`] for the near-miss contract.
+//!
 //! # Example
 //! ```
 //! use std::sync::Arc;

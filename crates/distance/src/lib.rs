@@ -71,9 +71,12 @@ pub use scale::rescale_factors;
 /// The primitive distance kernels themselves hold at every finite scale (see the
 /// [crate docs](crate)).
 ///
-/// Below, there is no lower bound on the scale: the kernels rescale tiny input exactly, and
-/// the continuous queries take tolerances relative to what `f64` can resolve (see their
-/// docs).
+/// There is no lower bound on the scale of the distance kernels (tiny input is rescaled
+/// exactly, see [`rescale_factors`]) nor of the local-advancement kernels of
+/// `ccd-la-deformable`, which rescale a whole query the same way; rigid CA
+/// (`ccd-ca-rigid`) takes tolerances of at least its `MIN_TOLERANCE` (`1e-100`) and treats
+/// anything closer as touching. Fuzzers and callers can rely on: finite input within
+/// `MAX_COORDINATE` gets a proven answer, input beyond it a typed error.
 pub const MAX_COORDINATE: f64 = 1e100;
 pub use mesh_distance::{
     MeshClosest, MeshDistanceError, MeshDistanceOptions, MeshDistanceStats, MeshDistanceStatus,

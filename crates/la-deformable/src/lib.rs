@@ -11,7 +11,9 @@
 //! Conventions: time is normalized to `[0, 1]`; the tolerance `ε` is an absolute distance
 //! (default [`DEFAULT_TOLERANCE`] = 1e-6, tighter than the rigid crate's 1e-3 because cloth
 //! layers sit close together); a reported `toc` never exceeds the true first time the
-//! features come within `ε` of each other.
+//! features come within `ε` of each other. The elementary kernels' entry points take
+//! coordinates up to [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`, a typed error
+//! beyond) at any smaller scale, down to subnormal numbers (see [`kernels`]).
 //!
 //! Vocabulary (shared with `ccd-ca-rigid`): a query runs in a [`Mode`] (global ToC, all
 //! ToCs, Boolean), ends with a [`Status`], and reports contacts ([`SceneContact`],
