@@ -34,13 +34,13 @@ pub(crate) fn link_speed_bound(
         let p = motion.relatives()[j.index()].params();
         let parent = links[j.index()].parent;
         if parent.is_none() {
-            out.linear = p.displacement;
-            out.axis = p.axis;
-            out.omega = p.angle.abs();
+            out.linear = p.displacement();
+            out.axis = p.axis();
+            out.omega = p.angle().abs();
             out.lever = lever;
         } else {
-            extra += p.displacement.length() + p.angle.abs() * lever;
-            per_radius += p.angle.abs();
+            extra += p.displacement().length() + p.angle().abs() * lever;
+            per_radius += p.angle().abs();
         }
         lever += p
             .translation_at(t)

@@ -289,11 +289,11 @@ impl ArticulatedMotion {
             let p = m.params();
             let parent = self.parents[j.index()];
             let (lin, ang) = if parent.is_none() {
-                (p.displacement.dot(n).abs(), p.axis.cross(n).length())
+                (p.displacement().dot(n).abs(), p.axis().cross(n).length())
             } else {
-                (p.displacement.length() * n_len, n_len)
+                (p.displacement().length() * n_len, n_len)
             };
-            sum += lin + p.angle * ang * lever;
+            sum += lin + p.angle() * ang * lever;
             // the lever arm seen from the parent's origin grows by |L_j| over [t, 1]
             let l_max = m
                 .params()

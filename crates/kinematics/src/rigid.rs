@@ -29,7 +29,8 @@ const RIGID_TOL: f64 = 1e-6;
 /// # Domain
 /// Every constructor (and deserialisation, feature `serde`) checks that the input is finite,
 /// that the angle is at most [`RigidMotion::MAX_ANGLE`] and that every coordinate (start and
-/// end translations, displacement, centre) is at most [`RigidMotion::MAX_COORDINATE`] in
+/// end translations, displacement, the centre in the body frame and in the world) is at most
+/// [`RigidMotion::MAX_COORDINATE`] in
 /// magnitude — the range in which the workspace's queries are proven — and returns
 /// [`KinematicsError::MotionOutOfDomain`] otherwise.
 ///
@@ -78,11 +79,11 @@ impl From<RigidMotion> for RawRigidMotion {
     fn from(m: RigidMotion) -> Self {
         let p = &m.params;
         Self {
-            rotation: p.rotation,
-            center_start: p.translation,
-            axis: p.axis,
-            angle: p.angle,
-            displacement: p.displacement,
+            rotation: p.rotation(),
+            center_start: p.translation(),
+            axis: p.axis(),
+            angle: p.angle(),
+            displacement: p.displacement(),
             local_center: m.center,
         }
     }
@@ -110,6 +111,7 @@ impl TryFrom<RawRigidMotion> for RigidMotion {
                 ("start", origin),
                 ("displacement", r.displacement),
                 ("local centre", r.local_center),
+                ("centre", r.center_start),
             ],
         )?;
         if r.angle < 0.0 {
@@ -119,14 +121,14 @@ impl TryFrom<RawRigidMotion> for RigidMotion {
                 max: RigidMotion::MAX_ANGLE,
             });
         }
-        Ok(RigidMotion::from_parts(
+        RigidMotion::from_parts(
             r.rotation,
             r.center_start,
             r.axis,
             r.angle,
             r.displacement,
             r.local_center,
-        ))
+        )
     }
 }
 
@@ -204,7 +206,7 @@ impl RigidMotion {
     /// range in which the workspace's queries are proven (`|x| ≤ 1e100`).
     pub const MAX_COORDINATE: f64 = 1e100;
 
-    /// The stored form, already validated.
+    /// The stored form (validated by the callers; [`ConstantVelocity::new`] checks again).
     fn from_parts(
         rotation: DMat3,
         center_start: DVec3,
@@ -212,17 +214,11 @@ impl RigidMotion {
         angle: f64,
         displacement: DVec3,
         center: DVec3,
-    ) -> Self {
-        Self {
-            params: ConstantVelocity {
-                rotation,
-                translation: center_start,
-                axis,
-                angle,
-                displacement,
-            },
+    ) -> Result<Self, KinematicsError> {
+        Ok(Self {
+            params: ConstantVelocity::new(rotation, center_start, axis, angle, displacement)?,
             center,
-        }
+        })
     }
 
     /// The constant-velocity motion from `start` to `end` (both rigid, local → world) that
@@ -247,14 +243,14 @@ impl RigidMotion {
             &[("start", start.translation), ("end", end.translation)],
         )?;
         let (axis, angle) = axis_angle(end.matrix3 * start.matrix3.transpose());
-        Ok(Self::from_parts(
+        Self::from_parts(
             start.matrix3,
             start.translation,
             axis,
             angle,
             end.translation - start.translation,
             DVec3::ZERO,
-        ))
+        )
     }
 
     /// The motion that starts at `start`, turns by `angle` radians (any size and sign: the
@@ -300,14 +296,14 @@ impl RigidMotion {
             &[("start", start.translation), ("displacement", displacement)],
         )?;
         let (axis, angle) = unit_axis(axis, angle)?;
-        Ok(Self::from_parts(
+        Self::from_parts(
             start.matrix3,
             start.translation,
             axis,
             angle,
             displacement,
             DVec3::ZERO,
-        ))
+        )
     }
 
     /// The motion with constant `linear_velocity` of the rotation centre and constant
@@ -357,17 +353,18 @@ impl RigidMotion {
                 ("start", start.translation),
                 ("linear velocity", linear_velocity),
                 ("local centre", local_center),
+                ("centre", start.transform_point3(local_center)),
             ],
         )?;
         let (axis, angle) = unit_axis(angular_velocity, angle)?;
-        Ok(Self::from_parts(
+        Self::from_parts(
             start.matrix3,
             start.transform_point3(local_center),
             axis,
             angle,
             linear_velocity,
             local_center,
-        ))
+        )
     }
 
     /// A body that does not move.
@@ -408,7 +405,7 @@ impl RigidMotion {
     #[inline]
     #[must_use]
     pub fn axis(&self) -> DVec3 {
-        self.params.axis
+        self.params.axis()
     }
 
     /// Total rotation angle `ω ≥ 0` over the step (also the angular speed); at most π for
@@ -416,7 +413,7 @@ impl RigidMotion {
     #[inline]
     #[must_use]
     pub fn angle(&self) -> f64 {
-        self.params.angle
+        self.params.angle()
     }
 
     /// Translational velocity of the rotation centre (`c₁ − c₀`); of the frame origin when
@@ -424,14 +421,14 @@ impl RigidMotion {
     #[inline]
     #[must_use]
     pub fn linear_velocity(&self) -> DVec3 {
-        self.params.displacement
+        self.params.displacement()
     }
 
     /// Angular velocity vector `ω u` (world frame).
     #[inline]
     #[must_use]
     pub fn angular_velocity(&self) -> DVec3 {
-        self.params.axis * self.params.angle
+        self.params.axis() * self.params.angle()
     }
 
     /// The pose at time `t`.
@@ -457,7 +454,7 @@ impl RigidMotion {
     #[inline]
     #[must_use]
     pub fn velocity_of(&self, local: DVec3, t: f64) -> DVec3 {
-        self.params.displacement
+        self.params.displacement()
             + self
                 .angular_velocity()
                 .cross(self.params.rotation_at(t) * (local - self.center))
@@ -513,9 +510,9 @@ impl RigidMotion {
             return f64::INFINITY;
         }
         let rest = 1.0 - t.clamp(0.0, 1.0);
-        let lin = self.params.displacement.dot(n).abs();
+        let lin = self.params.displacement().dot(n).abs();
         let lever = radius.max(0.0) + self.center.length();
-        let ang = self.params.angle * self.params.axis.cross(n).length() * lever;
+        let ang = self.params.angle() * self.params.axis().cross(n).length() * lever;
         let mu = rest * (lin + ang);
         mu * (1.0 + 1e-12) + f64::MIN_POSITIVE
     }
@@ -646,6 +643,14 @@ mod tests {
         ] {
             assert!(with(key, v.clone()).is_err(), "{key} = {v} accepted");
         }
+        // ccd_taylor::ConstantVelocity validates too (a NaN used to panic inside glam)
+        let mut cv = serde_json::to_value(good.params()).unwrap();
+        assert!(serde_json::from_value::<ConstantVelocity>(cv.clone()).is_ok());
+        cv["angle"] = serde_json::json!(1e300);
+        assert!(serde_json::from_value::<ConstantVelocity>(cv.clone()).is_err());
+        cv["angle"] = serde_json::json!(1.0);
+        cv["axis"] = serde_json::json!([0.0, 0.0, 0.5]);
+        assert!(serde_json::from_value::<ConstantVelocity>(cv).is_err());
         let back = with("angle", serde_json::json!(2.0)).unwrap();
         assert!(back.pose_at(1.0).abs_diff_eq(good.pose_at(1.0), 1e-12));
     }

@@ -8,9 +8,15 @@ use crate::{Interval, TaylorError};
 /// `R(t) = cos(ωt) A + sin(ωt) B + C` and `T(t) = c + t s` (Avatar, Eq. 6–10), where
 /// `A = R₀ − u uᵀ R₀`, `B = u* R₀`, `C = u uᵀ R₀`; equivalently `R(t) = Rot(u, ωt) R₀`.
 ///
-/// The motion is that of a frame relative to its parent (or the world for a root).
-/// `axis` must be a unit vector and `rotation` a rotation matrix; [`ConstantVelocity::new`]
-/// checks both.
+/// The motion is that of a frame relative to its parent (or the world for a root). The
+/// parameters are private and always valid: [`ConstantVelocity::new`] (and deserialisation,
+/// feature `serde`) checks them.
+///
+/// # Domain
+/// Every parameter finite; `axis` a unit vector (tolerance 1e-9) and `rotation` a rotation
+/// matrix (`RᵀR = I`, `det R = 1`, tolerance 1e-6); `|angle| ≤` [`ConstantVelocity::MAX_ANGLE`]
+/// (1e6 rad); every coordinate of `translation` and `displacement` at most
+/// [`ConstantVelocity::MAX_COORDINATE`] (1e100) in magnitude.
 ///
 /// # Example
 /// ```
@@ -20,32 +26,73 @@ use crate::{Interval, TaylorError};
 /// let m = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, std::f64::consts::FRAC_PI_2, DVec3::X)?;
 /// let p = m.pose_at(1.0).transform_point3(DVec3::X);
 /// assert!((p - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-12);
+/// assert!(ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, f64::NAN, DVec3::X).is_err());
 /// # Ok::<(), ccd_taylor::TaylorError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "RawConstantVelocity", into = "RawConstantVelocity")
+)]
 pub struct ConstantVelocity {
-    /// Orientation `R₀` at `t = 0`.
-    pub rotation: DMat3,
-    /// Position `c` at `t = 0`.
-    pub translation: DVec3,
-    /// Unit rotation axis `u` (in the parent frame).
-    pub axis: DVec3,
-    /// Total rotation angle `ω` over the step (radians; the angular speed on `[0, 1]`).
-    pub angle: f64,
-    /// Total displacement `s` over the step.
-    pub displacement: DVec3,
+    rotation: DMat3,
+    translation: DVec3,
+    axis: DVec3,
+    angle: f64,
+    displacement: DVec3,
 }
 
-/// Tolerance on `|u| = 1` and on `RᵀR = I` for [`ConstantVelocity::new`].
-const RIGID_TOL: f64 = 1e-9;
+/// The serialised form of a [`ConstantVelocity`], validated on the way in.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RawConstantVelocity {
+    rotation: DMat3,
+    translation: DVec3,
+    axis: DVec3,
+    angle: f64,
+    displacement: DVec3,
+}
+
+#[cfg(feature = "serde")]
+impl From<ConstantVelocity> for RawConstantVelocity {
+    fn from(m: ConstantVelocity) -> Self {
+        Self {
+            rotation: m.rotation,
+            translation: m.translation,
+            axis: m.axis,
+            angle: m.angle,
+            displacement: m.displacement,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RawConstantVelocity> for ConstantVelocity {
+    type Error = TaylorError;
+
+    fn try_from(r: RawConstantVelocity) -> Result<Self, TaylorError> {
+        Self::new(r.rotation, r.translation, r.axis, r.angle, r.displacement)
+    }
+}
+
+/// Tolerance on `|u| = 1` for [`ConstantVelocity::new`].
+const UNIT_TOL: f64 = 1e-9;
+/// Tolerance on `RᵀR = I` and `det R = 1` for [`ConstantVelocity::new`].
+const RIGID_TOL: f64 = 1e-6;
 
 impl ConstantVelocity {
+    /// Largest `|angle|` accepted, in radians.
+    pub const MAX_ANGLE: f64 = 1e6;
+    /// Largest magnitude of a coordinate of `translation` or `displacement`.
+    pub const MAX_COORDINATE: f64 = 1e100;
+
     /// A validated motion.
     ///
     /// # Errors
     /// [`TaylorError::InvalidMotion`] when a parameter is not finite, the axis is not unit
-    /// length, or the rotation is not orthonormal with determinant 1 (tolerance 1e-9).
+    /// length (tolerance 1e-9), the rotation is not orthonormal with determinant 1
+    /// (tolerance 1e-6), or a value is outside the domain (see the type's docs).
     pub fn new(
         rotation: DMat3,
         translation: DVec3,
@@ -61,7 +108,7 @@ impl ConstantVelocity {
         if !finite {
             return Err(TaylorError::InvalidMotion("a parameter is not finite"));
         }
-        if (axis.length() - 1.0).abs() > RIGID_TOL {
+        if (axis.length() - 1.0).abs() > UNIT_TOL {
             return Err(TaylorError::InvalidMotion("the axis is not a unit vector"));
         }
         let gram = rotation.transpose() * rotation;
@@ -70,6 +117,18 @@ impl ConstantVelocity {
         {
             return Err(TaylorError::InvalidMotion(
                 "the rotation is not a rotation matrix",
+            ));
+        }
+        if angle.abs() > Self::MAX_ANGLE {
+            return Err(TaylorError::InvalidMotion(
+                "the angle is larger than ConstantVelocity::MAX_ANGLE (1e6 rad)",
+            ));
+        }
+        if translation.abs().max_element() > Self::MAX_COORDINATE
+            || displacement.abs().max_element() > Self::MAX_COORDINATE
+        {
+            return Err(TaylorError::InvalidMotion(
+                "a coordinate is larger than ConstantVelocity::MAX_COORDINATE (1e100)",
             ));
         }
         Ok(Self {
@@ -81,16 +140,47 @@ impl ConstantVelocity {
         })
     }
 
-    /// A motion that stays at `pose` (must be rigid; not checked).
+    /// A motion that stays at `pose`.
+    ///
+    /// # Errors
+    /// As [`ConstantVelocity::new`] for the pose's rotation and translation.
+    pub fn stationary(pose: DAffine3) -> Result<Self, TaylorError> {
+        Self::new(pose.matrix3, pose.translation, DVec3::Z, 0.0, DVec3::ZERO)
+    }
+
+    /// Orientation `R₀` at `t = 0`.
+    #[inline]
     #[must_use]
-    pub fn stationary(pose: DAffine3) -> Self {
-        Self {
-            rotation: pose.matrix3,
-            translation: pose.translation,
-            axis: DVec3::Z,
-            angle: 0.0,
-            displacement: DVec3::ZERO,
-        }
+    pub fn rotation(&self) -> DMat3 {
+        self.rotation
+    }
+
+    /// Position `c` at `t = 0`.
+    #[inline]
+    #[must_use]
+    pub fn translation(&self) -> DVec3 {
+        self.translation
+    }
+
+    /// Unit rotation axis `u` (in the parent frame).
+    #[inline]
+    #[must_use]
+    pub fn axis(&self) -> DVec3 {
+        self.axis
+    }
+
+    /// Total rotation angle `ω` over the step (radians; the angular speed on `[0, 1]`).
+    #[inline]
+    #[must_use]
+    pub fn angle(&self) -> f64 {
+        self.angle
+    }
+
+    /// Total displacement `s` over the step.
+    #[inline]
+    #[must_use]
+    pub fn displacement(&self) -> DVec3 {
+        self.displacement
     }
 
     /// `R(t)` in f64.

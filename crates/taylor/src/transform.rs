@@ -214,14 +214,14 @@ impl<E: Enclosure> Transform<E> {
     #[must_use]
     pub fn from_motion(m: &ConstantVelocity, domain: Interval) -> Self {
         let [a, b, c] = m.abc();
-        let cos = E::cos_affine(m.angle, 0.0, domain);
-        let sin = E::sin_affine(m.angle, 0.0, domain);
+        let cos = E::cos_affine(m.angle(), 0.0, domain);
+        let sin = E::sin_affine(m.angle(), 0.0, domain);
         let rows = std::array::from_fn(|i| {
             std::array::from_fn(|j| {
                 cos.mul_interval(a[i][j]) + sin.mul_interval(b[i][j]).add_interval(c[i][j])
             })
         });
-        let t = |k: usize| E::affine(m.translation[k], m.displacement[k], domain);
+        let t = |k: usize| E::affine(m.translation()[k], m.displacement()[k], domain);
         Self {
             rotation: Mat3 { rows },
             translation: Vec3 {
