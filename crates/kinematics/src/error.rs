@@ -164,9 +164,31 @@ pub enum KinematicsError {
         /// The `filename` attribute.
         uri: String,
         /// Why.
-        reason: String,
+        reason: UriError,
     },
-    /// A collision mesh file that does not exist (feature `urdf`).
+    /// A collision mesh that cannot be loaded because its file is missing, unreadable or
+    /// outside the model directory and the package directories (feature `urdf`, with the
+    /// default confinement). One variant for all three, so that an error does not reveal
+    /// whether a path outside the allowed directories exists.
+    #[error(
+        "cannot load collision mesh {uri:?} of link {link:?}: missing, unreadable, or outside the model and package directories"
+    )]
+    MeshUnavailable {
+        /// The link.
+        link: String,
+        /// The `filename` attribute.
+        uri: String,
+    },
+    /// `UrdfOptions::primitive_segments` above its documented maximum (feature `urdf`).
+    #[error("primitive_segments = {segments} exceeds the maximum {max}")]
+    TooManySegments {
+        /// The value given.
+        segments: u32,
+        /// The largest value allowed.
+        max: u32,
+    },
+    /// A collision mesh file that does not exist (feature `urdf`, only with
+    /// `UrdfOptions::allow_outside_paths`).
     #[error("collision mesh {uri:?} of link {link:?} not found at {}", path.display())]
     MissingMesh {
         /// The link.
@@ -176,7 +198,8 @@ pub enum KinematicsError {
         /// The path it resolved to.
         path: std::path::PathBuf,
     },
-    /// A collision mesh file that exists but cannot be loaded (feature `urdf`).
+    /// A collision mesh file that exists but cannot be loaded: not a mesh, malformed (feature
+    /// `urdf`).
     #[error("cannot load collision mesh {} of link {link:?}: {reason}", path.display())]
     MeshLoad {
         /// The link.
@@ -185,5 +208,24 @@ pub enum KinematicsError {
         path: std::path::PathBuf,
         /// The `ccd_geometry` error, as text.
         reason: String,
+    },
+}
+
+/// Why a URDF mesh URI does not resolve to a path (see `UrdfOptions::resolve_uri`, feature
+/// `urdf`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UriError {
+    /// A `package://NAME/...` URI whose package no `UrdfOptions::package_dirs` prefix matches.
+    #[error("no directory for package {package:?} in UrdfOptions::package_dirs")]
+    UnknownPackage {
+        /// The package name (the URI's first path component).
+        package: String,
+    },
+    /// A scheme other than `package://` and `file://`.
+    #[error("unsupported URI scheme {scheme:?}")]
+    UnsupportedScheme {
+        /// The scheme.
+        scheme: String,
     },
 }

@@ -52,7 +52,7 @@ pub mod urdf;
 
 pub use articulated::ArticulatedMotion;
 pub use assembly::{AssemblyBounds, AssemblyNode, AssemblyTree, NodeId};
-pub use error::KinematicsError;
+pub use error::{KinematicsError, UriError};
 pub use glam;
 pub use model::{ArticulatedModel, Joint, Limits, Link, LinkId, LinkSpec, Pose};
 pub use rigid::RigidMotion;

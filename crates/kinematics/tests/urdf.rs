@@ -170,7 +170,7 @@ fn loading_from_a_string_with_a_base_dir_equals_loading_the_file() {
     // a relative mesh path is taken against the base dir given, not the working directory
     assert!(matches!(
         UrdfRobot::parse(&text, "/nonexistent", &arm3_options()),
-        Err(KinematicsError::MissingMesh { ref link, .. }) if link == "base"
+        Err(KinematicsError::MeshUnavailable { ref link, .. }) if link == "base"
     ));
 }
 
@@ -323,6 +323,23 @@ fn broken_files_give_typed_errors() {
         other => panic!("expected an unsupported joint type, got {other:?}"),
     }
     match open("broken/missing_mesh.urdf") {
+        Err(e @ KinematicsError::MeshUnavailable { .. }) => {
+            assert!(e.to_string().contains("meshes/does_not_exist.stl"), "{e}");
+            let KinematicsError::MeshUnavailable { link, uri } = e else {
+                unreachable!()
+            };
+            assert_eq!(
+                (link.as_str(), uri.as_str()),
+                ("b", "meshes/does_not_exist.stl")
+            );
+        }
+        other => panic!("expected a missing mesh, got {other:?}"),
+    }
+    let trusting = UrdfOptions {
+        allow_outside_paths: true,
+        ..UrdfOptions::default()
+    };
+    match UrdfRobot::from_file(data("broken/missing_mesh.urdf"), &trusting) {
         Err(KinematicsError::MissingMesh { link, uri, path }) => {
             assert_eq!(
                 (link.as_str(), uri.as_str()),
@@ -447,7 +464,7 @@ fn invalid_documents_give_typed_errors() {
         ))
     };
     assert!(matches!(mesh("package://unknown_pkg/a.stl"),
-        Err(KinematicsError::UnresolvedUri { reason, .. }) if reason.contains("unknown_pkg")));
+        Err(KinematicsError::UnresolvedUri { reason: ccd_kinematics::UriError::UnknownPackage { package }, .. }) if package == "unknown_pkg"));
     assert!(matches!(
         mesh("https://example.invalid/a.stl"),
         Err(KinematicsError::UnresolvedUri { .. })

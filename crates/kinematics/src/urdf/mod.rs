@@ -38,8 +38,16 @@
 //! - Mesh `filename`s: `package://NAME/rest` is resolved with [`UrdfOptions::package_dirs`]
 //!   (the longest matching prefix wins, so a prefix may be more than a package name),
 //!   `file:///abs/path` is taken as is, and a plain path is relative to the URDF's directory
-//!   (or the `base_dir` given to [`UrdfRobot::parse`]). A collision mesh that does not
-//!   exist is [`KinematicsError::MissingMesh`].
+//!   (or the `base_dir` given to [`UrdfRobot::parse`]).
+//! - Confinement (on by default): a mesh file must lie, after resolving `..` and symbolic
+//!   links, inside the model directory (`base_dir`) or one of the
+//!   [`UrdfOptions::package_dirs`]. A mesh outside them (`../../secret.stl`, an absolute path,
+//!   `file:///etc/...`, `package://pkg/../../...`), a missing one and an unreadable path all
+//!   give the same [`KinematicsError::MeshUnavailable`], naming the link and the URI, so a
+//!   document cannot probe which files exist elsewhere. [`UrdfOptions::allow_outside_paths`]
+//!   turns confinement off; a missing file is then [`KinematicsError::MissingMesh`] with its
+//!   path.
+//! - A link without `<collision>` elements is kept without geometry (not an error).
 //!
 //! # Example
 //! ```
@@ -87,7 +95,7 @@ use ccd_geometry::TriMesh;
 use glam::{DAffine3, DQuat, DVec3};
 use quick_xml::events::Event;
 
-use crate::{ArticulatedModel, Joint, KinematicsError, Limits, LinkId, LinkSpec};
+use crate::{ArticulatedModel, Joint, KinematicsError, Limits, LinkId, LinkSpec, UriError};
 
 pub use srdf::{parse_srdf_disabled_pairs, read_srdf_disabled_pairs};
 
@@ -99,9 +107,13 @@ pub struct UrdfOptions {
     /// A prefix is a package name (`"panda_description"`) or a longer path
     /// (`"example-robot-data/robots/panda_description"`); the longest match wins.
     pub package_dirs: Vec<(String, PathBuf)>,
-    /// Vertices around the axis of tessellated cylinders, spheres and capsules (at least 3;
-    /// default 16).
+    /// Vertices around the axis of tessellated cylinders, spheres and capsules (at least 3,
+    /// at most [`UrdfOptions::MAX_PRIMITIVE_SEGMENTS`]; default 16).
     pub primitive_segments: u32,
+    /// Let mesh files lie outside the model directory and the package directories (default
+    /// `false`: see "Confinement" in the [module docs](self)). Turn it on only for trusted
+    /// documents.
+    pub allow_outside_paths: bool,
 }
 
 impl Default for UrdfOptions {
@@ -109,11 +121,16 @@ impl Default for UrdfOptions {
         Self {
             package_dirs: Vec::new(),
             primitive_segments: 16,
+            allow_outside_paths: false,
         }
     }
 }
 
 impl UrdfOptions {
+    /// Largest [`primitive_segments`](Self::primitive_segments): a sphere then has
+    /// 256 × 128 vertices.
+    pub const MAX_PRIMITIVE_SEGMENTS: u32 = 256;
+
     /// These options with one more `package://` prefix mapped to `dir`.
     ///
     /// # Example
@@ -134,13 +151,17 @@ impl UrdfOptions {
     /// The file a mesh `filename` refers to (see the [module docs](self)); `base_dir` is the
     /// URDF's directory.
     ///
+    /// This only maps the URI to a path; the loader then checks that the file lies inside
+    /// the allowed directories (unless [`allow_outside_paths`](Self::allow_outside_paths)).
+    ///
     /// # Errors
-    /// A message when no package prefix matches or the URI scheme is not `package://` or
-    /// `file://`.
+    /// [`UriError::UnknownPackage`] when no package prefix matches,
+    /// [`UriError::UnsupportedScheme`] when the scheme is not `package://` or `file://`.
     ///
     /// # Example
     /// ```
     /// use ccd_kinematics::urdf::UrdfOptions;
+    /// use ccd_kinematics::UriError;
     /// use std::path::Path;
     ///
     /// let opts = UrdfOptions::default().with_package("arm", "/pkgs/arm");
@@ -148,10 +169,10 @@ impl UrdfOptions {
     /// assert_eq!(opts.resolve_uri("../meshes/a.stl", base).unwrap(), base.join("../meshes/a.stl"));
     /// assert_eq!(opts.resolve_uri("package://arm/a.obj", base).unwrap(), Path::new("/pkgs/arm/a.obj"));
     /// assert_eq!(opts.resolve_uri("file:///abs/a.ply", base).unwrap(), Path::new("/abs/a.ply"));
-    /// assert!(opts.resolve_uri("package://other/a.stl", base).is_err());
-    /// assert!(opts.resolve_uri("https://example.invalid/a.stl", base).is_err());
+    /// assert!(matches!(opts.resolve_uri("package://other/a.stl", base), Err(UriError::UnknownPackage { .. })));
+    /// assert!(matches!(opts.resolve_uri("https://example.invalid/a.stl", base), Err(UriError::UnsupportedScheme { .. })));
     /// ```
-    pub fn resolve_uri(&self, uri: &str, base_dir: &Path) -> Result<PathBuf, String> {
+    pub fn resolve_uri(&self, uri: &str, base_dir: &Path) -> Result<PathBuf, UriError> {
         if let Some(rest) = uri.strip_prefix("package://") {
             let mut best: Option<(usize, &Path)> = None;
             for (prefix, dir) in &self.package_dirs {
@@ -165,17 +186,16 @@ impl UrdfOptions {
             }
             match best {
                 Some((len, dir)) => Ok(dir.join(rest[len..].trim_start_matches('/'))),
-                None => {
-                    let package = rest.split('/').next().unwrap_or(rest);
-                    Err(format!(
-                        "no directory for package {package:?} in UrdfOptions::package_dirs"
-                    ))
-                }
+                None => Err(UriError::UnknownPackage {
+                    package: rest.split('/').next().unwrap_or(rest).to_owned(),
+                }),
             }
         } else if let Some(path) = uri.strip_prefix("file://") {
             Ok(PathBuf::from(path))
         } else if let Some((scheme, _)) = uri.split_once("://") {
-            Err(format!("unsupported URI scheme {scheme:?}"))
+            Err(UriError::UnsupportedScheme {
+                scheme: scheme.to_owned(),
+            })
         } else {
             Ok(base_dir.join(uri))
         }
@@ -312,8 +332,12 @@ impl UrdfRobot {
     /// - [`KinematicsError::InvalidUrdf`]: no links, duplicate link or joint names, several
     ///   roots, a zero or non-finite axis, origin or dimension, a revolute or prismatic
     ///   joint without `<limit>`, `lower > upper`, a zero or non-finite mesh scale.
-    /// - [`KinematicsError::UnresolvedUri`], [`KinematicsError::MissingMesh`],
-    ///   [`KinematicsError::MeshLoad`] for collision meshes.
+    /// - [`KinematicsError::UnresolvedUri`], [`KinematicsError::MeshUnavailable`] (missing,
+    ///   unreadable or outside the allowed directories), [`KinematicsError::MeshLoad`] (not a
+    ///   mesh) for collision meshes; [`KinematicsError::MissingMesh`] instead of
+    ///   `MeshUnavailable` with [`UrdfOptions::allow_outside_paths`].
+    /// - [`KinematicsError::TooManySegments`] when [`UrdfOptions::primitive_segments`]
+    ///   exceeds [`UrdfOptions::MAX_PRIMITIVE_SEGMENTS`].
     ///
     /// # Example
     /// ```
@@ -339,6 +363,12 @@ impl UrdfRobot {
         base_dir: &Path,
         options: &UrdfOptions,
     ) -> Result<Self, KinematicsError> {
+        if options.primitive_segments > UrdfOptions::MAX_PRIMITIVE_SEGMENTS {
+            return Err(KinematicsError::TooManySegments {
+                segments: options.primitive_segments,
+                max: UrdfOptions::MAX_PRIMITIVE_SEGMENTS,
+            });
+        }
         let scans = scan(text, source_name)?;
         let robot = urdf_rs::read_from_string(text).map_err(|e| KinematicsError::UrdfParse {
             source_name: source_name.to_owned(),
@@ -354,6 +384,18 @@ impl UrdfRobot {
             .map(|(i, l)| (l.name.as_str(), i))
             .collect();
         let mut cache: HashMap<(PathBuf, [u64; 3]), Arc<TriMesh>> = HashMap::new();
+        // the directories mesh files must lie in (canonical), unless confinement is off
+        let roots = (!options.allow_outside_paths).then(|| {
+            std::iter::once(base_dir)
+                .chain(options.package_dirs.iter().map(|(_, d)| d.as_path()))
+                .filter_map(|d| d.canonicalize().ok())
+                .collect::<Vec<_>>()
+        });
+        let ctx = MeshContext {
+            base_dir,
+            options,
+            roots: roots.as_deref(),
+        };
         let mut collisions = Vec::with_capacity(model.len());
         let mut joint_names = Vec::with_capacity(model.len());
         for link in model.links() {
@@ -361,7 +403,7 @@ impl UrdfRobot {
             joint_names.push(joint_of_link[i].map(|j| robot.joints[j].name.clone()));
             let mut shapes = Vec::with_capacity(robot.links[i].collision.len());
             for c in &robot.links[i].collision {
-                shapes.push(collision(&link.name, c, base_dir, options, &mut cache)?);
+                shapes.push(collision(&link.name, c, &ctx, &mut cache)?);
             }
             collisions.push(shapes);
         }
@@ -805,15 +847,32 @@ fn positive(value: f64, what: &str, link: &str) -> Result<f64, KinematicsError> 
     }
 }
 
+/// Where mesh files are looked up and which directories they must lie in.
+struct MeshContext<'a> {
+    base_dir: &'a Path,
+    options: &'a UrdfOptions,
+    /// Canonical allowed directories; `None` when confinement is off.
+    roots: Option<&'a [PathBuf]>,
+}
+
+/// The canonical path of `path` when it exists and lies inside one of `roots`.
+fn confined(path: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
+    let canonical = path.canonicalize().ok()?;
+    roots
+        .iter()
+        .any(|r| canonical.starts_with(r))
+        .then_some(canonical)
+}
+
 /// One `<collision>` element: its origin and geometry, with the mesh loaded or tessellated.
 fn collision(
     link: &str,
     c: &urdf_rs::Collision,
-    base_dir: &Path,
-    options: &UrdfOptions,
+    ctx: &MeshContext<'_>,
     cache: &mut HashMap<(PathBuf, [u64; 3]), Arc<TriMesh>>,
 ) -> Result<Collision, KinematicsError> {
     use urdf_rs::Geometry as G;
+    let options = ctx.options;
     let origin = origin(&c.origin, &format!("a collision of link {link:?}"))?;
     let segments = options.primitive_segments.max(3);
     let tessellation_failed = || {
@@ -869,13 +928,22 @@ fn collision(
                      (components must be non-zero and finite)"
                 )));
             }
-            let path = options.resolve_uri(filename, base_dir).map_err(|reason| {
-                KinematicsError::UnresolvedUri {
+            let path = options
+                .resolve_uri(filename, ctx.base_dir)
+                .map_err(|reason| KinematicsError::UnresolvedUri {
                     link: link.to_owned(),
                     uri: filename.clone(),
                     reason,
+                })?;
+            let path = match ctx.roots {
+                None => path,
+                Some(roots) => {
+                    confined(&path, roots).ok_or_else(|| KinematicsError::MeshUnavailable {
+                        link: link.to_owned(),
+                        uri: filename.clone(),
+                    })?
                 }
-            })?;
+            };
             let key = (path.clone(), scale.to_array().map(f64::to_bits));
             let mesh = match cache.get(&key) {
                 Some(m) => Arc::clone(m),
