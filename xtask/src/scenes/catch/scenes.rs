@@ -229,8 +229,8 @@ pub(crate) fn four_trains_scene(
     cfg: &SceneConfig,
     bar: &indicatif::ProgressBar,
 ) -> Result<SceneReport> {
-    // quick: 20 steps where the trains meet
-    let (start, steps) = if cfg.quick { (40, 20) } else { (0, 240) };
+    // quick: 8 steps where the trains meet
+    let (start, steps) = if cfg.quick { (45, 8) } else { (0, 240) };
     let trains = four_trains(404, 10, 20, 240)?;
     let tris: usize = trains[0].meshes.iter().map(TriMesh::triangle_count).sum();
     let mut scene = Scene::new();
