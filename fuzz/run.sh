@@ -37,7 +37,8 @@ for t in "${targets[@]}"; do
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="artifacts/$t/" "${extra[@]}" >"$log" 2>&1 &&
         [ "$(find "artifacts/$t" -type f | wc -l)" = "$before" ]; then
-        summary+=("$t: $(grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1)")
+        # the final stats line: "#N DONE cov: ... exec/s: ..." (fork mode: "#N: cov: ...")
+        summary+=("$t: $(grep -E '^#[0-9]+(:|[[:space:]]+DONE)' "$log" | tail -n 1 || true)")
     else
         failed+=("$t")
         summary+=("$t: FAILED (log $PWD/$log, inputs in $PWD/artifacts/$t/)")
