@@ -240,6 +240,13 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
         .iter()
         .flat_map(|s| s.x.iter())
         .all(|x| (x - x.round()).abs() < 1e-9);
+    // integer x (links, frames, sequences): one tick per integer when few, so that every
+    // tick has a label
+    let x_ticks = if integer_x {
+        ((x1 - x0).floor() as usize + 1).clamp(2, 12)
+    } else {
+        10
+    };
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let draw_err = |e| anyhow::anyhow!("plotting {}: {e:?}", path.display());
     let mut builder = ChartBuilder::on(&chart_area);
@@ -267,6 +274,7 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
                 .configure_mesh()
                 .x_desc(&p.x_label)
                 .y_desc(&p.y_label)
+                .x_labels(x_ticks)
                 .x_label_formatter(&x_fmt)
                 .y_label_formatter(&y_fmt)
                 .draw()
