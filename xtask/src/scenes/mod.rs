@@ -1,5 +1,6 @@
 //! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
+pub(crate) mod avatar_house;
 pub(crate) mod catch;
 pub(crate) mod cloth_ball;
 pub(crate) mod exploding_dragon;
@@ -75,5 +76,9 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "panda-planner",
         run: catch::scenes::panda_planner,
+    },
+    Scene {
+        name: "avatar-house",
+        run: avatar_house::run,
     },
 ];
