@@ -12,7 +12,7 @@ use ccd_geometry::glam::DVec3;
 use ccd_la_deformable::kernels::{
     edge_edge, edge_edge_until, triangle_triangle, vertex_face, vertex_face_until,
 };
-use ccd_la_deformable::{LaError, LaOptions, LaStatus, PrimitiveToc};
+use ccd_la_deformable::{LaError, LaOptions, PrimitiveToc, Status};
 use proptest::prelude::*;
 use support::exact::{Reference, edge_edge_reference, q, vertex_face_reference};
 
@@ -62,7 +62,7 @@ fn assert_crossing(hit: Option<PrimitiveToc>, k: f64, what: &str) {
         "{what} at {k:e}: toc {}",
         hit.toc
     );
-    assert_eq!(hit.status, LaStatus::Converged, "{what} at {k:e}");
+    assert_eq!(hit.status, Status::Converged, "{what} at {k:e}");
     assert!(
         hit.distance < TOL * k,
         "{what} at {k:e}: distance {}",
@@ -118,7 +118,7 @@ fn edge_edge_reports_touching_segments_at_1e_151_and_1e162() {
             let hit = edge_edge(&s0, &s1, &LaOptions::default())
                 .unwrap()
                 .expect("touching");
-            assert_eq!((hit.toc, hit.status), (0.0, LaStatus::InitiallyTouching));
+            assert_eq!((hit.toc, hit.status), (0.0, Status::InitiallyTouching));
         }
     }
 }
@@ -126,10 +126,7 @@ fn edge_edge_reports_touching_segments_at_1e_151_and_1e162() {
 #[test]
 fn entry_points_reject_coordinates_beyond_max_coordinate() {
     let (x0, x1) = vf_crossing();
-    let opts = LaOptions {
-        tolerance: 1e94,
-        ..LaOptions::default()
-    };
+    let opts = LaOptions::default().with_tolerance(1e94);
     // exactly at the bound: accepted (and the crossing found)
     let k = MAX_COORDINATE;
     let (s0, s1) = (scaled(&x0, k), scaled(&x1, k));
@@ -287,7 +284,7 @@ fn check(
     }
     if let Some(hit) = hit {
         prop_assert!((0.0..=1.0).contains(&hit.toc));
-        if hit.status != LaStatus::OutOfIterations {
+        if hit.status != Status::OutOfIterations {
             prop_assert!(hit.distance < tolerance, "{} vs {tolerance}", hit.distance);
         }
     }
@@ -299,7 +296,7 @@ proptest! {
     fn vertex_face_never_misses_at_any_scale((x0, x1) in vf_pair(), k in domain_exponent(), j in any_exponent()) {
         let (s, u) = scale_case(&x0, &x1, k);
         let reference = vertex_face_reference(&u[0], &u[1]);
-        let opts = LaOptions { tolerance: TOL * pow2(k).max(1e-300), ..LaOptions::default() };
+        let opts = LaOptions::default().with_tolerance(TOL * pow2(k).max(1e-300));
         check(vertex_face(&s[0], &s[1], &opts).unwrap(), &reference, opts.tolerance)?;
         // a fixed absolute tolerance too
         check(vertex_face(&s[0], &s[1], &LaOptions::default()).unwrap(), &reference, TOL)?;
@@ -313,7 +310,7 @@ proptest! {
     fn edge_edge_never_misses_at_any_scale((x0, x1) in ee_pair(), k in domain_exponent(), j in any_exponent()) {
         let (s, u) = scale_case(&x0, &x1, k);
         let reference = edge_edge_reference(&u[0], &u[1]);
-        let opts = LaOptions { tolerance: TOL * pow2(k).max(1e-300), ..LaOptions::default() };
+        let opts = LaOptions::default().with_tolerance(TOL * pow2(k).max(1e-300));
         check(edge_edge(&s[0], &s[1], &opts).unwrap(), &reference, opts.tolerance)?;
         check(edge_edge(&s[0], &s[1], &LaOptions::default()).unwrap(), &reference, TOL)?;
         let (s, u) = scale_case(&x0, &x1, j);
