@@ -559,12 +559,18 @@ pub(crate) fn rounding_allowance(
     motion_b: &RigidMotion,
 ) -> f64 {
     let reach = |m: &RigidMotion| {
-        m.pose_at(0.0)
-            .translation
-            .length()
-            .max(m.pose_at(1.0).translation.length())
+        let [t0, t1] = end_translations(m);
+        t0.length().max(t1.length())
     };
     REL_ROUNDING * (a.radius() + b.radius() + reach(motion_a) + reach(motion_b))
+}
+
+/// The translations of a motion at `t = 0` and `t = 1`, from its parameters (no rotation
+/// to build): the frame origin is the rotation centre (see [`check_motions`]) and moves
+/// linearly between them.
+fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
+    let p = m.params();
+    [p.translation, p.translation + p.displacement]
 }
 
 /// Validates the domain of a query: every vertex coordinate and the translations of the
@@ -586,8 +592,8 @@ pub(crate) fn check_domain(
                 value,
             });
         }
-        for t in [0.0, 1.0] {
-            let value = m.pose_at(t).translation.abs().max_element();
+        for end in end_translations(m) {
+            let value = end.abs().max_element();
             if value > MAX_COORDINATE || value.is_nan() {
                 return Err(CaError::OutOfDomain {
                     body,
