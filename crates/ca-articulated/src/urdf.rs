@@ -16,7 +16,8 @@ impl ArticulatedBody {
     /// the link frame, [`UrdfRobot::link_mesh`]); the kinematics loader does not read
     /// `<visual>` meshes. A link without collision geometry takes part in the kinematics
     /// only (not an error); a missing mesh file is
-    /// [`ccd_kinematics::KinematicsError::MissingMesh`], which names it.
+    /// [`ccd_kinematics::KinematicsError::MeshUnavailable`] (or `MissingMesh` with confinement
+    /// turned off), which names it.
     ///
     /// # Errors
     /// Every error of [`UrdfRobot::from_file`] and [`read_srdf_disabled_pairs`] as

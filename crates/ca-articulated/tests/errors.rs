@@ -237,7 +237,7 @@ fn urdf_with_a_missing_mesh_names_it() {
         ArticulatedBody::from_urdf(dir.join("r.urdf"), None, &UrdfOptions::default()).unwrap_err();
     std::fs::remove_dir_all(&dir).ok();
     assert!(
-        matches!(&e, ArticulatedError::Kinematics(KinematicsError::MissingMesh { uri, .. }) if uri == "nowhere.stl"),
+        matches!(&e, ArticulatedError::Kinematics(KinematicsError::MeshUnavailable { uri, .. }) if uri == "nowhere.stl"),
         "{e:?}"
     );
     assert!(e.to_string().contains("nowhere.stl"));
