@@ -570,7 +570,7 @@ pub(crate) fn rounding_allowance(
 /// linearly between them.
 fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
     let p = m.params();
-    [p.translation, p.translation + p.displacement]
+    [p.translation(), p.translation() + p.displacement()]
 }
 
 /// Validates the domain of a query: every vertex coordinate and the translations of the
