@@ -19,6 +19,8 @@ fn panda_dir() -> PathBuf {
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
     };
     let dir = data.join("robots/panda");
+    // canonical, as the loader resolves mesh paths (confinement)
+    let dir = dir.canonicalize().unwrap_or(dir);
     assert!(
         dir.join("urdf/panda.urdf").is_file(),
         "Panda URDF tests: {} not found (set CCD_SHARED_DIR)",
