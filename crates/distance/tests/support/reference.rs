@@ -38,7 +38,7 @@ pub fn o3(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
 
 /// Point–triangle distance: the minimum over the three edges, and the plane distance when
 /// the projection is inside (tested with exact `orient2d` in an orthonormal 2-D frame built
-/// on the longest edge).
+/// on the longest edge); a triangle of rounding-level width counts as its edges.
 pub fn point_triangle(p: DVec3, t: &Triangle) -> f64 {
     let [a, b, c] = t.vertices();
     let edges = point_segment(p, a, b)
@@ -54,7 +54,14 @@ pub fn point_triangle(p: DVec3, t: &Triangle) -> f64 {
         return edges;
     };
     let ow = w - o;
-    let Some(e2) = (ow - e1 * ow.dot(e1)).try_normalize() else {
+    let perp = ow - e1 * ow.dot(e1);
+    // A triangle whose width is at the rounding level of its longest edge (e.g. two vertices
+    // that coincide after rounding) has no reliable plane: its distance is the edges' within
+    // that width (≤ 1e-14 of the edge, far inside the tests' tolerances).
+    if perp.length() <= 1e-14 * ow.length() {
+        return edges;
+    }
+    let Some(e2) = perp.try_normalize() else {
         return edges;
     };
     let n = e1.cross(e2);
