@@ -54,6 +54,9 @@ pub enum Error {
     /// An avatar, environment, pose or step option was rejected ([`ccd_avatar_sv`]).
     #[error(transparent)]
     Avatar(#[from] ccd_avatar_sv::AvatarError),
+    /// A world body, motion or step was rejected ([`ccd_world`]).
+    #[error(transparent)]
+    World(#[from] ccd_world::WorldError),
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! |---|---|---|
 //! | two rigid triangle meshes (polygon soups), each moving between two poses | the first contact, or only whether the path is free | [`ca_rigid::time_of_contact`] ([`ca_rigid`]) |
 //! | two convex rigid bodies | the same, faster (GJK on hulls) | [`ca_rigid::time_of_contact_convex`] |
+//! | many rigid bodies (meshes, convex bodies, static ones) moving step after step | each step's earliest contact, every contact, or yes/no, with sweep-and-prune and TOC scheduling | [`world::World`] ([`world`]) |
 //! | a character of capsules on a link tree driven by motion capture, and a static world mesh | the first contact per frame step: swept volumes with backtracking, or exact capsule CA | [`avatar_sv::step`], [`avatar_sv::AvatarStream`] ([`avatar_sv`]) |
 //! | meshes whose vertices move linearly (cloth, soft bodies, fracture), several meshes, self-collision | the first contact in the scene, every contact, or yes/no | [`la_deformable::scene::Scene`] ([`la_deformable`]) |
 //! | one vertex–face or edge–edge pair moving linearly | its time of contact | [`la_deformable::vertex_face`], [`la_deformable::edge_edge`] |
@@ -172,7 +173,7 @@
 //!
 //! Each crate has its own error enum ([`GeometryError`], [`TaylorError`], [`BvhError`],
 //! [`GjkError`], [`HullError`], [`MeshDistanceError`], [`KinematicsError`], [`CaError`],
-//! [`LaError`], [`AvatarError`]); [`Error`] wraps any of them, and `?` converts.
+//! [`LaError`], [`AvatarError`], [`WorldError`]); [`Error`] wraps any of them, and `?` converts.
 //!
 //! # Feature flags
 //!
@@ -181,7 +182,7 @@
 //! | `io` | yes | OBJ/STL/PLY readers and an OBJ writer: `geometry::io` |
 //! | `urdf` | no | URDF/SRDF import of articulated models: `kinematics::urdf`, [`prelude`]'s `UrdfRobot` (enables `io`) |
 //! | `mocap` | no | BVH (Biovision) motion-capture import: `kinematics::mocap` |
-//! | `parallel` | no | rayon in the deformable scene query ([`la_deformable::scene::SceneOptions`]'s `parallel`) |
+//! | `parallel` | no | rayon in the deformable scene query ([`la_deformable::scene::SceneOptions`]'s `parallel`) and the world's narrow phase ([`world::StepOptions`]'s `parallel`) |
 //! | `serde` | no | `Serialize`/`Deserialize` on meshes, motions, options and results |
 //!
 //! # Performance
@@ -219,6 +220,8 @@ pub use ccd_kinematics as kinematics;
 pub use ccd_la_deformable as la_deformable;
 #[doc(inline)]
 pub use ccd_taylor as taylor;
+#[doc(inline)]
+pub use ccd_world as world;
 
 /// The error of [`bvh`] (named `Error` there).
 pub use ccd_avatar_sv::AvatarError;
@@ -230,6 +233,7 @@ pub use ccd_geometry::GeometryError;
 pub use ccd_kinematics::KinematicsError;
 pub use ccd_la_deformable::LaError;
 pub use ccd_taylor::TaylorError;
+pub use ccd_world::WorldError;
 
 pub mod prelude {
     //! The types most programs need, in one import: `use ccd::prelude::*;`.

@@ -1,0 +1,1030 @@
+//! The world: bodies, their motions for the current step, and the step query.
+
+use ccd_ca_rigid::{CaOptions, Contact, MIN_TOLERANCE, Mode as CaMode};
+use ccd_distance::{GjkOptions, gjk_distance};
+use ccd_geometry::Aabb;
+use ccd_kinematics::RigidMotion;
+use glam::{DAffine3, DVec3};
+
+use crate::sap::{Sap, overlaps, pair_key, unkey};
+use crate::schedule::{Schedule, Verdict, safe_steps};
+use crate::{Collider, WorldError};
+
+/// A body of a [`World`]: its slot and the slot's generation, so that a handle of a removed
+/// body never names the body that reuses its slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl BodyHandle {
+    /// The slot index (dense: below the number of slots ever used).
+    #[inline]
+    #[must_use]
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// What a step computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Mode {
+    /// The earliest contact of the world: pairs in order of their TOC lower bounds with a
+    /// running minimum (temporal culling, as CATCH Alg. 1): a pair whose lower bound reaches
+    /// the best TOC so far cannot improve it and is not queried.
+    #[default]
+    Earliest,
+    /// The first contact of every pair that touches during the step.
+    AllContacts,
+    /// Whether anything touches during the step: stops at the first pair found in contact
+    /// (per-pair Boolean CA).
+    Boolean,
+}
+
+/// Where the candidate pairs of a step come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum BroadPhase {
+    /// Sweep-and-prune of the swept boxes on x, y, z with insertion-sort updates.
+    #[default]
+    SweepAndPrune,
+    /// Every pair's swept boxes tested (O(n²); the reference and the benchmark's baseline).
+    AllPairs,
+}
+
+/// Options of [`World::step`].
+///
+/// ```
+/// use ccd_world::{BroadPhase, Mode, StepOptions};
+/// let o = StepOptions::default().with_mode(Mode::AllContacts).with_scheduling(false);
+/// assert_eq!(o.broad_phase, BroadPhase::SweepAndPrune);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StepOptions {
+    /// What the step computes (default [`Mode::Earliest`]).
+    pub mode: Mode,
+    /// The broad phase (default sweep-and-prune).
+    pub broad_phase: BroadPhase,
+    /// TOC scheduling across steps (default on): pairs proven apart for the next steps are
+    /// not queried until their time comes or a body breaks its declared bounds.
+    pub scheduling: bool,
+    /// Narrow-phase pairs on all cores (rayon's current pool; default off).
+    #[cfg(feature = "parallel")]
+    pub parallel: bool,
+}
+
+impl Default for StepOptions {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Earliest,
+            broad_phase: BroadPhase::SweepAndPrune,
+            scheduling: true,
+            #[cfg(feature = "parallel")]
+            parallel: false,
+        }
+    }
+}
+
+impl StepOptions {
+    /// With `mode`.
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// With `broad_phase`.
+    #[must_use]
+    pub fn with_broad_phase(mut self, broad_phase: BroadPhase) -> Self {
+        self.broad_phase = broad_phase;
+        self
+    }
+
+    /// With scheduling on or off.
+    #[must_use]
+    pub fn with_scheduling(mut self, scheduling: bool) -> Self {
+        self.scheduling = scheduling;
+        self
+    }
+
+    /// With the narrow phase on all cores or not.
+    #[cfg(feature = "parallel")]
+    #[must_use]
+    pub fn with_parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+}
+
+/// A contact between two bodies during a step (`a` has the lower slot index).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairContact {
+    /// First body (the contact's body A).
+    pub a: BodyHandle,
+    /// Second body (the contact's body B).
+    pub b: BodyHandle,
+    /// The per-pair contact (time in the step's `[0, 1]`).
+    pub contact: Contact,
+}
+
+/// Counters of a step (the rigid-pile scene prints them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepStats {
+    /// Live bodies.
+    pub bodies: usize,
+    /// Endpoint swaps of the sweep-and-prune update (0 with the all-pairs broad phase).
+    pub swaps: u64,
+    /// Pairs whose swept boxes overlap (static–static pairs excluded).
+    pub broad_pairs: usize,
+    /// Pairs skipped because the schedule proves them apart during this step.
+    pub deferred: usize,
+    /// Pairs whose schedule record was dropped because a body broke its declared bounds.
+    pub requeued: usize,
+    /// Pairs settled without CA: their bounding spheres and boxes cannot close the gap
+    /// within the step.
+    pub bound_free: usize,
+    /// Pairs not queried because their TOC lower bound reached the best TOC (earliest
+    /// mode) or a contact was already found (Boolean mode).
+    pub culled: usize,
+    /// Pairs queried by per-pair CA.
+    pub ca_pairs: usize,
+    /// CA iterations of the queried pairs that reported a contact (a pair found free
+    /// reports no counters).
+    pub ca_iterations: u64,
+    /// Contacts reported.
+    pub contacts: usize,
+    /// Pairs deferred by the schedule after this step.
+    pub scheduled: usize,
+}
+
+/// The answer of one [`World::step`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// The step's index (0 for the first step).
+    pub step: u64,
+    /// Contacts: the earliest one ([`Mode::Earliest`], ties to the lowest slot pair), every
+    /// one sorted by slot pair ([`Mode::AllContacts`]), or the first found
+    /// ([`Mode::Boolean`]).
+    pub contacts: Vec<PairContact>,
+    /// Counters.
+    pub stats: StepStats,
+}
+
+impl StepReport {
+    /// The contact with the smallest TOC (ties to the lowest slot pair).
+    #[must_use]
+    pub fn earliest(&self) -> Option<&PairContact> {
+        self.contacts
+            .iter()
+            .min_by(|x, y| x.contact.toc.total_cmp(&y.contact.toc))
+    }
+
+    /// True when something touches during the step.
+    #[must_use]
+    pub fn collides(&self) -> bool {
+        !self.contacts.is_empty()
+    }
+}
+
+/// One body.
+#[derive(Clone, Debug)]
+struct Body {
+    collider: Collider,
+    is_static: bool,
+    /// The motion of the coming step.
+    motion: RigidMotion,
+    /// Where the last step ended (the pose the next motion should start from).
+    end: DAffine3,
+    /// Declared bound on how much the body's point speed (per step) can grow per step.
+    accel: f64,
+    /// The envelope's anchor: the speed at the last step (or at insertion).
+    anchor_speed: f64,
+    /// Whether the speed envelope holds from its anchor (false right after insertion).
+    anchored: bool,
+    /// Changes whenever the body breaks its declared bounds (jumps, speeds up beyond the
+    /// declaration, gets a new declaration).
+    epoch: u64,
+    /// This step: point-speed bound, box at t = 0 and t = 1, swept box.
+    speed: f64,
+    box0: Aabb,
+    box1: Aabb,
+    swept: Aabb,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    generation: u32,
+    body: Option<Body>,
+}
+
+/// The world box of a local box under `pose`, widened by `margin` plus a rounding allowance.
+fn world_box(local: &Aabb, pose: &DAffine3, margin: f64) -> Aabb {
+    let c = pose.transform_point3(local.center());
+    let h = 0.5 * (local.max - local.min);
+    let m = pose.matrix3;
+    let e = DVec3::new(
+        m.row(0).abs().dot(h),
+        m.row(1).abs().dot(h),
+        m.row(2).abs().dot(h),
+    );
+    let slack = 1e-12 * (c.abs() + e).max_element() + margin;
+    Aabb::new(c - e - DVec3::splat(slack), c + e + DVec3::splat(slack))
+}
+
+impl Body {
+    /// Point-speed bound of the motion (per step): `|v| + ω r`.
+    fn motion_speed(&self) -> f64 {
+        if self.is_static {
+            return 0.0;
+        }
+        (self.motion.linear_velocity().length() + self.motion.angle() * self.collider.radius())
+            * (1.0 + 1e-12)
+    }
+
+    /// Recomputes the step's speed, boxes and swept box (`half` = half the tolerance).
+    fn refresh(&mut self, half: f64) {
+        let local = self.collider.local_aabb();
+        let (p0, p1) = (self.motion.pose_at(0.0), self.motion.pose_at(1.0));
+        self.speed = self.motion_speed();
+        self.box0 = world_box(&local, &p0, half);
+        self.box1 = world_box(&local, &p1, half);
+        // a point x is at c(t) + R(t) x; c(t) + R(0) x sweeps box0 ∪ (box0 + disp) and is
+        // within min(θ, 2) r of it; independently every point is within r of c(t)
+        let disp = self.motion.linear_velocity();
+        let moved = Aabb::new(self.box0.min + disp, self.box0.max + disp);
+        let theta = self.motion.angle();
+        let r = self.collider.radius();
+        let lin = self.box0.merge(moved);
+        let swept = if theta > 0.0 {
+            let turn = theta.min(2.0) * r * (1.0 + 1e-12);
+            let lin = lin.inflate(turn);
+            let c0 = p0.translation;
+            let c1 = c0 + disp;
+            let rr = r * (1.0 + 1e-12) + half + 1e-12 * (c0.abs().max(c1.abs())).max_element();
+            let ball = Aabb::new(c0.min(c1) - DVec3::splat(rr), c0.max(c1) + DVec3::splat(rr));
+            lin.intersection(ball)
+        } else {
+            lin
+        };
+        self.swept = swept.merge(self.box1);
+    }
+}
+
+/// A lower bound of the distance of two bodies at poses `pa`, `pb` with world boxes `ba`,
+/// `bb`: the best of the sphere gap, the box gap and (when both carry hulls) GJK's lower
+/// bound between the hulls, less a rounding allowance. GJK runs only while the cheap bounds
+/// are below `enough`.
+fn distance_lower_bound(
+    a: &Body,
+    pa: &DAffine3,
+    ba: &Aabb,
+    b: &Body,
+    pb: &DAffine3,
+    bb: &Aabb,
+    enough: f64,
+) -> f64 {
+    let (ra, rb) = (a.collider.radius(), b.collider.radius());
+    let (ca, cb) = (pa.translation, pb.translation);
+    let scale = 1.0 + ca.abs().max_element() + cb.abs().max_element() + ra + rb;
+    let sphere = ca.distance(cb) - ra - rb;
+    // (the boxes are widened: their distance is below the bodies')
+    let mut d = sphere.max(ba.distance(bb));
+    if d < enough
+        && let (Some(ha), Some(hb)) = (a.collider.body().hull(), b.collider.body().hull())
+        && let Ok(r) = gjk_distance(ha, pa, hb, pb, &GjkOptions::default())
+        && r.lower_bound.is_finite()
+    {
+        d = d.max(r.lower_bound);
+    }
+    d - 1e-9 * scale
+}
+
+/// A candidate pair's TOC lower bound and its slots.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    key: u64,
+    lb: f64,
+}
+
+/// N rigid bodies moving over a step `t ∈ [0, 1]`, with a broad phase that persists
+/// across steps (sweep-and-prune with insertion-sort coherence) and TOC scheduling.
+///
+/// Each step the caller gives the dynamic bodies' motions ([`set_motion`](Self::set_motion),
+/// [`set_velocities`](Self::set_velocities); a body left alone keeps its velocity), and
+/// [`step`](Self::step) answers the step's contacts and moves every body to its pose at
+/// `t = 1`. Static bodies never move and are never paired with each other.
+///
+/// Answers equal those of the per-pair query ([`Collider::time_of_contact`]) on every pair
+/// with at least one dynamic body (the brute force), whatever the broad phase and schedule:
+/// the swept boxes hold every point of a body over the step widened by `ε/2`, so a pair
+/// outside them is farther apart than `ε` throughout; the schedule defers a pair only while
+/// a proven distance bound exceeds what its bodies' declared speeds can close.
+///
+/// Scheduling needs each dynamic body's **declared acceleration** `a` (per step², of its
+/// point-speed bound `|v| + ω r`: [`declare_acceleration`](Self::declare_acceleration),
+/// default 0). A body whose point speed grows by more than `a` from one step to the next,
+/// or whose motion starts away from where its last one ended, breaks the declaration: its
+/// deferred pairs are examined again (counted in [`StepStats::requeued`]).
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_world::{Collider, Mode, StepOptions, World};
+/// use ccd_ca_rigid::{CaOptions, RigidBody};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let shape = Collider::convex(RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?)?;
+/// let mut world = World::new(CaOptions::default())?;
+/// let ground = world.insert_static(shape.clone(), DAffine3::IDENTITY)?;
+/// // a tetrahedron falling from x = 3 towards the one at the origin, 1 unit per step
+/// let falling = world.insert(shape, RigidMotion::between(
+///     DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)),
+///     DAffine3::from_translation(DVec3::new(2.0, 0.0, 0.0)),
+/// )?)?;
+/// let first = world.step(&StepOptions::default())?;
+/// assert!(!first.collides());
+/// let second = world.step(&StepOptions::default())?; // keeps its velocity: x from 2 to 1
+/// let hit = second.earliest().expect("they touch at x = 1");
+/// assert_eq!((hit.a, hit.b), (ground, falling));
+/// assert!(hit.contact.toc > 0.99);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct World {
+    ca: CaOptions,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    live: usize,
+    sap: Sap,
+    schedule: Schedule,
+    step: u64,
+    next_epoch: u64,
+    /// Scratch: swept boxes by slot.
+    swept: Vec<Aabb>,
+}
+
+impl World {
+    /// An empty world whose pairs are queried with `ca` (its tolerance `ε` and iteration
+    /// cap; its mode is set per step by [`StepOptions::mode`]).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidOption`] for a tolerance that is not finite or below
+    /// [`MIN_TOLERANCE`], or a zero iteration cap.
+    ///
+    /// ```
+    /// use ccd_world::World;
+    /// use ccd_ca_rigid::CaOptions;
+    /// assert!(World::new(CaOptions { tolerance: f64::NAN, ..CaOptions::default() }).is_err());
+    /// assert!(World::new(CaOptions::default())?.is_empty());
+    /// # Ok::<(), ccd_world::WorldError>(())
+    /// ```
+    pub fn new(ca: CaOptions) -> Result<Self, WorldError> {
+        if !(ca.tolerance.is_finite() && ca.tolerance >= MIN_TOLERANCE) {
+            return Err(WorldError::InvalidOption(
+                "tolerance must be finite and at least 1e-100",
+            ));
+        }
+        if ca.max_iterations == 0 {
+            return Err(WorldError::InvalidOption(
+                "max_iterations must be at least 1",
+            ));
+        }
+        Ok(Self {
+            ca,
+            slots: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            sap: Sap::default(),
+            schedule: Schedule::default(),
+            step: 0,
+            next_epoch: 0,
+            swept: Vec::new(),
+        })
+    }
+
+    /// Number of bodies.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// True when the world has no body.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// The index of the next step.
+    #[inline]
+    #[must_use]
+    pub fn step_index(&self) -> u64 {
+        self.step
+    }
+
+    /// The per-pair options.
+    #[inline]
+    #[must_use]
+    pub fn ca_options(&self) -> &CaOptions {
+        &self.ca
+    }
+
+    /// The handles of the bodies, by slot.
+    pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body.as_ref().map(|_| BodyHandle {
+                index: i as u32,
+                generation: s.generation,
+            })
+        })
+    }
+
+    fn epoch(&mut self) -> u64 {
+        self.next_epoch += 1;
+        self.next_epoch
+    }
+
+    fn body(&self, h: BodyHandle) -> Result<&Body, WorldError> {
+        self.slots
+            .get(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.body.as_ref())
+            .ok_or(WorldError::UnknownBody(h))
+    }
+
+    fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body, WorldError> {
+        self.slots
+            .get_mut(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.body.as_mut())
+            .ok_or(WorldError::UnknownBody(h))
+    }
+
+    fn add(
+        &mut self,
+        collider: Collider,
+        motion: RigidMotion,
+        is_static: bool,
+    ) -> Result<BodyHandle, WorldError> {
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                if self.slots.len() >= (u32::MAX >> 1) as usize {
+                    return Err(WorldError::TooManyBodies);
+                }
+                self.slots.push(Slot::default());
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let epoch = self.epoch();
+        let mut body = Body {
+            collider,
+            is_static,
+            end: motion.pose_at(0.0),
+            motion,
+            accel: 0.0,
+            anchor_speed: 0.0,
+            anchored: false,
+            epoch,
+            speed: 0.0,
+            box0: Aabb::EMPTY,
+            box1: Aabb::EMPTY,
+            swept: Aabb::EMPTY,
+        };
+        body.refresh(0.5 * self.ca.tolerance);
+        self.sap.insert(index, body.swept);
+        let slot = &mut self.slots[index as usize];
+        slot.body = Some(body);
+        self.live += 1;
+        Ok(BodyHandle {
+            index,
+            generation: slot.generation,
+        })
+    }
+
+    fn check_motion(motion: &RigidMotion, h: BodyHandle) -> Result<(), WorldError> {
+        if motion.local_center() != DVec3::ZERO {
+            return Err(WorldError::OffsetRotationCentre(h));
+        }
+        Ok(())
+    }
+
+    /// Adds a dynamic body with its motion for the coming step.
+    ///
+    /// # Errors
+    /// [`WorldError::OffsetRotationCentre`] for a motion about a centre away from the
+    /// body's origin; [`WorldError::TooManyBodies`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_world::{Collider, World};
+    /// use ccd_ca_rigid::{CaOptions, RigidBody};
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// use ccd_kinematics::RigidMotion;
+    /// let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let shape = Collider::mesh(RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tri, &BvhOptions::default())?)))?;
+    /// let mut world = World::new(CaOptions::default())?;
+    /// let h = world.insert(shape, RigidMotion::stationary(DAffine3::IDENTITY)?)?;
+    /// assert_eq!(world.len(), 1);
+    /// world.remove(h)?;
+    /// assert!(world.remove(h).is_err()); // removed twice: a typed error
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn insert(
+        &mut self,
+        collider: Collider,
+        motion: RigidMotion,
+    ) -> Result<BodyHandle, WorldError> {
+        let probe = BodyHandle {
+            index: u32::MAX,
+            generation: 0,
+        };
+        Self::check_motion(&motion, probe)?;
+        self.add(collider, motion, false)
+    }
+
+    /// Adds a static body at `pose`.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidMotion`] for a NaN, infinite or non-rigid pose;
+    /// [`WorldError::TooManyBodies`].
+    pub fn insert_static(
+        &mut self,
+        collider: Collider,
+        pose: DAffine3,
+    ) -> Result<BodyHandle, WorldError> {
+        let motion = RigidMotion::stationary(pose)?;
+        self.add(collider, motion, true)
+    }
+
+    /// Removes a body and returns its collider.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] when the handle names no body (removed twice, say).
+    pub fn remove(&mut self, h: BodyHandle) -> Result<Collider, WorldError> {
+        self.body(h)?;
+        let slot = &mut self.slots[h.index as usize];
+        let body = slot.body.take().ok_or(WorldError::UnknownBody(h))?;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(h.index);
+        self.live -= 1;
+        self.sap.remove(h.index);
+        self.schedule.forget_slot(h.index);
+        Ok(body.collider)
+    }
+
+    /// Sets a dynamic body's motion for the coming step. A motion that does not start where
+    /// the body is ([`pose`](Self::pose)) is allowed (a teleport) and re-queues the body's
+    /// scheduled pairs.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`], [`WorldError::StaticBody`],
+    /// [`WorldError::OffsetRotationCentre`].
+    pub fn set_motion(&mut self, h: BodyHandle, motion: RigidMotion) -> Result<(), WorldError> {
+        Self::check_motion(&motion, h)?;
+        let body = self.body_mut(h)?;
+        if body.is_static {
+            return Err(WorldError::StaticBody(h));
+        }
+        body.motion = motion;
+        Ok(())
+    }
+
+    /// Sets a dynamic body's motion for the coming step from its current pose: linear
+    /// velocity of its origin and angular velocity (world frame, per step; any angle).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidMotion`] for NaN or out-of-domain velocities; as
+    /// [`set_motion`](Self::set_motion).
+    pub fn set_velocities(
+        &mut self,
+        h: BodyHandle,
+        linear: DVec3,
+        angular: DVec3,
+    ) -> Result<(), WorldError> {
+        let pose = self.pose(h)?;
+        let motion = RigidMotion::from_velocities(pose, linear, angular, DVec3::ZERO)?;
+        self.set_motion(h, motion)
+    }
+
+    /// Declares the bound `a ≥ 0` on how much the body's point speed `|v| + ω r` (per
+    /// step) grows from one step to the next (the slides' `a_max`, per body). Re-queues the
+    /// body's scheduled pairs.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidOption`] for a negative or non-finite `a`;
+    /// [`WorldError::UnknownBody`].
+    pub fn declare_acceleration(&mut self, h: BodyHandle, a: f64) -> Result<(), WorldError> {
+        if !(a.is_finite() && a >= 0.0) {
+            return Err(WorldError::InvalidOption(
+                "a declared acceleration must be finite and non-negative",
+            ));
+        }
+        let epoch = self.epoch();
+        let body = self.body_mut(h)?;
+        body.accel = a;
+        body.epoch = epoch;
+        Ok(())
+    }
+
+    /// The body's pose at the start of the coming step.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`].
+    pub fn pose(&self, h: BodyHandle) -> Result<DAffine3, WorldError> {
+        Ok(self.body(h)?.end)
+    }
+
+    /// The body's motion for the coming step.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`].
+    pub fn motion(&self, h: BodyHandle) -> Result<&RigidMotion, WorldError> {
+        Ok(&self.body(h)?.motion)
+    }
+
+    /// The body's collider.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`].
+    pub fn collider(&self, h: BodyHandle) -> Result<&Collider, WorldError> {
+        Ok(&self.body(h)?.collider)
+    }
+
+    /// True for a static body.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`].
+    pub fn is_static(&self, h: BodyHandle) -> Result<bool, WorldError> {
+        Ok(self.body(h)?.is_static)
+    }
+
+    fn handle(&self, slot: u32) -> BodyHandle {
+        BodyHandle {
+            index: slot,
+            generation: self.slots[slot as usize].generation,
+        }
+    }
+
+    fn pair(&self, key: u64) -> (&Body, &Body) {
+        let [a, b] = unkey(key);
+        let get = |s: u32| {
+            self.slots[s as usize]
+                .body
+                .as_ref()
+                .expect("pairs name live slots")
+        };
+        (get(a), get(b))
+    }
+
+    /// The per-pair query of a candidate.
+    fn query(&self, key: u64, mode: CaMode) -> Result<Option<Contact>, WorldError> {
+        let (a, b) = self.pair(key);
+        let opts = CaOptions { mode, ..self.ca };
+        a.collider
+            .time_of_contact(&a.motion, &b.collider, &b.motion, &opts)
+            .map_err(|source| {
+                let [x, y] = unkey(key);
+                WorldError::Ca {
+                    a: self.handle(x),
+                    b: self.handle(y),
+                    source,
+                }
+            })
+    }
+
+    /// A lower bound of the pair's first time within `ε`, from the spheres and boxes at
+    /// `t = 0` and the point speeds (may exceed 1: then the pair is free over the step).
+    fn toc_lower_bound(&self, key: u64) -> f64 {
+        let (a, b) = self.pair(key);
+        let v = (a.speed + b.speed) * (1.0 + 1e-9);
+        let eps = self.ca.tolerance;
+        let d = distance_lower_bound(
+            a,
+            &a.motion.pose_at(0.0),
+            &a.box0,
+            b,
+            &b.motion.pose_at(0.0),
+            &b.box0,
+            2.0 * (eps + v),
+        ) - eps;
+        if d <= 0.0 {
+            return 0.0;
+        }
+        if v > 0.0 { d / v } else { f64::INFINITY }
+    }
+
+    /// The wake-up step of a pair found free during this step.
+    fn wake_step(&self, key: u64) -> u64 {
+        let (a, b) = self.pair(key);
+        let d = distance_lower_bound(
+            a,
+            &a.motion.pose_at(1.0),
+            &a.box1,
+            b,
+            &b.motion.pose_at(1.0),
+            &b.box1,
+            f64::INFINITY,
+        ) - self.ca.tolerance;
+        // speeds during the next step are at most this step's plus the declared growth
+        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
+        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
+        let tau = safe_steps(d, v, acc);
+        let whole = if tau >= 1e18 {
+            1e18 as u64
+        } else {
+            tau.floor() as u64
+        };
+        self.step + 1 + whole
+    }
+
+    /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
+    /// `opts.mode`, then moves every body to its pose at `t = 1` (a body whose motion is
+    /// not set again keeps its velocity).
+    ///
+    /// # Errors
+    /// [`WorldError::Ca`] when a pair's query rejects its input (a body beyond the
+    /// coordinate domain, say); [`WorldError::InvalidMotion`] when a continued motion
+    /// leaves the domain. On error the world does not advance.
+    pub fn step(&mut self, opts: &StepOptions) -> Result<StepReport, WorldError> {
+        let half = 0.5 * self.ca.tolerance;
+        let step = self.step;
+        // 1. speeds, envelopes, boxes
+        let mut epochs_needed = 0usize;
+        for slot in &mut self.slots {
+            let Some(body) = slot.body.as_mut() else {
+                continue;
+            };
+            body.refresh(half);
+            if body.is_static {
+                continue;
+            }
+            let jumped = body.motion.pose_at(0.0) != body.end;
+            let over = body.anchored && body.speed > body.anchor_speed + body.accel;
+            if jumped || over || !body.anchored {
+                epochs_needed += 1;
+                body.epoch = u64::MAX; // placeholder, numbered below
+            }
+            body.anchor_speed = body.speed;
+            body.anchored = true;
+        }
+        if epochs_needed > 0 {
+            for slot in &mut self.slots {
+                if let Some(body) = slot.body.as_mut()
+                    && body.epoch == u64::MAX
+                {
+                    self.next_epoch += 1;
+                    body.epoch = self.next_epoch;
+                }
+            }
+        }
+        let mut stats = StepStats {
+            bodies: self.live,
+            ..StepStats::default()
+        };
+        // 2. broad phase
+        let mut keys: Vec<u64> = Vec::new();
+        match opts.broad_phase {
+            BroadPhase::SweepAndPrune => {
+                self.swept.clear();
+                self.swept.extend(
+                    self.slots
+                        .iter()
+                        .map(|s| s.body.as_ref().map_or(Aabb::EMPTY, |b| b.swept)),
+                );
+                stats.swaps = self.sap.update(&self.swept);
+                keys.extend(self.sap.pairs().iter().copied().filter(|&k| {
+                    let (a, b) = self.pair(k);
+                    !(a.is_static && b.is_static)
+                }));
+            }
+            BroadPhase::AllPairs => {
+                let live: Vec<(u32, &Body)> = self
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.body.as_ref().map(|b| (i as u32, b)))
+                    .collect();
+                for (i, &(sa, a)) in live.iter().enumerate() {
+                    for &(sb, b) in &live[i + 1..] {
+                        if !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept) {
+                            keys.push(pair_key(sa, sb));
+                        }
+                    }
+                }
+            }
+        }
+        keys.sort_unstable();
+        stats.broad_pairs = keys.len();
+        // 3. schedule
+        if opts.scheduling {
+            self.schedule.expire(step);
+        } else {
+            self.schedule.clear();
+        }
+        let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
+        let mut free_keys: Vec<u64> = Vec::new();
+        for &key in &keys {
+            if opts.scheduling {
+                let (a, b) = self.pair(key);
+                match self.schedule.verdict(key, step, [a.epoch, b.epoch]) {
+                    Verdict::Deferred => {
+                        stats.deferred += 1;
+                        continue;
+                    }
+                    Verdict::Requeued => stats.requeued += 1,
+                    Verdict::Due => {}
+                }
+            }
+            let lb = self.toc_lower_bound(key);
+            if lb > 1.0 {
+                stats.bound_free += 1;
+                free_keys.push(key);
+            } else {
+                cands.push(Candidate { key, lb });
+            }
+        }
+        // 4. narrow phase
+        let results = self.narrow(&mut cands, opts, &mut stats)?;
+        let mut contacts = Vec::new();
+        for (key, r) in &results {
+            match r {
+                Some(c) => {
+                    stats.ca_iterations += u64::from(c.stats.iterations);
+                    let [x, y] = unkey(*key);
+                    contacts.push(PairContact {
+                        a: self.handle(x),
+                        b: self.handle(y),
+                        contact: *c,
+                    });
+                }
+                None => free_keys.push(*key),
+            }
+        }
+        if opts.mode == Mode::Earliest {
+            let best = contacts.iter().copied().min_by(|x, y| {
+                x.contact
+                    .toc
+                    .total_cmp(&y.contact.toc)
+                    .then(x.a.index.cmp(&y.a.index))
+                    .then(x.b.index.cmp(&y.b.index))
+            });
+            contacts = best.into_iter().collect();
+        }
+        stats.contacts = contacts.len();
+        // 5. schedule the pairs found free
+        if opts.scheduling {
+            for (key, r) in &results {
+                if r.is_some() {
+                    self.schedule.forget(*key);
+                }
+            }
+            for &key in &free_keys {
+                let wake = self.wake_step(key);
+                let (a, b) = self.pair(key);
+                let epochs = [a.epoch, b.epoch];
+                self.schedule.defer(key, step, wake, epochs);
+            }
+            stats.scheduled = self.schedule.len();
+        }
+        // 6. advance
+        let mut next = Vec::new();
+        for (i, slot) in self.slots.iter().enumerate() {
+            if let Some(b) = slot.body.as_ref().filter(|b| !b.is_static) {
+                let m = &b.motion;
+                let end = m.pose_at(1.0);
+                let cont =
+                    RigidMotion::from_axis_angle(end, m.axis(), m.angle(), m.linear_velocity())?;
+                next.push((i, end, cont));
+            }
+        }
+        for (i, end, cont) in next {
+            if let Some(b) = self.slots[i].body.as_mut() {
+                b.end = end;
+                b.motion = cont;
+            }
+        }
+        self.step += 1;
+        Ok(StepReport {
+            step,
+            contacts,
+            stats,
+        })
+    }
+
+    /// Runs the per-pair queries of the candidates per mode; returns the queried pairs and
+    /// their answers.
+    fn narrow(
+        &self,
+        cands: &mut [Candidate],
+        opts: &StepOptions,
+        stats: &mut StepStats,
+    ) -> Result<Vec<(u64, Option<Contact>)>, WorldError> {
+        #[cfg(feature = "parallel")]
+        if opts.parallel {
+            return self.narrow_parallel(cands, opts, stats);
+        }
+        let mut out = Vec::with_capacity(cands.len());
+        match opts.mode {
+            Mode::AllContacts => {
+                for c in cands.iter() {
+                    out.push((c.key, self.query(c.key, CaMode::Toc)?));
+                }
+            }
+            Mode::Earliest => {
+                cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
+                let mut best = f64::INFINITY;
+                for (i, c) in cands.iter().enumerate() {
+                    if c.lb > best {
+                        stats.culled += cands.len() - i;
+                        break;
+                    }
+                    let r = self.query(c.key, CaMode::Toc)?;
+                    if let Some(hit) = &r {
+                        best = best.min(hit.toc);
+                    }
+                    out.push((c.key, r));
+                }
+            }
+            Mode::Boolean => {
+                cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
+                for (i, c) in cands.iter().enumerate() {
+                    let r = self.query(c.key, CaMode::Boolean)?;
+                    let hit = r.is_some();
+                    out.push((c.key, r));
+                    if hit {
+                        stats.culled += cands.len() - i - 1;
+                        break;
+                    }
+                }
+            }
+        }
+        stats.ca_pairs = out.len();
+        Ok(out)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn narrow_parallel(
+        &self,
+        cands: &mut [Candidate],
+        opts: &StepOptions,
+        stats: &mut StepStats,
+    ) -> Result<Vec<(u64, Option<Contact>)>, WorldError> {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
+        let found = AtomicBool::new(false);
+        // the best TOC so far as bits: non-negative f64s order like their bits
+        let best = AtomicU64::new(f64::INFINITY.to_bits());
+        let mode = opts.mode;
+        let results: Vec<Option<(u64, Option<Contact>)>> = cands
+            .par_iter()
+            .map(|c| -> Result<Option<(u64, Option<Contact>)>, WorldError> {
+                match mode {
+                    Mode::AllContacts => Ok(Some((c.key, self.query(c.key, CaMode::Toc)?))),
+                    Mode::Earliest => {
+                        if c.lb > f64::from_bits(best.load(Ordering::Relaxed)) {
+                            return Ok(None);
+                        }
+                        let r = self.query(c.key, CaMode::Toc)?;
+                        if let Some(hit) = &r {
+                            best.fetch_min(hit.toc.max(0.0).to_bits(), Ordering::Relaxed);
+                        }
+                        Ok(Some((c.key, r)))
+                    }
+                    Mode::Boolean => {
+                        if found.load(Ordering::Relaxed) {
+                            return Ok(None);
+                        }
+                        let r = self.query(c.key, CaMode::Boolean)?;
+                        if r.is_some() {
+                            found.store(true, Ordering::Relaxed);
+                        }
+                        Ok(Some((c.key, r)))
+                    }
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let out: Vec<(u64, Option<Contact>)> = results.into_iter().flatten().collect();
+        stats.culled += cands.len() - out.len();
+        stats.ca_pairs = out.len();
+        if mode == Mode::Boolean {
+            // report one contact, like the sequential mode
+            let first = out.iter().position(|(_, r)| r.is_some());
+            if let Some(i) = first {
+                let mut kept: Vec<_> = out.iter().filter(|(_, r)| r.is_none()).copied().collect();
+                kept.push(out[i]);
+                return Ok(kept);
+            }
+        }
+        Ok(out)
+    }
+}
