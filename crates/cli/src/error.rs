@@ -68,6 +68,9 @@ pub enum QueryError {
         /// `", triangle i differs"` when the counts agree.
         detail: String,
     },
+    /// `max_iterations` above [`MAX_ITERATIONS`](crate::run::MAX_ITERATIONS).
+    #[error("max_iterations {0} is above the limit {max}", max = crate::run::MAX_ITERATIONS)]
+    TooManyIterations(u32),
     /// File paths are not allowed in this context (inline meshes only).
     #[error("mesh and robot files are not allowed here (inline meshes only)")]
     PathsDisabled,
@@ -86,9 +89,11 @@ impl QueryError {
         match self {
             Self::Parse(_) | Self::LineTooLong { .. } => ErrorKind::Parse,
             Self::File { .. } => ErrorKind::File,
-            Self::Pose { .. } | Self::FrameMismatch { .. } | Self::PathsDisabled | Self::Ccd(_) => {
-                ErrorKind::Input
-            }
+            Self::Pose { .. }
+            | Self::FrameMismatch { .. }
+            | Self::PathsDisabled
+            | Self::TooManyIterations(_)
+            | Self::Ccd(_) => ErrorKind::Input,
             Self::Internal(_) => ErrorKind::Internal,
         }
     }

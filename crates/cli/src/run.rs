@@ -27,6 +27,17 @@ use crate::schema::{
 /// At most this many files are kept loaded; beyond, further files are read per query.
 pub const MAX_CACHED_FILES: usize = 4096;
 
+/// Largest `max_iterations` a query may ask for (so that one line cannot keep a batch busy
+/// for hours; the library defaults are 1000 for rigid CA and 1000 for LA).
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+
+fn check_iterations(max_iterations: Option<u32>) -> Result<(), QueryError> {
+    match max_iterations {
+        Some(n) if n > MAX_ITERATIONS => Err(QueryError::TooManyIterations(n)),
+        _ => Ok(()),
+    }
+}
+
 /// A loaded mesh file: the mesh, and its rigid body (RSS hierarchy) built on first use.
 #[derive(Debug)]
 struct LoadedMesh {
@@ -272,6 +283,7 @@ impl Runner {
         let b1 = q.b_end.as_ref().map_or(Ok(b0), |p| pose(p, "b_end"))?;
         let ma = RigidMotion::between(a0, a1).map_err(ccd::Error::from)?;
         let mb = RigidMotion::between(b0, b1).map_err(ccd::Error::from)?;
+        check_iterations(q.max_iterations)?;
         let defaults = CaOptions::default();
         let options = CaOptions {
             tolerance: q.tolerance.unwrap_or(defaults.tolerance),
@@ -415,6 +427,7 @@ type Kernel = fn(
 ) -> Result<Option<PrimitiveToc>, ccd::la_deformable::LaError>;
 
 fn primitive(q: &PrimitiveQuery, kernel: Kernel) -> Result<PrimitiveResult, QueryError> {
+    check_iterations(q.max_iterations)?;
     let points = |x: &[[f64; 3]; 4]| x.map(DVec3::from_array);
     let mut options = LaOptions::default();
     if let Some(tolerance) = q.tolerance {

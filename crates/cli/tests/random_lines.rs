@@ -86,3 +86,20 @@ proptest! {
         check(&Runner::new(".").without_files(), &bytes, 1);
     }
 }
+
+#[test]
+fn an_iteration_cap_beyond_the_limit_is_an_input_error() {
+    let runner = Runner::new(".").without_files();
+    let line = VALID[2].replace(r#""max_iterations":5"#, r#""max_iterations":4000000000"#);
+    let record = check(&runner, line.as_bytes(), 1);
+    let Outcome::Error(e) = &record.outcome else {
+        panic!("{record:?}")
+    };
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert!(e.message.contains("max_iterations"), "{}", e.message);
+    let record = check(&runner, br#"{"kind":"rigid","a":"x.obj","b":"x.obj"}"#, 2);
+    let Outcome::Error(e) = &record.outcome else {
+        panic!("{record:?}")
+    };
+    assert!(e.message.contains("not allowed"), "{}", e.message);
+}
