@@ -24,6 +24,7 @@
 //! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
 //! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::Scene`] ([`ca_articulated`]) |
+//! | JSON Lines files of queries, or a shell | the same queries without writing Rust: the `ccd` command (`toc`, `frames`, `batch` on all cores, `--shard I/N`) and its JSON schema | the `ccd-cli` crate (`crates/cli`; not re-exported here) |
 //!
 //! # Examples
 //!
