@@ -171,6 +171,8 @@ impl RadiusTable {
 pub struct Avatar {
     model: ArticulatedModel,
     capsules: Vec<Capsule>,
+    /// Per capsule, the links from the root to its link.
+    chains: Vec<Vec<LinkId>>,
 }
 
 impl Avatar {
@@ -201,7 +203,12 @@ impl Avatar {
                 });
             }
         }
-        Ok(Self { model, capsules })
+        let chains = capsules.iter().map(|c| model.chain(c.link)).collect();
+        Ok(Self {
+            model,
+            capsules,
+            chains,
+        })
     }
 
     /// One capsule per bone of a motion-capture skeleton (joint → child joint or end site;
@@ -240,6 +247,12 @@ impl Avatar {
     #[must_use]
     pub fn capsules(&self) -> &[Capsule] {
         &self.capsules
+    }
+
+    /// The links from the root to capsule `index`'s link (empty for an unknown index).
+    #[inline]
+    pub(crate) fn chain(&self, index: usize) -> &[LinkId] {
+        self.chains.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// Checks that a pose fits the model, is finite and rigid.

@@ -14,12 +14,21 @@
 //! (as C2A skips pairs whose safe step exceeds the current one), or within one more step of
 //! it; the time advances to the earliest certificate, and contact is declared when a
 //! re-evaluated gap is `≤ ε`.
+//!
+//! Culling in time. Before CA, the step is cut into time groups of the swept-volume method
+//! ([`crate::swept`]): over a group the capsule stays inside the group's volume, so a
+//! triangle whose box misses the volume's box cannot touch it during the group. Groups are
+//! halved (in time order) while their error bound exceeds `r/20` and some triangle is left,
+//! up to [`ExactOptions::max_groups`]; CA then runs group by group over the triangles left
+//! in each. A foot gliding a few millimetres above a finely tessellated floor thus needs no
+//! CA iteration at all, where a motion bound alone would advance in many small steps.
 
 use ccd_distance::segment_triangle;
 use ccd_geometry::Triangle;
 use ccd_kinematics::{ArticulatedMotion, LinkId};
 use glam::DVec3;
 
+use crate::swept::{SplitRule, walk_groups};
 use crate::{AvatarError, Capsule};
 
 /// Options of the exact method.
@@ -31,6 +40,9 @@ pub struct ExactOptions {
     /// Conservative-advancement iterations per capsule before giving up (the answer is then
     /// the time reached, still conservative, with [`CaStatus::OutOfIterations`]).
     pub max_iterations: usize,
+    /// Most time groups per capsule and step used to cull triangles before CA (≥ 1; 1 culls
+    /// with the volume of the whole step only). See the module documentation.
+    pub max_groups: usize,
 }
 
 impl Default for ExactOptions {
@@ -38,6 +50,7 @@ impl Default for ExactOptions {
         Self {
             epsilon: 1e-6,
             max_iterations: 10_000,
+            max_groups: 16,
         }
     }
 }
@@ -50,9 +63,9 @@ impl ExactOptions {
                 self.epsilon
             )));
         }
-        if self.max_iterations == 0 {
+        if self.max_iterations == 0 || self.max_groups == 0 {
             return Err(AvatarError::InvalidOption(
-                "ExactOptions::max_iterations = 0".into(),
+                "ExactOptions::max_iterations and max_groups must be at least 1".into(),
             ));
         }
         Ok(())
@@ -96,45 +109,103 @@ pub struct ExactStats {
     pub iterations: usize,
     /// Segment–triangle distance evaluations.
     pub distance_tests: usize,
+    /// Time groups (culling leaves) over all capsules.
+    pub groups: usize,
 }
 
-/// Runs CA for one capsule over `[0, t_max]` against its candidate triangles.
+/// The exact answer for one capsule over `[0, t_limit]`: culling in time groups, then CA
+/// group by group (see the module documentation).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn capsule_exact(
+    motion: &ArticulatedMotion,
+    chain: &[LinkId],
+    capsule: &Capsule,
+    index: usize,
+    triangles: &[(u32, Triangle)],
+    t_limit: f64,
+    options: &ExactOptions,
+    stats: &mut ExactStats,
+) -> Result<Option<ExactContact>, AvatarError> {
+    if triangles.is_empty() || t_limit.is_nan() || t_limit < 0.0 {
+        return Ok(None);
+    }
+    let rule = SplitRule {
+        target: capsule.radius / 20.0,
+        max_leaves: options.max_groups,
+    };
+    let mut budget = options.max_iterations;
+    let mut group_us = 0.0;
+    let (found, leaves) = walk_groups(
+        motion,
+        chain,
+        capsule,
+        0.0,
+        t_limit.max(f64::MIN_POSITIVE),
+        triangles,
+        rule,
+        &mut group_us,
+        |g, list| {
+            capsule_ca(
+                motion,
+                capsule,
+                index,
+                triangles,
+                list,
+                (g.t0, g.t1.min(t_limit)),
+                options,
+                &mut budget,
+                stats,
+            )
+        },
+    )?;
+    stats.groups += leaves;
+    Ok(found)
+}
+
+/// Runs CA for one capsule over `[t_start, t_end]` against `triangles[list]`, spending at
+/// most `budget` iterations (decremented; at 0 the time reached is returned with
+/// [`CaStatus::OutOfIterations`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn capsule_ca(
     motion: &ArticulatedMotion,
     capsule: &Capsule,
     index: usize,
     triangles: &[(u32, Triangle)],
-    t_max: f64,
+    list: &[u32],
+    (t_start, t_end): (f64, f64),
     options: &ExactOptions,
+    budget: &mut usize,
     stats: &mut ExactStats,
-) -> Option<ExactContact> {
-    if triangles.is_empty() {
-        return None;
+) -> Result<Option<ExactContact>, AvatarError> {
+    if list.is_empty() {
+        return Ok(None);
     }
     let eps = options.epsilon;
     let reach = capsule.reach();
     let r = capsule.radius;
-    let mut t = 0.0f64;
+    let mut t = t_start;
     // C2A-style: each triangle is certified free up to `safe_until[k]` and re-evaluated only
     // when the advancing time reaches it
-    let mut safe_until = vec![0.0f64; triangles.len()];
+    let mut safe_until = vec![t_start; list.len()];
     // certificates expiring within one more step of the last length are renewed together
     // (renewing early is sound: the later of two valid certificates is kept), which keeps the
     // iteration count near that of a global step without re-evaluating far triangles
     let mut window = 0.0f64;
-    for iteration in 0..options.max_iterations {
+    loop {
+        // the last iteration (also when an earlier group used the budget up) evaluates every
+        // triangle and answers: a contact, or the time reached with `OutOfIterations`
+        let last = *budget <= 1;
+        *budget = budget.saturating_sub(1);
         stats.iterations += 1;
-        let seg = capsule.world_segment(
-            &motion
-                .world_at(capsule.link, t)
-                .expect("capsule links are links of the avatar's model"),
-        );
+        // an unknown link (a capsule not made for this motion's model) is a typed error
+        let seg = capsule.world_segment(&motion.world_at(capsule.link, t)?);
         let mut best: Option<(f64, u32, DVec3, DVec3)> = None;
         let rest = 1.0 - t;
-        for (k, &(id, ref tri)) in triangles.iter().enumerate() {
-            if safe_until[k] > t + window {
+        for (k, &i) in list.iter().enumerate() {
+            if !last && safe_until[k] > t + window {
                 continue;
             }
+            let (id, ref tri) = triangles[i as usize];
             stats.distance_tests += 1;
             let c = segment_triangle(&seg, tri);
             let gap = c.distance - r;
@@ -143,43 +214,43 @@ pub(crate) fn capsule_ca(
             }
             safe_until[k] = if gap > eps && rest > 0.0 {
                 let n = (c.point_b - c.point_a) / c.distance;
-                let rate = motion
-                    .motion_bound(capsule.link, n, reach, t)
-                    .expect("capsule links are links of the avatar's model")
-                    / rest;
+                let rate = motion.motion_bound(capsule.link, n, reach, t)? / rest;
                 safe_until[k].max(t + (gap - 0.5 * eps) / rate)
             } else {
                 t
             };
         }
-        if let Some((gap, id, pa, pb)) = best {
-            let out_of_iterations = iteration + 1 == options.max_iterations;
-            if gap <= eps || out_of_iterations {
-                let dir = (pb - pa).try_normalize().unwrap_or(DVec3::ZERO);
-                return Some(ExactContact {
-                    toc: t,
-                    capsule: index,
-                    link: capsule.link,
-                    triangle: id,
-                    point_avatar: pa + dir * r,
-                    point_environment: pb,
-                    gap,
-                    status: if gap <= eps {
-                        CaStatus::Converged
-                    } else {
-                        CaStatus::OutOfIterations
-                    },
-                });
-            }
+        if let Some((gap, id, pa, pb)) = best
+            && (gap <= eps || last)
+        {
+            let dir = (pb - pa).try_normalize().unwrap_or(DVec3::ZERO);
+            return Ok(Some(ExactContact {
+                toc: t,
+                capsule: index,
+                link: capsule.link,
+                triangle: id,
+                point_avatar: pa + dir * r,
+                point_environment: pb,
+                gap,
+                status: if gap <= eps {
+                    CaStatus::Converged
+                } else {
+                    CaStatus::OutOfIterations
+                },
+            }));
         }
         let next = safe_until.iter().copied().fold(f64::INFINITY, f64::min);
+        if next.is_nan() {
+            // no usable certificate: answer at the time reached (conservative)
+            *budget = 0;
+            continue;
+        }
         window = next - t;
         t = next;
-        if t >= t_max || t.is_nan() {
-            return None;
+        if t >= t_end {
+            return Ok(None);
         }
     }
-    None
 }
 
 #[cfg(test)]
@@ -215,20 +286,33 @@ mod tests {
         )
     }
 
+    /// The exact answer for the capsule over `[0, t_max]` (culling groups, then CA).
+    fn run(
+        motion: &ArticulatedMotion,
+        capsule: &Capsule,
+        tris: &[(u32, Triangle)],
+        t_max: f64,
+        options: &ExactOptions,
+        stats: &mut ExactStats,
+    ) -> Result<Option<ExactContact>, AvatarError> {
+        let chain = [capsule.link];
+        capsule_exact(motion, &chain, capsule, 0, tris, t_max, options, stats)
+    }
+
     #[test]
     fn pure_translation_converges_just_before_contact() {
         // gap 0.9 closed at speed 2: contact at 0.45
         let (motion, capsule, tris) = falling(2.0);
         let mut stats = ExactStats::default();
-        let c = capsule_ca(
+        let c = run(
             &motion,
             &capsule,
-            0,
             &tris,
             1.0,
             &ExactOptions::default(),
             &mut stats,
         )
+        .unwrap()
         .unwrap();
         assert_eq!(c.status, CaStatus::Converged);
         assert_eq!(c.triangle, 7);
@@ -245,10 +329,38 @@ mod tests {
         let (motion, capsule, tris) = falling(0.5);
         let mut stats = ExactStats::default();
         let options = ExactOptions::default();
-        assert!(capsule_ca(&motion, &capsule, 0, &tris, 1.0, &options, &mut stats).is_none());
+        assert!(
+            run(&motion, &capsule, &tris, 1.0, &options, &mut stats)
+                .unwrap()
+                .is_none()
+        );
         let (motion, capsule, tris) = falling(2.0);
-        assert!(capsule_ca(&motion, &capsule, 0, &tris, 0.4, &options, &mut stats).is_none());
-        assert!(capsule_ca(&motion, &capsule, 0, &[], 1.0, &options, &mut stats).is_none());
+        assert!(
+            run(&motion, &capsule, &tris, 0.4, &options, &mut stats)
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            run(&motion, &capsule, &[], 1.0, &options, &mut stats)
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_capsule_on_a_link_the_motion_lacks_is_a_typed_error() {
+        let (motion, _, tris) = falling(2.0);
+        let stray = Capsule::along_x(LinkId(5), 0.0, 1.0, 0.1);
+        let mut stats = ExactStats::default();
+        let e = run(
+            &motion,
+            &stray,
+            &tris,
+            1.0,
+            &ExactOptions::default(),
+            &mut stats,
+        );
+        assert!(matches!(e, Err(AvatarError::Kinematics(_))), "{e:?}");
     }
 
     #[test]
@@ -258,22 +370,25 @@ mod tests {
         let options = ExactOptions {
             epsilon: 1e-12,
             max_iterations: 1,
+            max_groups: 4,
         };
-        let c = capsule_ca(&motion, &capsule, 0, &tris, 1.0, &options, &mut stats).unwrap();
+        let c = run(&motion, &capsule, &tris, 1.0, &options, &mut stats)
+            .unwrap()
+            .unwrap();
         assert_eq!(c.status, CaStatus::OutOfIterations);
         assert!(c.toc <= 0.45);
         assert!(
             ExactOptions {
                 epsilon: 0.0,
-                max_iterations: 5
+                ..ExactOptions::default()
             }
             .validate()
             .is_err()
         );
         assert!(
             ExactOptions {
-                epsilon: 1e-6,
-                max_iterations: 0
+                max_iterations: 0,
+                ..ExactOptions::default()
             }
             .validate()
             .is_err()

@@ -13,8 +13,10 @@
 //!     culling with a dynamic AABB tree, swept volumes tessellated in time groups with a
 //!     proven error bound ([`tessellate`], [`TimeGroup`]; Sec. 6), the earliest colliding
 //!     group and backtracking to `t_c` with a collision-free path on `[0, t_c]` (Sec. 7.2);
-//!   - the exact method ([`ExactOutcome`]): conservative advancement of each capsule with the
-//!     articulated motion bound, the TOC within `ε` with witness points.
+//!   - the exact method ([`ExactOutcome`]): the triangles culled in time with the same
+//!     proven swept volumes, then conservative advancement of each capsule with the
+//!     articulated motion bound, the TOC within `ε` with witness points; a step whose first
+//!     pose already touches is flagged ([`ExactOutcome::starts_in_contact`]).
 //! - [`StepStats`]: the rows of the paper's Table 1 in µs.
 //!
 //! Both answers are conservative: `t_c` and `toc` are never after the first contact, and a

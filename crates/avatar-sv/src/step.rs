@@ -14,8 +14,8 @@ use ccd_geometry::{Aabb, Triangle};
 use ccd_kinematics::{ArticulatedMotion, LinkId, Pose};
 use ccd_taylor::Interval;
 
-use crate::exact::{ExactContact, ExactOptions, ExactStats, capsule_ca};
-use crate::swept::{SvCounters, SvOptions, capsule_sv};
+use crate::exact::{CaStatus, ExactContact, ExactOptions, ExactStats, capsule_exact};
+use crate::swept::{SvCounters, SvOptions, capsule_sv, time_group};
 use crate::{Avatar, AvatarError, Environment};
 
 /// Which answers a step computes.
@@ -82,6 +82,10 @@ pub struct SvCollision {
 pub struct ExactOutcome {
     /// The first contact, `None` when there is none in `[0, 1]`.
     pub contact: Option<ExactContact>,
+    /// Whether the step starts in contact: some capsule is within `ε` of the environment in
+    /// the first pose (`contact.toc == 0`). Such a contact is not new: a client that stops at
+    /// contacts met it in an earlier step (or placed the avatar in it).
+    pub starts_in_contact: bool,
     /// Counters.
     pub stats: ExactStats,
 }
@@ -94,7 +98,8 @@ pub struct StepStats {
     pub position_update_us: f64,
     /// Motion parameters of all links (Sec. 4).
     pub motion_parameters_us: f64,
-    /// Interval swept AABBs of all capsules (Sec. 5).
+    /// Interval swept AABBs of all capsules (Sec. 5), each intersected with the box of the
+    /// capsule's one-group swept volume over the step.
     pub swept_aabbs_us: f64,
     /// Dynamic AABB tree of the capsules against the environment tree.
     pub aabb_culling_us: f64,
@@ -186,10 +191,13 @@ pub fn step(
         ArticulatedMotion::between(model, pose0, pose1).map_err(AvatarError::InvalidPose)?;
     stats.motion_parameters_us = us(clock);
 
-    // swept AABBs by interval arithmetic over [0, 1] (Sec. 5)
+    // swept AABBs by interval arithmetic over [0, 1] (Sec. 5), each intersected with the box
+    // of the capsule's one-group swept volume over the step (`crate::swept`: the corners at
+    // t = 0 and 1 inflated by the radius and the second-order bound): both enclose the
+    // capsule at every time of the step, so their intersection does
     let clock = Instant::now();
     let enclosures = motion.enclosures::<Interval>(Interval::UNIT)?;
-    let boxes: Vec<Aabb> = avatar
+    let mut boxes: Vec<Aabb> = avatar
         .capsules()
         .iter()
         .map(|c| {
@@ -198,7 +206,6 @@ pub fn step(
                 .inflate(c.radius)
         })
         .collect();
-    stats.swept_aabbs_us = us(clock);
     for (i, b) in boxes.iter().enumerate() {
         let m = crate::magnitude(b);
         if m.is_nan() || m > crate::MAX_COORDINATE {
@@ -209,6 +216,11 @@ pub fn step(
             });
         }
     }
+    for (i, (c, b)) in avatar.capsules().iter().zip(&mut boxes).enumerate() {
+        let g = time_group(&motion, avatar.chain(i), c, 0.0, 1.0)?;
+        *b = b.intersection(g.aabb());
+    }
+    stats.swept_aabbs_us = us(clock);
 
     // culling: dynamic tree of capsule boxes against the environment tree
     let clock = Instant::now();
@@ -239,10 +251,9 @@ pub fn step(
                 continue;
             }
             let limit = best.map_or(1.0, |b| b.t_c);
-            let chain = model.chain(c.link);
             if let Some((u, t_c, tri)) = capsule_sv(
                 &motion,
-                &chain,
+                avatar.chain(i),
                 c,
                 &candidates[i],
                 limit,
@@ -283,15 +294,23 @@ pub fn step(
         let mut best: Option<ExactContact> = None;
         for (i, c) in avatar.capsules().iter().enumerate() {
             let limit = best.map_or(1.0, |b| b.toc);
-            if let Some(contact) = capsule_ca(
+            if limit <= 0.0 {
+                // a contact at t = 0 cannot be beaten
+                break;
+            }
+            if candidates[i].is_empty() {
+                continue;
+            }
+            if let Some(contact) = capsule_exact(
                 &motion,
+                avatar.chain(i),
                 c,
                 i,
                 &candidates[i],
                 limit,
                 &options.exact,
                 &mut st,
-            ) && best.is_none_or(|b| contact.toc < b.toc)
+            )? && best.is_none_or(|b| contact.toc < b.toc)
             {
                 best = Some(contact);
             }
@@ -299,6 +318,8 @@ pub fn step(
         stats.exact_us = us(clock);
         Some(ExactOutcome {
             contact: best,
+            starts_in_contact: best
+                .is_some_and(|c| c.toc == 0.0 && c.status == CaStatus::Converged),
             stats: st,
         })
     } else {

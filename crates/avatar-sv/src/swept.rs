@@ -32,6 +32,13 @@
 //! of second order in `h`, computed in `O(depth)` operations (the paper bounds derivatives by
 //! interval arithmetic, Sec. 6.3).
 //!
+//! Culling in time. The groups are built top-down (each halved in time order while its bound
+//! exceeds the target), and each carries the candidate triangles whose boxes overlap its
+//! volume's box, filtered from its parent's list: a triangle touching the capsule during a
+//! group overlaps the box of that group and of every enclosing one, so none is lost, and a
+//! group left without triangles is free without further work (the paper culls the time
+//! groups against the environment the same way, with its BVH, before the exact tests).
+//!
 //! Interference and TOC (Sec. 7.2). A group collides when some candidate environment
 //! triangle is within `r + δ` of the solid `Q`: within that distance of one of its faces
 //! (exact triangle–triangle distances) or with a vertex inside `Q` — a volume test, so
@@ -307,6 +314,74 @@ pub(crate) struct SvCounters {
     pub backtracking_us: f64,
 }
 
+/// When the walk splits a group: its bound is above `target`, the group is wider than
+/// 1e-9, and the leaves so far plus the pending groups plus the two halves stay within
+/// `max_leaves`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SplitRule {
+    pub target: f64,
+    pub max_leaves: usize,
+}
+
+/// Walks the time groups of a capsule over `[t0, t1]` in time order, each with the
+/// candidate triangles whose boxes overlap the group's volume box, calling `leaf` on the
+/// groups that are not split and still have candidates; stops at the first `Break`.
+///
+/// Culling is sound: a triangle that touches the capsule at a time `t` of a group lies
+/// partly inside the capsule at `t`, hence inside the group's volume (see the module
+/// documentation) and its box; so it overlaps the boxes of the group and of every enclosing
+/// group, and is never filtered out on the way down. A group whose list becomes empty is
+/// collision-free and counts as one leaf. `time_us` collects the time spent building groups.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn walk_groups<R>(
+    motion: &ArticulatedMotion,
+    chain: &[ccd_kinematics::LinkId],
+    capsule: &Capsule,
+    t0: f64,
+    t1: f64,
+    triangles: &[(u32, Triangle)],
+    rule: SplitRule,
+    time_us: &mut f64,
+    mut leaf: impl FnMut(&TimeGroup, &[u32]) -> Result<Option<R>, AvatarError>,
+) -> Result<(Option<R>, usize), AvatarError> {
+    let clock = std::time::Instant::now();
+    let root = time_group(motion, chain, capsule, t0, t1)?;
+    *time_us += clock.elapsed().as_secs_f64() * 1e6;
+    let filter = |g: &TimeGroup, from: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
+        let bb = g.aabb();
+        from.filter(|&k| bb.overlaps(&triangles[k as usize].1.aabb()))
+            .collect()
+    };
+    let list = filter(&root, &mut (0..triangles.len() as u32));
+    let mut leaves = 0usize;
+    // depth-first, earlier half on top, so leaves come in time order
+    let mut stack = vec![(root, list)];
+    while let Some((g, list)) = stack.pop() {
+        if list.is_empty() {
+            leaves += 1;
+            continue;
+        }
+        let room = leaves + stack.len() + 2 <= rule.max_leaves;
+        if g.error > rule.target && room && g.t1 - g.t0 > 1e-9 {
+            let mid = 0.5 * (g.t0 + g.t1);
+            let clock = std::time::Instant::now();
+            let late = time_group(motion, chain, capsule, mid, g.t1)?;
+            let early = time_group(motion, chain, capsule, g.t0, mid)?;
+            *time_us += clock.elapsed().as_secs_f64() * 1e6;
+            let late_list = filter(&late, &mut list.iter().copied());
+            let early_list = filter(&early, &mut list.iter().copied());
+            stack.push((late, late_list));
+            stack.push((early, early_list));
+            continue;
+        }
+        leaves += 1;
+        if let Some(r) = leaf(&g, &list)? {
+            return Ok((Some(r), leaves));
+        }
+    }
+    Ok((None, leaves))
+}
+
 /// The swept-volume result for one capsule: `(U, t_c, triangle)` of its first collision
 /// before `t_limit`, `None` when its path is certified free up to `t_limit`.
 pub(crate) fn capsule_sv(
@@ -321,53 +396,72 @@ pub(crate) fn capsule_sv(
     if triangles.is_empty() || t_limit <= 0.0 {
         return Ok(None);
     }
+    let rule = SplitRule {
+        target: options.tessellation_error,
+        max_leaves: options.max_groups,
+    };
     let clock = std::time::Instant::now();
-    let groups = tessellate_chain(motion, chain, capsule, 0.0, t_limit, options)?;
-    counters.groups += groups.len();
-    counters.sv_us += clock.elapsed().as_secs_f64() * 1e6;
-    for g in &groups {
-        let clock = std::time::Instant::now();
-        let hit = first_hit(g, triangles, counters);
-        counters.interference_us += clock.elapsed().as_secs_f64() * 1e6;
-        if hit.is_none() {
-            continue;
-        }
-        // backtracking inside the colliding group
-        let clock = std::time::Instant::now();
-        let n = options.backtrack_steps;
-        let mut found = None;
-        for k in 0..n {
-            let s0 = g.t0 + (g.t1 - g.t0) * (k as f64 / n as f64);
-            let s1 = if k + 1 == n {
-                g.t1
-            } else {
-                g.t0 + (g.t1 - g.t0) * ((k + 1) as f64 / n as f64)
-            };
-            let sub = time_group(motion, chain, capsule, s0, s1)?;
-            if let Some(tri) = first_hit(&sub, triangles, counters) {
-                found = Some((g.t1, s0, tri));
-                break;
+    let mut sv_us = 0.0;
+    let mut backtracking_us = 0.0;
+    let mut tests = 0usize;
+    let (found, leaves) = walk_groups(
+        motion,
+        chain,
+        capsule,
+        0.0,
+        t_limit,
+        triangles,
+        rule,
+        &mut sv_us,
+        |g, list| {
+            if first_hit(g, triangles, list, &mut tests).is_none() {
+                return Ok(None);
             }
-        }
-        counters.backtracking_us += clock.elapsed().as_secs_f64() * 1e6;
-        if found.is_some() {
-            return Ok(found);
-        }
-    }
-    Ok(None)
+            // backtracking inside the colliding group (its list holds every triangle that
+            // touches the capsule during the group)
+            let clock = std::time::Instant::now();
+            let n = options.backtrack_steps;
+            let mut found = None;
+            for k in 0..n {
+                let s0 = g.t0 + (g.t1 - g.t0) * (k as f64 / n as f64);
+                let s1 = if k + 1 == n {
+                    g.t1
+                } else {
+                    g.t0 + (g.t1 - g.t0) * ((k + 1) as f64 / n as f64)
+                };
+                let sub = time_group(motion, chain, capsule, s0, s1)?;
+                if let Some(tri) = first_hit(&sub, triangles, list, &mut tests) {
+                    found = Some((g.t1, s0, tri));
+                    break;
+                }
+            }
+            backtracking_us += clock.elapsed().as_secs_f64() * 1e6;
+            Ok(found)
+        },
+    )?;
+    let total = clock.elapsed().as_secs_f64() * 1e6;
+    counters.groups += leaves;
+    counters.triangle_tests += tests;
+    counters.sv_us += sv_us;
+    counters.backtracking_us += backtracking_us;
+    counters.interference_us += (total - sv_us - backtracking_us).max(0.0);
+    Ok(found)
 }
 
+/// The first triangle of `list` (indices into `triangles`) that meets the group's volume.
 fn first_hit(
     g: &TimeGroup,
     triangles: &[(u32, Triangle)],
-    counters: &mut SvCounters,
+    list: &[u32],
+    tests: &mut usize,
 ) -> Option<u32> {
     let bb = g.aabb();
-    for (id, tri) in triangles {
+    for &k in list {
+        let (id, tri) = &triangles[k as usize];
         if !bb.overlaps(&tri.aabb()) {
             continue;
         }
-        counters.triangle_tests += 1;
+        *tests += 1;
         if g.hits(tri) {
             return Some(*id);
         }

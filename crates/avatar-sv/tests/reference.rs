@@ -168,6 +168,17 @@ fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCa
             );
             prop_assert!(sv.t_c <= r + 1e-9, "t_c {} > reference {r}", sv.t_c);
         }
+        // the paper's t_c is never after the exact TOC (both are lower bounds of the first
+        // contact; t_c could pass the exact TOC only when the contact begins within ε of a
+        // backtracking sub-group's start)
+        if let Some(e) = report.exact.and_then(|x| x.contact) {
+            prop_assert!(
+                sv.t_c <= e.toc + 1e-9,
+                "t_c {} after the exact TOC {}",
+                sv.t_c,
+                e.toc
+            );
+        }
         if let Some(col) = sv.collision {
             prop_assert!(col.t_c <= col.upper_bound && col.upper_bound <= 1.0);
             prop_assert_eq!(col.t_c, sv.t_c);
@@ -263,6 +274,43 @@ fn pure_translation_onto_a_plane_in_closed_form() {
     let sv = r.swept.unwrap();
     assert!(sv.t_c <= 0.4 && sv.t_c > 0.3, "{}", sv.t_c);
     assert!(sv.collision.unwrap().upper_bound >= sv.t_c);
+}
+
+#[test]
+fn a_step_starting_in_contact_is_reported_as_such() {
+    // the capsule lies across the plane z = 0 in the first pose and moves away from it
+    let avatar = single_link(0.1);
+    let floor = TriMesh::new(
+        vec![
+            DVec3::new(-5.0, -5.0, 0.05),
+            DVec3::new(5.0, -5.0, 0.05),
+            DVec3::new(0.0, 5.0, 0.05),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap();
+    let env = Environment::new(floor).unwrap();
+    let p0 = Pose {
+        relative: vec![DAffine3::IDENTITY],
+    };
+    let p1 = Pose {
+        relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, -1.0))],
+    };
+    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let exact = r.exact.unwrap();
+    assert!(exact.starts_in_contact);
+    let e = exact.contact.unwrap();
+    assert_eq!(e.toc, 0.0);
+    assert!(e.gap < 0.0 && (e.gap + 0.05).abs() < 1e-12, "{}", e.gap);
+    assert_eq!(r.swept.unwrap().t_c, 0.0);
+    // the same motion from above the plane: a new contact, not a starting one
+    let p0 = Pose {
+        relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, 0.5))],
+    };
+    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let exact = r.exact.unwrap();
+    assert!(!exact.starts_in_contact);
+    assert!(exact.contact.unwrap().toc > 0.2);
 }
 
 #[test]
