@@ -1,0 +1,308 @@
+//! `ccd.Mesh`, `ccd.Contact` and `ccd.rigid_toc`: rigid meshes whose RSS hierarchy is built once
+//! and shared by every query.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ccd::ca_rigid;
+use ccd::prelude::*;
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::arrays::{f64_array, points, pose, triangles, u32_array};
+use crate::errors::{require_file, to_py};
+
+/// A triangle mesh in its local frame with its bounding-volume hierarchy (built once, shared
+/// by every query; the mesh is immutable).
+///
+/// `Mesh(vertices, faces)` takes `vertices` as a float array of shape `(N, 3)` and `faces` as
+/// an integer array of shape `(M, 3)` (vertex indices); `Mesh.load(path)` reads an OBJ, PLY
+/// or STL file. Invalid input raises: `TypeError` (dtype), `ValueError` (shape, NaN,
+/// out-of-range index), `FileNotFoundError`.
+///
+/// Example:
+///     >>> import numpy as np, ccd
+///     >>> tetra = ccd.Mesh(np.array([[0., 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+///     ...                  np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
+///     >>> tetra.num_vertices, tetra.num_faces
+///     (4, 4)
+#[pyclass(frozen, module = "ccd", name = "Mesh")]
+pub(crate) struct Mesh {
+    pub(crate) body: RigidBody,
+}
+
+impl Mesh {
+    pub(crate) fn from_trimesh(mesh: TriMesh) -> PyResult<Self> {
+        let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(to_py)?;
+        Ok(Self {
+            body: RigidBody::new(Arc::new(tree)),
+        })
+    }
+
+    /// The shared hierarchy (for scenes that take an `Arc<MeshBvh<Rss>>`).
+    pub(crate) fn tree(&self) -> Arc<MeshBvh<Rss>> {
+        Arc::clone(self.body.shared())
+    }
+
+    fn trimesh(&self) -> &TriMesh {
+        self.body.mesh_bvh().mesh()
+    }
+}
+
+#[pymethods]
+impl Mesh {
+    #[new]
+    fn new(vertices: &Bound<'_, PyAny>, faces: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (v, _) = f64_array(vertices, "vertices", &[None, Some(3)], "N", true)?;
+        let (f, _) = u32_array(faces, "faces", &[None, Some(3)], "M")?;
+        if f.is_empty() {
+            return Err(PyValueError::new_err(
+                "faces is empty: a mesh needs at least one triangle",
+            ));
+        }
+        let mesh = TriMesh::new(points(&v), triangles(&f)).map_err(to_py)?;
+        Self::from_trimesh(mesh)
+    }
+
+    /// Reads a mesh from an OBJ, PLY or STL file (by extension).
+    ///
+    /// Raises `FileNotFoundError` when the file does not exist and `ccd.CcdError` (a
+    /// `ValueError`) when it cannot be parsed or the mesh is invalid.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Self> {
+        require_file(&path, "mesh file")?;
+        let mesh = ccd::geometry::io::read_mesh(&path).map_err(to_py)?;
+        if mesh.triangles().is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "{} has no triangles",
+                path.display()
+            )));
+        }
+        Self::from_trimesh(mesh)
+    }
+
+    /// Vertex positions, shape `(N, 3)` (a copy).
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let rows: Vec<Vec<f64>> = self
+            .trimesh()
+            .vertices()
+            .iter()
+            .map(|p| p.to_array().to_vec())
+            .collect();
+        PyArray2::from_vec2(py, &rows).unwrap_or_else(|_| PyArray2::zeros(py, [0, 3], false))
+    }
+
+    /// Triangles as vertex indices, shape `(M, 3)`, dtype int64 (a copy).
+    #[getter]
+    fn faces<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i64>> {
+        let rows: Vec<Vec<i64>> = self
+            .trimesh()
+            .triangles()
+            .iter()
+            .map(|t| t.iter().map(|&i| i64::from(i)).collect())
+            .collect();
+        PyArray2::from_vec2(py, &rows).unwrap_or_else(|_| PyArray2::zeros(py, [0, 3], false))
+    }
+
+    /// Number of vertices.
+    #[getter]
+    fn num_vertices(&self) -> usize {
+        self.trimesh().vertices().len()
+    }
+
+    /// Number of triangles.
+    #[getter]
+    fn num_faces(&self) -> usize {
+        self.trimesh().triangles().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ccd.Mesh({} vertices, {} faces)",
+            self.num_vertices(),
+            self.num_faces()
+        )
+    }
+
+    /// Pickling (for multiprocessing and Dask): the vertices and faces; the hierarchy is
+    /// rebuilt on unpickling.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let args = PyTuple::new(py, [me.vertices(py).into_any(), me.faces(py).into_any()])?;
+        PyTuple::new(py, [slf.get_type().into_any(), args.into_any()])
+    }
+}
+
+/// The name of a status, as Python sees it.
+pub(crate) fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Converged => "converged",
+        Status::InitiallyTouching => "initially_touching",
+        Status::OutOfIterations => "out_of_iterations",
+        Status::Stalled => "stalled",
+    }
+}
+
+/// A feature as a tuple: `("vertex", i)`, `("edge", i, j)` or `("face", i)`.
+pub(crate) fn feature_tuple<'py>(py: Python<'py>, f: Feature) -> PyResult<Bound<'py, PyTuple>> {
+    match f {
+        Feature::Vertex(i) => ("vertex", i).into_pyobject(py),
+        Feature::Edge(i, j) => ("edge", i, j).into_pyobject(py),
+        Feature::Face(i) => ("face", i).into_pyobject(py),
+    }
+}
+
+/// A contact between two rigid bodies (or two parts of a robot scene): the time of contact,
+/// the world witness points and normal at that time, the features that touch, how the query
+/// ended and its iteration count.
+///
+/// Attributes:
+///     toc (float): conservative time of contact in [0, 1]: no contact before it.
+///     point_a, point_b (ndarray[3]): world witness points on A and B at ``toc``.
+///     points (ndarray[2, 3]): ``point_a`` and ``point_b`` stacked.
+///     normal (ndarray[3]): unit direction from A to B at ``toc``.
+///     distance (float): distance between the witnesses (<= tolerance when converged).
+///     feature_a, feature_b (tuple): ``("vertex", i)``, ``("edge", i, j)`` or ``("face", i)``,
+///         indices into the meshes; ``features`` is the pair.
+///     status (str): ``"converged"``, ``"initially_touching"``, ``"out_of_iterations"`` or
+///         ``"stalled"`` (the last two: ``toc`` is a lower bound).
+///     iterations (int): conservative-advancement iterations.
+#[pyclass(frozen, module = "ccd", name = "Contact")]
+#[derive(Clone)]
+pub(crate) struct PyContact {
+    pub(crate) c: Contact,
+}
+
+#[pymethods]
+impl PyContact {
+    /// Time of contact in `[0, 1]`.
+    #[getter]
+    fn toc(&self) -> f64 {
+        self.c.toc
+    }
+    /// World witness point on A at `toc`.
+    #[getter]
+    fn point_a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, &self.c.point_a.to_array())
+    }
+    /// World witness point on B at `toc`.
+    #[getter]
+    fn point_b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, &self.c.point_b.to_array())
+    }
+    /// Both witness points, shape `(2, 3)`.
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        PyArray2::from_vec2(
+            py,
+            &[
+                self.c.point_a.to_array().to_vec(),
+                self.c.point_b.to_array().to_vec(),
+            ],
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+    /// Unit normal from A to B at `toc`.
+    #[getter]
+    fn normal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, &self.c.normal.to_array())
+    }
+    /// Distance between the witnesses.
+    #[getter]
+    fn distance(&self) -> f64 {
+        self.c.distance
+    }
+    /// Feature of A carrying `point_a`.
+    #[getter]
+    fn feature_a<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        feature_tuple(py, self.c.feature_a)
+    }
+    /// Feature of B carrying `point_b`.
+    #[getter]
+    fn feature_b<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        feature_tuple(py, self.c.feature_b)
+    }
+    /// `(feature_a, feature_b)`.
+    #[getter]
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, [self.feature_a(py)?, self.feature_b(py)?])
+    }
+    /// How the query ended.
+    #[getter]
+    fn status(&self) -> &'static str {
+        status_name(self.c.status)
+    }
+    /// Conservative-advancement iterations.
+    #[getter]
+    fn iterations(&self) -> u32 {
+        self.c.stats.iterations
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "ccd.Contact(toc={}, status='{}', distance={:e}, features=({:?}, {:?}), iterations={})",
+            self.c.toc,
+            self.status(),
+            self.c.distance,
+            self.c.feature_a,
+            self.c.feature_b,
+            self.c.stats.iterations
+        )
+    }
+}
+
+/// The first time of contact of two rigid meshes, each moving with constant linear and
+/// angular velocity from its start pose (t = 0) to its end pose (t = 1), the short way round.
+///
+/// Poses are 4x4 homogeneous matrices (local -> world, rotation block orthonormal). Returns
+/// ``None`` when the meshes stay apart over [0, 1] (their distance stays above
+/// ``tolerance / 2``), else a :class:`Contact` whose ``toc`` is conservative: no contact
+/// before it, distance <= ``tolerance`` at it. ``boolean=True`` answers only "is the path
+/// free": the returned contact is then some time in contact, not necessarily the first.
+/// The GIL is released during the query.
+///
+/// Example:
+///     >>> import numpy as np, ccd
+///     >>> tetra = ccd.Mesh([[0., 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+///     ...                  [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+///     >>> still = np.eye(4)
+///     >>> start, end = np.eye(4), np.eye(4)
+///     >>> start[0, 3], end[0, 3] = 3.0, -1.0   # slides from x = 3 to x = -1
+///     >>> c = ccd.rigid_toc(tetra, still, still, tetra, start, end)
+///     >>> round(c.toc, 2), c.status             # touches when x = 1, at t = 0.5
+///     (0.5, 'converged')
+///     >>> ccd.rigid_toc(tetra, still, still, tetra, start, start) is None
+///     True
+#[pyfunction]
+#[pyo3(signature = (mesh_a, pose_a0, pose_a1, mesh_b, pose_b0, pose_b1, tolerance = 1e-3, max_iterations = 1000, boolean = false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rigid_toc(
+    py: Python<'_>,
+    mesh_a: &Bound<'_, Mesh>,
+    pose_a0: &Bound<'_, PyAny>,
+    pose_a1: &Bound<'_, PyAny>,
+    mesh_b: &Bound<'_, Mesh>,
+    pose_b0: &Bound<'_, PyAny>,
+    pose_b1: &Bound<'_, PyAny>,
+    tolerance: f64,
+    max_iterations: u32,
+    boolean: bool,
+) -> PyResult<Option<PyContact>> {
+    let motion = |p0: &Bound<'_, PyAny>, n0: &str, p1: &Bound<'_, PyAny>, n1: &str| {
+        let (s, e) = (pose(p0, n0)?, pose(p1, n1)?);
+        RigidMotion::between(s, e).map_err(to_py)
+    };
+    let ma = motion(pose_a0, "pose_a0", pose_a1, "pose_a1")?;
+    let mb = motion(pose_b0, "pose_b0", pose_b1, "pose_b1")?;
+    let options = CaOptions {
+        tolerance,
+        max_iterations,
+        mode: if boolean { Mode::Boolean } else { Mode::Toc },
+    };
+    let (a, b) = (&mesh_a.get().body, &mesh_b.get().body);
+    let out = py.detach(|| ca_rigid::time_of_contact(a, &ma, b, &mb, &options));
+    Ok(out.map_err(to_py)?.map(|c| PyContact { c }))
+}
