@@ -7,10 +7,14 @@
 //!   benchmark table in README.md between its `bench:start` / `bench:end` markers.
 //! - `cargo xtask la-step [--scene NAME] [--step K] [--reps N] [--output global|all|boolean]
 //!   [--cubic]`: one step of a deforming-mesh scene queried `N` times (for profiling).
+//! - `cargo xtask catch-step [--scene NAME] [--motion I] [--step K] [--reps N] [--interval]
+//!   [--no-temporal] [--compare]`: the steps of a CATCH scene with chosen options (profiling;
+//!   `--compare` lists the steps whose answers differ with temporal culling on and off).
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
 mod bench;
+mod catch_step;
 mod la_step;
 mod report;
 mod rng;
@@ -36,6 +40,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Query one step of a deforming-mesh scene repeatedly (profiling).
     LaStep(la_step::LaStepArgs),
+    /// Query the steps of a CATCH scene with chosen options (profiling, `--compare`).
+    CatchStep(catch_step::CatchStepArgs),
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -45,6 +51,7 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::LaStep(args) => la_step::run(&args),
+        Command::CatchStep(args) => catch_step::run(&args),
         Command::Tidy => tidy::run(&workspace_root()),
     }
 }

@@ -5,22 +5,27 @@ use ccd_ca_rigid::{PairMotion, SpeedBound};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, LinkId, RigidMotion};
 use glam::DAffine3;
 
-/// The Eq. 10 bound of link `id` over `[t, 1]` as a [`SpeedBound`]: the same terms as
+/// The Eq. 10 bound of link `id` over `[t, 1]`, relative to the frame of its ancestor
+/// `base` (`None`: the world), as a [`SpeedBound`]: the same terms as
 /// [`ArticulatedMotion::motion_bound`] (per unit of time instead of integrated over
 /// `[t, 1]`), gathered so that a point within `r` of the link's origin moving along `n` is
 /// bounded by `|s₁·n| + ω₁ |u₁ × n| (r + C₁) + |n| (Σⱼ (|sⱼ| + ωⱼ Cⱼ) + r Σⱼ ωⱼ)`.
 ///
-/// Here `1` is the root (its relative motion is in the world frame, so its projections are
-/// exact), `j` runs over the other links of the chain from the root to `id`, and `Cⱼ` is the
-/// lever arm from link `j`'s origin to the origin of link `id`: the sum of the translations
-/// `Lₖ` of the links `k` below `j` on the chain, each at its largest over `[t, 1]`
-/// (`|Lₖ(τ)|` is convex in `τ`, Eq. 9). A point at `r` from `id`'s origin is within
-/// `r + Cⱼ` of link `j`'s origin, and rotations keep lengths (`|W sⱼ·n| ≤ |sⱼ||n|`,
-/// `|W (uⱼ × z)·n| ≤ |z||n|`).
+/// Here `1` is the first link below `base` on the chain to `id` (its relative motion is in
+/// `base`'s frame, so its projections are exact), `j` runs over the other links of the
+/// chain from there to `id`, and `Cⱼ` is the lever arm from link `j`'s origin to the origin
+/// of link `id`: the sum of the translations `Lₖ` of the links `k` below `j` on the chain,
+/// each at its largest over `[t, 1]` (`|Lₖ(τ)|` is convex in `τ`, Eq. 9). A point at `r`
+/// from `id`'s origin is within `r + Cⱼ` of link `j`'s origin, and rotations keep lengths
+/// (`|W sⱼ·n| ≤ |sⱼ||n|`, `|W (uⱼ × z)·n| ≤ |z||n|`). Links at or above `base` do not move
+/// in its frame; `id == base` gives [`SpeedBound::ZERO`].
+///
+/// `id` and `base` must be links of the model, `base` an ancestor of `id` (or `id`).
 pub(crate) fn link_speed_bound(
     model: &ArticulatedModel,
     motion: &ArticulatedMotion,
     id: LinkId,
+    base: Option<LinkId>,
     t: f64,
 ) -> SpeedBound {
     let t = t.clamp(0.0, 1.0);
@@ -30,10 +35,12 @@ pub(crate) fn link_speed_bound(
     let mut extra = 0.0f64;
     let mut per_radius = 0.0f64;
     let mut cur = Some(id);
-    while let Some(j) = cur {
+    while let Some(j) = cur
+        && cur != base
+    {
         let p = motion.relatives()[j.index()].params();
         let parent = links[j.index()].parent;
-        if parent.is_none() {
+        if parent == base {
             out.linear = p.displacement();
             out.axis = p.axis();
             out.omega = p.angle().abs();
@@ -60,14 +67,57 @@ fn lever_round(x: f64) -> f64 {
     x * (1.0 + 1e-12)
 }
 
+/// The pose of link `id` at `t` in the frame of its ancestor `base` (`None`: the world):
+/// the product of the relative motions from `id` up to, not including, `base` (Eq. 1).
+/// `id` and `base` must be links of the model, `base` an ancestor of `id` (or `id`).
+pub(crate) fn pose_below(
+    model: &ArticulatedModel,
+    motion: &ArticulatedMotion,
+    id: LinkId,
+    base: Option<LinkId>,
+    t: f64,
+) -> DAffine3 {
+    let (links, rel) = (model.links(), motion.relatives());
+    let mut m = DAffine3::IDENTITY;
+    let mut cur = Some(id);
+    while let Some(j) = cur
+        && cur != base
+    {
+        m = rel[j.index()].pose_at(t) * m;
+        cur = links[j.index()].parent;
+    }
+    m
+}
+
+/// The deepest common ancestor of links `a` and `b` (`a` or `b` when one is the other's
+/// ancestor), `None` when either is not a link of the model. Parents come before their
+/// children in a model, so the deeper index climbs first.
+pub(crate) fn common_ancestor(model: &ArticulatedModel, a: LinkId, b: LinkId) -> Option<LinkId> {
+    let links = model.links();
+    let (mut x, mut y) = (a, b);
+    if x.index() >= links.len() || y.index() >= links.len() {
+        return None;
+    }
+    while x != y {
+        if x.index() > y.index() {
+            x = links[x.index()].parent?;
+        } else {
+            y = links[y.index()].parent?;
+        }
+    }
+    Some(x)
+}
+
 /// How one side of a pair moves.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Mover<'a> {
-    /// A link of an articulated body.
+    /// A link of an articulated body, in the frame of its ancestor `base` (`None`: the
+    /// world). Built by [`Mover::link`], which checks the ids.
     Link {
         model: &'a ArticulatedModel,
         motion: &'a ArticulatedMotion,
         id: LinkId,
+        base: Option<LinkId>,
     },
     /// A rigid body.
     Rigid(&'a RigidMotion),
@@ -75,13 +125,42 @@ pub(crate) enum Mover<'a> {
     Static,
 }
 
-impl Mover<'_> {
+impl<'a> Mover<'a> {
+    /// Link `id` of `model` moving with `motion`, seen from the frame of `base` (`None`:
+    /// the world); `None` unless `id` and `base` are links of the model and `motion` has
+    /// a relative motion per link, with `base` an ancestor of `id` (or `id` itself).
+    pub(crate) fn link(
+        model: &'a ArticulatedModel,
+        motion: &'a ArticulatedMotion,
+        id: LinkId,
+        base: Option<LinkId>,
+    ) -> Option<Self> {
+        let n = model.len();
+        if motion.relatives().len() != n || id.index() >= n {
+            return None;
+        }
+        if let Some(b) = base
+            && common_ancestor(model, id, b) != Some(b)
+        {
+            return None;
+        }
+        Some(Mover::Link {
+            model,
+            motion,
+            id,
+            base,
+        })
+    }
+
     #[inline]
     fn pose(&self, t: f64) -> DAffine3 {
         match self {
-            Mover::Link { motion, id, .. } => motion
-                .world_at(*id, t)
-                .expect("a body's link ids belong to its model"),
+            Mover::Link {
+                model,
+                motion,
+                id,
+                base,
+            } => pose_below(model, motion, *id, *base, t),
             Mover::Rigid(m) => m.pose_at(t),
             Mover::Static => DAffine3::IDENTITY,
         }
@@ -90,14 +169,22 @@ impl Mover<'_> {
     #[inline]
     fn speed(&self, t: f64) -> SpeedBound {
         match self {
-            Mover::Link { model, motion, id } => link_speed_bound(model, motion, *id, t),
+            Mover::Link {
+                model,
+                motion,
+                id,
+                base,
+            } => link_speed_bound(model, motion, *id, *base, t),
             Mover::Rigid(m) => SpeedBound::rigid(m),
             Mover::Static => SpeedBound::ZERO,
         }
     }
 }
 
-/// Two movers as a [`PairMotion`].
+/// Two movers as a [`PairMotion`]. Both sides must be seen from the same frame (the world,
+/// or for two links of one body the frame of a common ancestor): distances do not depend
+/// on it, and bounds taken in a moving ancestor's frame leave out the motion the two links
+/// share.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MoverPair<'a>(pub(crate) Mover<'a>, pub(crate) Mover<'a>);
 
@@ -161,7 +248,7 @@ mod tests {
         let r = local.length();
         for id in (0..model.len() as u32).map(LinkId) {
             for &t in &[0.0, 0.3, 0.7] {
-                let s = link_speed_bound(&model, &motion, id, t);
+                let s = link_speed_bound(&model, &motion, id, None, t);
                 for n in [
                     DVec3::X,
                     DVec3::Y,

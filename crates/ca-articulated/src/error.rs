@@ -80,6 +80,11 @@ pub enum ArticulatedError {
         /// What went wrong.
         reason: String,
     },
+    /// A part of a pair that the scene does not hold with geometry (a link without a
+    /// mesh, a body, rigid body or environment that is not there). The query builds its
+    /// pairs from the scene, so this signals an inconsistency, reported instead of a panic.
+    #[error("{0:?} is not a part of the scene with geometry")]
+    UnknownPart(crate::Part),
     /// An error of the conservative-advancement layer.
     #[error(transparent)]
     Ca(#[from] ccd_ca_rigid::CaError),

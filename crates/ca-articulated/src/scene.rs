@@ -15,8 +15,8 @@ use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMoti
 use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
 use glam::{DAffine3, DVec3};
 
-use crate::bound::{Mover, MoverPair};
-use crate::{ArticulatedBody, ArticulatedError};
+use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
+use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
 /// How one articulated body moves during a query step.
 #[derive(Clone, Copy, Debug)]
@@ -170,6 +170,9 @@ struct RigidEntry {
     corners: [DVec3; 8],
     motion: RigidMotion,
 }
+
+/// The frame two links of one body are seen from: the body and their common ancestor.
+type Frame = Option<(usize, LinkId)>;
 
 /// A potentially colliding pair with its lower bound of the time of contact.
 #[derive(Clone, Copy, Debug)]
@@ -487,30 +490,67 @@ impl Scene {
         stats.pairs_after_spatial = ws.pcls.len() as u64;
     }
 
-    fn part_body(&self, p: Part) -> &RigidBody {
+    fn part_body(&self, p: Part) -> Result<&RigidBody, ArticulatedError> {
+        let body = match p {
+            Part::Link { body, link } => self
+                .bodies
+                .get(body)
+                .and_then(|b| b.link_shape(link))
+                .map(LinkShape::body),
+            Part::Rigid(i) => self.rigid.get(i).map(|r| &r.body),
+            Part::Environment => self.environment.as_ref(),
+        };
+        body.ok_or(ArticulatedError::UnknownPart(p))
+    }
+
+    fn mover<'s>(
+        &'s self,
+        motions: &'s [ArticulatedMotion],
+        p: Part,
+        base: Option<LinkId>,
+    ) -> Result<Mover<'s>, ArticulatedError> {
         match p {
-            Part::Link { body, link } => self.bodies[body]
-                .link_shape(link)
-                .expect("boxes are made only for links with geometry")
-                .body(),
-            Part::Rigid(i) => &self.rigid[i].body,
-            Part::Environment => self
-                .environment
-                .as_ref()
-                .expect("environment pairs exist only with an environment"),
+            Part::Link { body, link } => self
+                .bodies
+                .get(body)
+                .zip(motions.get(body))
+                .and_then(|(b, m)| Mover::link(b.model(), m, link, base))
+                .ok_or(ArticulatedError::UnknownPart(p)),
+            Part::Rigid(i) => self
+                .rigid
+                .get(i)
+                .map(|r| Mover::Rigid(&r.motion))
+                .ok_or(ArticulatedError::UnknownPart(p)),
+            Part::Environment => Ok(Mover::Static),
         }
     }
 
-    fn mover<'s>(&'s self, motions: &'s [ArticulatedMotion], p: Part) -> Mover<'s> {
-        match p {
-            Part::Link { body, link } => Mover::Link {
-                model: self.bodies[body].model(),
-                motion: &motions[body],
-                id: link,
-            },
-            Part::Rigid(i) => Mover::Rigid(&self.rigid[i].motion),
-            Part::Environment => Mover::Static,
-        }
+    /// The two sides of a pair with their motions. Two links of one body are seen from the
+    /// frame of their deepest common ancestor (returned with the body): the motion they
+    /// share does not change their distance and stays out of the bounds.
+    fn pair<'s>(
+        &'s self,
+        motions: &'s [ArticulatedMotion],
+        pcl: &Pcl,
+    ) -> Result<(&'s RigidBody, &'s RigidBody, MoverPair<'s>, Frame), ArticulatedError> {
+        let (a, b) = (self.part_body(pcl.a)?, self.part_body(pcl.b)?);
+        let frame = match (pcl.a, pcl.b) {
+            (Part::Link { body: x, link: la }, Part::Link { body: y, link: lb }) if x == y => {
+                let model = self
+                    .bodies
+                    .get(x)
+                    .ok_or(ArticulatedError::UnknownPart(pcl.a))?
+                    .model();
+                common_ancestor(model, la, lb).map(|base| (x, base))
+            }
+            _ => None,
+        };
+        let base = frame.map(|(_, l)| l);
+        let pair = MoverPair(
+            self.mover(motions, pcl.a, base)?,
+            self.mover(motions, pcl.b, base)?,
+        );
+        Ok((a, b, pair, frame))
     }
 
     /// Lower bounds, sorting and CA with temporal culling (CATCH Alg. 1).
@@ -549,8 +589,7 @@ impl Scene {
             let mut k = 0;
             while k < pcls.len() {
                 let pcl = pcls[k];
-                let (a, b) = (self.part_body(pcl.a), self.part_body(pcl.b));
-                let pair = MoverPair(self.mover(motions, pcl.a), self.mover(motions, pcl.b));
+                let (a, b, pair, _) = self.pair(motions, &pcl)?;
                 let lower = if a.hull().is_some() && b.hull().is_some() {
                     let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &ca)?;
                     if let Some(c) = &r {
@@ -594,12 +633,18 @@ impl Scene {
             if pcl.lower > end {
                 break; // sorted: every later pair starts later still
             }
-            let (a, b) = (self.part_body(pcl.a), self.part_body(pcl.b));
-            let pair = MoverPair(self.mover(motions, pcl.a), self.mover(motions, pcl.b));
+            let (a, b, pair, frame) = self.pair(motions, pcl)?;
             stats.pairs_after_temporal += 1;
             let r = time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?;
-            let Some(c) = r else { continue };
+            let Some(mut c) = r else { continue };
             stats.ca_iterations += u64::from(c.stats.iterations);
+            if let Some((body, base)) = frame {
+                // witnesses and normal from the common ancestor's frame to the world
+                let w = pose_below(self.bodies[body].model(), &motions[body], base, None, c.toc);
+                c.point_a = w.transform_point3(c.point_a);
+                c.point_b = w.transform_point3(c.point_b);
+                c.normal = w.transform_vector3(c.normal);
+            }
             let pc = contact_of(pcl, c);
             match opts.mode {
                 Mode::AllPairs => out.contacts.push(pc),

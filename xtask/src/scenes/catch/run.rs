@@ -39,7 +39,7 @@ impl Motion {
         }
     }
 
-    fn with_step<R>(&self, k: usize, f: impl FnOnce(&[BodyStep<'_>]) -> R) -> R {
+    pub(crate) fn with_step<R>(&self, k: usize, f: impl FnOnce(&[BodyStep<'_>]) -> R) -> R {
         match self {
             Motion::Frames {
                 frames,

@@ -93,11 +93,31 @@ fn numbers(runs: &[(String, [Measured; 3])]) -> serde_json::Value {
     )
 }
 
-/// `walking-mannequin` (CATCH Fig. 8, Tables 1–2 "Walk").
-pub(crate) fn walking_mannequin(
-    cfg: &SceneConfig,
-    bar: &indicatif::ProgressBar,
-) -> Result<SceneReport> {
+/// A scene ready to query: the scene, its step lists (label, motion), the query mode, and
+/// the description of its report.
+pub(crate) struct Setup {
+    pub(crate) scene: Scene,
+    pub(crate) motions: Vec<(&'static str, Motion)>,
+    pub(crate) mode: Mode,
+    pub(crate) description: String,
+}
+
+/// Builds the named CATCH scene (for `cargo xtask catch-step`).
+pub(crate) fn setup(name: &str, cfg: &SceneConfig) -> Result<Setup> {
+    match name {
+        "walking-mannequin" => walking_mannequin_setup(cfg),
+        "exercise" => exercise_setup(cfg),
+        "four-trains" => four_trains_setup(cfg),
+        "falling-train" => falling_train_setup(cfg),
+        "pr2" => pr2_setup(cfg),
+        "panda-planner" => Ok(panda_planner_setup(cfg)?.0),
+        other => bail!(
+            "unknown CATCH scene {other:?} (walking-mannequin, exercise, four-trains, falling-train, pr2, panda-planner)"
+        ),
+    }
+}
+
+fn walking_mannequin_setup(cfg: &SceneConfig) -> Result<Setup> {
     let (clip, src) = load_clip(cfg.data.as_deref(), Clip::Walk)?;
     let m = mannequin(&clip, src)?;
     let env = chessmen(&m, 131, 6250)?;
@@ -115,7 +135,7 @@ pub(crate) fn walking_mannequin(
         (last, last / 4)
     };
     let frames = vec![m.frames.clone()];
-    let motions = [
+    let motions = vec![
         (
             "every frame",
             Motion::Frames {
@@ -135,6 +155,31 @@ pub(crate) fn walking_mannequin(
             },
         ),
     ];
+    Ok(Setup {
+        scene,
+        motions,
+        mode: Mode::Toc,
+        description: format!(
+            "15-link mannequin ({} triangles, self-collision on) driven by {} ({} frames) among 16 chessmen ({} triangles); ms per step, mean PCLs per step",
+            m.triangles(),
+            m.source,
+            m.frames.len(),
+            env_tris
+        ),
+    })
+}
+
+/// `walking-mannequin` (CATCH Fig. 8, Tables 1–2 "Walk").
+pub(crate) fn walking_mannequin(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<SceneReport> {
+    let Setup {
+        scene,
+        motions,
+        description,
+        ..
+    } = walking_mannequin_setup(cfg)?;
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let d = &runs[0].1[0];
     let (spatial, _) = d.culling();
@@ -145,13 +190,7 @@ pub(crate) fn walking_mannequin(
     let note = agreement_note(&runs);
     Ok(report(
         ("walking-mannequin", "CATCH Fig. 8 / Tables 1–2 (Walk)"),
-        format!(
-            "15-link mannequin ({} triangles, self-collision on) driven by {} ({} frames) among 16 chessmen ({} triangles); ms per step, mean PCLs per step",
-            m.triangles(),
-            m.source,
-            m.frames.len(),
-            env_tris
-        ),
+        description,
         rows_of(&runs),
         &targets,
         &[note],
@@ -164,8 +203,7 @@ pub(crate) fn walking_mannequin(
     ))
 }
 
-/// `exercise` (CATCH Fig. 8, Tables 1–2 "Exercise").
-pub(crate) fn exercise(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+fn exercise_setup(cfg: &SceneConfig) -> Result<Setup> {
     let (clip, src) = load_clip(cfg.data.as_deref(), Clip::Hop)?;
     let mut m = mannequin(&clip, src)?;
     if cfg.quick {
@@ -180,7 +218,7 @@ pub(crate) fn exercise(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resul
         m.meshes.iter().cloned().map(Some).collect(),
     )?);
     let steps = m.frames.len() - 1;
-    let motions = [(
+    let motions = vec![(
         "",
         Motion::Frames {
             frames: vec![m.frames.clone()],
@@ -189,18 +227,34 @@ pub(crate) fn exercise(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resul
             steps,
         },
     )];
+    Ok(Setup {
+        scene,
+        motions,
+        mode: Mode::Toc,
+        description: format!(
+            "the mannequin ({} triangles, self-collision only) on {} then {} key-framed poses bringing the left hand to the left foot and back; {steps} steps",
+            m.triangles(),
+            m.source,
+            2 * key
+        ),
+    })
+}
+
+/// `exercise` (CATCH Fig. 8, Tables 1–2 "Exercise").
+pub(crate) fn exercise(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+    let Setup {
+        scene,
+        motions,
+        description,
+        ..
+    } = exercise_setup(cfg)?;
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let d = &runs[0].1[0];
     let targets = [Target::at_most("T_a", d.table1()[0], 0.08, "ms")];
     let note = agreement_note(&runs);
     Ok(report(
         ("exercise", "CATCH Fig. 8 / Tables 1–2 (Exercise)"),
-        format!(
-            "the mannequin ({} triangles, self-collision only) on {} then {} key-framed poses bringing the left hand to the left foot and back; {steps} steps",
-            m.triangles(),
-            m.source,
-            2 * key
-        ),
+        description,
         rows_of(&runs),
         &targets,
         &[note],
@@ -224,11 +278,7 @@ fn train_targets(runs: &[(String, [Measured; 3])], per_frame_ms: f64) -> Vec<Tar
     ]
 }
 
-/// `four-trains` (CATCH Fig. 11 top, Tables 1–2 "Four Trains").
-pub(crate) fn four_trains_scene(
-    cfg: &SceneConfig,
-    bar: &indicatif::ProgressBar,
-) -> Result<SceneReport> {
+fn four_trains_setup(cfg: &SceneConfig) -> Result<Setup> {
     // quick: 8 steps where the trains meet
     let (start, steps) = if cfg.quick { (45, 8) } else { (0, 240) };
     let trains = four_trains(404, 10, 20, 240)?;
@@ -240,7 +290,7 @@ pub(crate) fn four_trains_scene(
             t.meshes.iter().cloned().map(Some).collect(),
         )?);
     }
-    let motions = [(
+    let motions = vec![(
         "",
         Motion::Frames {
             frames: trains.into_iter().map(|t| t.frames).collect(),
@@ -249,15 +299,34 @@ pub(crate) fn four_trains_scene(
             steps,
         },
     )];
+    Ok(Setup {
+        scene,
+        motions,
+        mode: Mode::Toc,
+        description: format!(
+            "4 trains × 10 non-convex cars ({tris} triangles per train) meeting and tangling under a seeded position-based dynamics; steps {start}–{}",
+            start + steps
+        ),
+    })
+}
+
+/// `four-trains` (CATCH Fig. 11 top, Tables 1–2 "Four Trains").
+pub(crate) fn four_trains_scene(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<SceneReport> {
+    let Setup {
+        scene,
+        motions,
+        description,
+        ..
+    } = four_trains_setup(cfg)?;
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let targets = train_targets(&runs, 100.0);
     let note = agreement_note(&runs);
     Ok(report(
         ("four-trains", "CATCH Fig. 11 / Tables 1–2 (Four Trains)"),
-        format!(
-            "4 trains × 10 non-convex cars ({tris} triangles per train) meeting and tangling under a seeded position-based dynamics; steps {start}–{}",
-            start + steps
-        ),
+        description,
         rows_of(&runs),
         &targets,
         &[note],
@@ -270,11 +339,7 @@ pub(crate) fn four_trains_scene(
     ))
 }
 
-/// `falling-train` (CATCH Fig. 11 bottom, Tables 1–2 "Falling Train").
-pub(crate) fn falling_train_scene(
-    cfg: &SceneConfig,
-    bar: &indicatif::ProgressBar,
-) -> Result<SceneReport> {
+fn falling_train_setup(cfg: &SceneConfig) -> Result<Setup> {
     // quick: 20 steps around the landing
     let (start, steps) = if cfg.quick { (70, 20) } else { (0, 240) };
     let (train, terrain) = falling_train(1717, 17, 22, 120, 240)?;
@@ -286,7 +351,7 @@ pub(crate) fn falling_train_scene(
         train.meshes.iter().cloned().map(Some).collect(),
     )?);
     scene.set_environment(env_bvh(terrain)?);
-    let motions = [(
+    let motions = vec![(
         "",
         Motion::Frames {
             frames: vec![train.frames],
@@ -295,6 +360,28 @@ pub(crate) fn falling_train_scene(
             steps,
         },
     )];
+    Ok(Setup {
+        scene,
+        motions,
+        mode: Mode::Toc,
+        description: format!(
+            "a 17-car train ({tris} triangles) dropped onto a {terrain_tris}-triangle mountain (seeded position-based dynamics, gravity, friction); steps {start}–{}",
+            start + steps
+        ),
+    })
+}
+
+/// `falling-train` (CATCH Fig. 11 bottom, Tables 1–2 "Falling Train").
+pub(crate) fn falling_train_scene(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<SceneReport> {
+    let Setup {
+        scene,
+        motions,
+        description,
+        ..
+    } = falling_train_setup(cfg)?;
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let targets = train_targets(&runs, 50.0);
     let note = agreement_note(&runs);
@@ -303,10 +390,7 @@ pub(crate) fn falling_train_scene(
             "falling-train",
             "CATCH Fig. 11 / Tables 1–2 (Falling Train)",
         ),
-        format!(
-            "a 17-car train ({tris} triangles) dropped onto a {terrain_tris}-triangle mountain (seeded position-based dynamics, gravity, friction); steps {start}–{}",
-            start + steps
-        ),
+        description,
         rows_of(&runs),
         &targets,
         &[note],
@@ -325,9 +409,7 @@ fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
     Ok(body)
 }
 
-/// `pr2`: both arms on random joint-space edges in a kitchen, self-collision with the
-/// SRDF filter.
-pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+fn pr2_setup(cfg: &SceneConfig) -> Result<Setup> {
     let robot = pr2(cfg.data.as_deref())?;
     let env = kitchen(22, 30)?;
     let env_tris = env.triangle_count();
@@ -345,19 +427,36 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
             (std::mem::replace(&mut q, q1.clone()), q1)
         })
         .collect();
-    let motions = [("", Motion::Edges(edges))];
+    let motions = vec![("", Motion::Edges(edges))];
+    Ok(Setup {
+        scene,
+        motions,
+        mode: Mode::Toc,
+        description: format!(
+            "{} ({} links with geometry, {} triangles, {pairs} self pairs after the SRDF filter): both 7-dof arms on {n} chained random joint-space edges (≤ 0.5 rad per joint) in a {env_tris}-triangle kitchen",
+            robot.source,
+            robot.meshes.iter().flatten().count(),
+            robot.triangles()
+        ),
+    })
+}
+
+/// `pr2`: both arms on random joint-space edges in a kitchen, self-collision with the
+/// SRDF filter.
+pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+    let Setup {
+        scene,
+        motions,
+        description,
+        ..
+    } = pr2_setup(cfg)?;
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let d = &runs[0].1[0];
     let targets = [Target::at_most("T_a", d.table1()[0], 0.5, "ms")];
     let note = agreement_note(&runs);
     Ok(report(
         ("pr2", "issue 15 (real robot)"),
-        format!(
-            "{} ({} links with geometry, {} triangles, {pairs} self pairs after the SRDF filter): both 7-dof arms on {n} chained random joint-space edges (≤ 0.5 rad per joint) in a {env_tris}-triangle kitchen",
-            robot.source,
-            robot.meshes.iter().flatten().count(),
-            robot.triangles()
-        ),
+        description,
         rows_of(&runs),
         &targets,
         &[note],
@@ -370,12 +469,7 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
     ))
 }
 
-/// `panda-planner`: Boolean edge checks of a planner (free endpoints, ≤ 0.7 rad per joint)
-/// before a cluttered shelf, against the discrete check at 1° / 1 cm and 5° / 5 cm.
-pub(crate) fn panda_planner(
-    cfg: &SceneConfig,
-    bar: &indicatif::ProgressBar,
-) -> Result<SceneReport> {
+fn panda_planner_setup(cfg: &SceneConfig) -> Result<(Setup, Arc<MeshBvh<Rss>>)> {
     let robot = panda(cfg.data.as_deref())?;
     let env = env_bvh(shelf(7)?)?;
     let env_tris = env.mesh().triangle_count();
@@ -412,10 +506,45 @@ pub(crate) fn panda_planner(
     let mut scene = Scene::new();
     scene.add_articulated(body);
     scene.set_environment(Arc::clone(&env));
-    let motions = [("", Motion::Edges(edges.clone()))];
+    let motions = vec![("", Motion::Edges(edges))];
+    let description = format!(
+        "{} ({} triangles): {n} planner edges between collision-free random configurations (≤ 0.7 rad per joint) before a {env_tris}-triangle cluttered shelf; Boolean mode; discrete rows: mesh overlap within ε at evenly spaced poses",
+        robot.source,
+        robot.triangles()
+    );
+    Ok((
+        Setup {
+            scene,
+            motions,
+            mode: Mode::Boolean,
+            description,
+        },
+        env,
+    ))
+}
+
+/// `panda-planner`: Boolean edge checks of a planner (free endpoints, ≤ 0.7 rad per joint)
+/// before a cluttered shelf, against the discrete check at 1° / 1 cm and 5° / 5 cm.
+pub(crate) fn panda_planner(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<SceneReport> {
+    let (
+        Setup {
+            scene,
+            motions,
+            description,
+            ..
+        },
+        env,
+    ) = panda_planner_setup(cfg)?;
+    let Some((_, Motion::Edges(edges))) = motions.first() else {
+        bail!("panda-planner: the setup gives one list of edges");
+    };
     let runs = run_all(&scene, &motions, Mode::Boolean, bar)?;
     let d = &runs[0].1[0];
     let body = &scene.bodies()[0];
+    let eps = ccd_ca_articulated::QueryOptions::default().tolerance;
     let check = Discrete::new(body, &env, eps);
     let mut rows = rows_of(&runs);
     let mut discrete_runs = Vec::new();
@@ -430,7 +559,7 @@ pub(crate) fn panda_planner(
             stats: Vec::new(),
         };
         let mut poses = 0usize;
-        for (q0, q1) in &edges {
+        for (q0, q1) in edges {
             let t0 = Instant::now();
             let (hit, k) = check.edge(q0, q1, deg, len)?;
             m.ms.push(t0.elapsed().as_secs_f64() * 1e3);
@@ -502,11 +631,7 @@ pub(crate) fn panda_planner(
             "panda-planner",
             "CATCH Sec. 8 (planner edges, Boolean mode)",
         ),
-        format!(
-            "{} ({} triangles): {n} planner edges between collision-free random configurations (≤ 0.7 rad per joint) before a {env_tris}-triangle cluttered shelf; Boolean mode; discrete rows: mesh overlap within ε at evenly spaced poses",
-            robot.source,
-            robot.triangles()
-        ),
+        description,
         rows,
         &targets,
         &notes,
