@@ -5,7 +5,8 @@
 //! tessellated, inflated swept volume.
 
 use ccd_avatar_sv::{
-    Avatar, CaStatus, Capsule, Environment, Methods, StepOptions, SvOptions, step, tessellate,
+    Avatar, CaStatus, Capsule, Environment, ExactOptions, Methods, StepOptions, SvOptions, step,
+    tessellate,
 };
 use ccd_distance::segment_triangle;
 use ccd_geometry::{TriMesh, Triangle};
@@ -212,6 +213,19 @@ proptest! {
     }
 
     #[test]
+    fn exact_method_is_conservative_with_any_culling_group_count(
+        c in case(),
+        groups in prop::sample::select(vec![1usize, 2, 64]),
+    ) {
+        let options = StepOptions {
+            methods: Methods::Exact,
+            exact: ExactOptions { max_groups: groups, ..ExactOptions::default() },
+            ..StepOptions::default()
+        };
+        check_against_reference(&c, &options)?;
+    }
+
+    #[test]
     fn tessellated_volume_contains_every_sampled_capsule_point(
         c in case(),
         samples in prop::collection::vec((0.0f64..=1.0, 0.0f64..=1.0, v3(1.0), 0.0f64..=1.0), 200),
@@ -380,4 +394,28 @@ fn bad_options_and_poses_are_errors() {
     let r = step(&avatar, &env, &p, &p, &StepOptions::default()).unwrap();
     assert!(r.exact.unwrap().contact.is_none());
     assert_eq!(r.swept.unwrap().t_c, 1.0);
+}
+
+#[test]
+fn random_cases_cover_new_contacts_starting_contacts_and_misses() {
+    // the property tests above are only as strong as their cases: this many of a fixed sample
+    // of them must touch later in the step, touch at its start, and stay free
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut new, mut start, mut free) = (0, 0, 0);
+    for _ in 0..100 {
+        let c = case().new_tree(&mut runner).unwrap().current();
+        let motion = ArticulatedMotion::between(c.avatar.model(), &c.pose0, &c.pose1).unwrap();
+        let tris: Vec<Triangle> = c.mesh.triangle_iter().collect();
+        match reference_toc(&c.avatar, &motion, &tris) {
+            Some(0.0) => start += 1,
+            Some(_) => new += 1,
+            None => free += 1,
+        }
+    }
+    eprintln!("of 100 sampled cases: {new} new contacts, {start} start in contact, {free} free");
+    assert!(
+        new >= 10 && start >= 5 && free >= 10,
+        "new {new}, start {start}, free {free}"
+    );
 }
