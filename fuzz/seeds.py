@@ -284,7 +284,32 @@ def workspace_seeds():
                 put("urdf", "data-" + name[:-5], urdf(16, f.read()))
 
 
+# ---- batch lines (ccd-cli): one JSONL line as bytes ----
+TET = '{"vertices":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]],"triangles":[[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}'
+FALL0 = ('{"vertices":[[0,0,0],[1,0,0],[0,1,0],[0.1,0.1,1],[1.1,0.1,1],[0.1,1.1,1]],'
+         '"triangles":[[0,1,2],[3,4,5]]}')
+FALL1 = FALL0.replace(",1]", ",-1]")
+
+
+def json_seeds():
+    put("json", "rigid-quaternion-poses", '{"kind":"rigid","id":1,"a":%s,"b":%s,'
+        '"b_start":[3,0,0,1,0,0,0],"b_end":[-1,0,0,0.7071068,0,0,0.7071068]}' % (TET, TET))
+    put("json", "rigid-matrix-boolean", '{"kind":"rigid","a":%s,"b":%s,"mode":"Boolean",'
+        '"b_start":[[1,0,0,3],[0,1,0,0],[0,0,1,0],[0,0,0,1]],"tolerance":1e-6}' % (TET, TET))
+    put("json", "vertex-face", '{"kind":"vertex_face","x0":[[0.2,0.2,1],[0,0,0],[1,0,0],[0,1,0]],'
+        '"x1":[[0.2,0.2,-1],[0,0,0],[1,0,0],[0,1,0]]}')
+    put("json", "edge-edge", '{"kind":"edge_edge","id":"e","max_iterations":3,'
+        '"x0":[[-1,0,0],[1,0,0],[0,-1,1],[0,1,1]],"x1":[[-1,0,0],[1,0,0],[0,-1,-1],[0,1,-1]]}')
+    put("json", "frames-all", '{"kind":"frames","all":true,"f0":%s,"f1":%s}' % (FALL0, FALL1))
+    put("json", "articulated-path", '{"kind":"articulated","urdf":"arm.urdf","environment":%s,'
+        '"q0":[0],"q1":[1]}' % TET)
+    put("json", "path-mesh", '{"kind":"rigid","a":"a.obj","b":"b.stl"}')
+    put("json", "huge-numbers", '{"kind":"vertex_face","tolerance":1e-300,"x0":[[1e300,0,0],'
+        '[0,0,0],[1,0,0],[0,1,0]],"x1":[[-1e300,0,0],[0,0,0],[1,0,0],[0,1,0]]}')
+
+
 if __name__ == "__main__":
+    json_seeds()
     workspace_seeds()
     mesh_seeds()
     urdf_seeds()

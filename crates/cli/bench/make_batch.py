@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the batch-throughput input of docs/benchmarks.md ("ccd batch"): N_PRIM vertex-face
 and edge-edge queries (half of each kind; random points in the unit cube moving by up to 1,
-so about a third collide) and N_RIGID rigid queries between the tetrahedron and the cube of
+about 8% of all queries report a contact) and N_RIGID rigid queries between the tetrahedron and the cube of
 tests/data (by absolute path, so each is read once per run), random start and end poses.
 Deterministic (fixed seed). Usage: make_batch.py OUT.jsonl [N_PRIM [N_RIGID]].
 """
