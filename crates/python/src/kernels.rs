@@ -65,6 +65,68 @@ fn quads(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[DVec3; 4]>> {
 /// Batch elements smaller than this run on one thread (rayon's split overhead dominates).
 const MIN_PER_TASK: usize = 256;
 
+/// One batch element's answer: time of contact (NaN for none), status code, input error.
+type Answer = (f64, u8, Option<LaError>);
+
+/// The kernel over every pair, on the current rayon pool (one thread for small batches).
+fn run_batch(
+    kernel: Kernel,
+    a: &[[DVec3; 4]],
+    b: &[[DVec3; 4]],
+    options: &LaOptions,
+) -> Vec<Answer> {
+    let one = |(p, q): (&[DVec3; 4], &[DVec3; 4])| match kernel(p, q, options) {
+        Ok(None) => (f64::NAN, NO_CONTACT, None),
+        Ok(Some(hit)) => (hit.toc, la_code(hit.status), None),
+        Err(e) => (f64::NAN, NO_CONTACT, Some(e)),
+    };
+    if a.len() < MIN_PER_TASK || rayon::current_num_threads() == 1 {
+        a.iter().zip(b).map(one).collect()
+    } else {
+        a.par_iter()
+            .zip(b)
+            .with_min_len(MIN_PER_TASK / 4)
+            .map(one)
+            .collect()
+    }
+}
+
+/// Benchmark aid (docs/benchmarks.md): seconds taken by the Rust loop alone of
+/// ``vertex_face``/``edge_edge`` (``kind``) on ``x0``, ``x1``, ``repeats`` times, on
+/// ``threads`` threads, after the arrays have been read; the difference to the public
+/// function's time is the Python overhead.
+#[pyfunction]
+#[pyo3(name = "_time_kernel", signature = (kind, x0, x1, repeats = 1, threads = Some(1)))]
+pub(crate) fn time_kernel(
+    py: Python<'_>,
+    kind: &str,
+    x0: &Bound<'_, PyAny>,
+    x1: &Bound<'_, PyAny>,
+    repeats: u32,
+    threads: Option<usize>,
+) -> PyResult<f64> {
+    let kernel: Kernel = match kind {
+        "vertex_face" => la_deformable::vertex_face,
+        "edge_edge" => la_deformable::edge_edge,
+        _ => return Err(PyValueError::new_err(format!("unknown kernel {kind:?}"))),
+    };
+    let (a, b) = (quads(x0, "x0")?, quads(x1, "x1")?);
+    if a.len() != b.len() {
+        return Err(PyValueError::new_err("x0 and x1 must have the same shape"));
+    }
+    let options = LaOptions::default();
+    py.detach(|| {
+        with_threads(threads, || {
+            let start = std::time::Instant::now();
+            for _ in 0..repeats {
+                std::hint::black_box(run_batch(kernel, &a, &b, &options));
+            }
+            start.elapsed().as_secs_f64()
+        })
+    })
+    .map_err(PyValueError::new_err)
+}
+
 #[allow(clippy::type_complexity)]
 fn batch<'py>(
     py: Python<'py>,
@@ -88,24 +150,8 @@ fn batch<'py>(
         .with_tolerance(tolerance)
         .with_max_iterations(max_iterations);
     options.validate().map_err(to_py)?;
-    let one = |(p, q): (&[DVec3; 4], &[DVec3; 4])| match kernel(p, q, &options) {
-        Ok(None) => (f64::NAN, NO_CONTACT, None),
-        Ok(Some(hit)) => (hit.toc, la_code(hit.status), None),
-        Err(e) => (f64::NAN, NO_CONTACT, Some(e)),
-    };
-    let run = || -> Vec<(f64, u8, Option<LaError>)> {
-        if a.len() < MIN_PER_TASK || rayon::current_num_threads() == 1 {
-            a.iter().zip(&b).map(one).collect()
-        } else {
-            a.par_iter()
-                .zip(&b)
-                .with_min_len(MIN_PER_TASK / 4)
-                .map(one)
-                .collect()
-        }
-    };
     let out = py
-        .detach(|| with_threads(threads, run))
+        .detach(|| with_threads(threads, || run_batch(kernel, &a, &b, &options)))
         .map_err(PyValueError::new_err)?;
     if let Some((i, e)) = out
         .iter()

@@ -31,6 +31,8 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rigid::rigid_toc, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::vertex_face, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::edge_edge, m)?)?;
+    m.add_function(wrap_pyfunction!(kernels::time_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(rigid::time_rigid, m)?)?;
     m.add("NO_CONTACT", kernels::NO_CONTACT)?;
     m.add("CONVERGED", kernels::CONVERGED)?;
     m.add("INITIALLY_TOUCHING", kernels::INITIALLY_TOUCHING)?;

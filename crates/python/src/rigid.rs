@@ -306,3 +306,35 @@ pub(crate) fn rigid_toc(
     let out = py.detach(|| ca_rigid::time_of_contact(a, &ma, b, &mb, &options));
     Ok(out.map_err(to_py)?.map(|c| PyContact { c }))
 }
+
+/// Benchmark aid (docs/benchmarks.md): seconds taken by ``repeats`` calls of the Rust query
+/// behind :func:`rigid_toc` (poses read once, outside the timing); the difference to the
+/// public function's time per call is the Python overhead.
+#[pyfunction]
+#[pyo3(name = "_time_rigid", signature = (mesh_a, pose_a0, pose_a1, mesh_b, pose_b0, pose_b1, repeats = 1))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn time_rigid(
+    py: Python<'_>,
+    mesh_a: &Bound<'_, Mesh>,
+    pose_a0: &Bound<'_, PyAny>,
+    pose_a1: &Bound<'_, PyAny>,
+    mesh_b: &Bound<'_, Mesh>,
+    pose_b0: &Bound<'_, PyAny>,
+    pose_b1: &Bound<'_, PyAny>,
+    repeats: u32,
+) -> PyResult<f64> {
+    let ma = RigidMotion::between(pose(pose_a0, "pose_a0")?, pose(pose_a1, "pose_a1")?)
+        .map_err(to_py)?;
+    let mb = RigidMotion::between(pose(pose_b0, "pose_b0")?, pose(pose_b1, "pose_b1")?)
+        .map_err(to_py)?;
+    let options = CaOptions::default();
+    let (a, b) = (&mesh_a.get().body, &mesh_b.get().body);
+    let elapsed = py.detach(|| -> Result<f64, ccd::CaError> {
+        let start = std::time::Instant::now();
+        for _ in 0..repeats {
+            std::hint::black_box(ca_rigid::time_of_contact(a, &ma, b, &mb, &options))?;
+        }
+        Ok(start.elapsed().as_secs_f64())
+    });
+    elapsed.map_err(to_py)
+}

@@ -138,3 +138,17 @@ def test_gil_is_released_for_threads():
         w.join(timeout=120)
     for k in range(2):
         np.testing.assert_array_equal(out[k][0], expected[0])
+
+
+def test_benchmark_hooks_time_the_same_loop():
+    from ccd import _ccd
+
+    x0, x1 = random_vf(np.random.default_rng(9), 500)
+    assert _ccd._time_kernel("vertex_face", x0, x1, repeats=2) > 0.0
+    assert _ccd._time_kernel("edge_edge", x0, x1, threads=2) > 0.0
+    with pytest.raises(ValueError, match="unknown kernel"):
+        _ccd._time_kernel("face_face", x0, x1)
+    tet = ccd.Mesh([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+    a, b = np.eye(4), np.eye(4)
+    b[0, 3] = 3.0
+    assert _ccd._time_rigid(tet, a, a, tet, b, a, repeats=3) > 0.0
