@@ -7,6 +7,7 @@ pub(crate) mod exploding_dragon;
 pub(crate) mod la_common;
 pub(crate) mod la_run;
 pub(crate) mod n_body;
+pub(crate) mod rigid_pile;
 pub(crate) mod taylor_chain;
 pub(crate) mod unc_frames;
 
@@ -80,5 +81,9 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "avatar-house",
         run: avatar_house::run,
+    },
+    Scene {
+        name: "rigid-pile",
+        run: rigid_pile::run,
     },
 ];
