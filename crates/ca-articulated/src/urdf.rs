@@ -12,9 +12,10 @@ impl ArticulatedBody {
     /// `disable_collisions` pairs join the self-collision filter. Returns the body and the
     /// loaded robot (joint names → indices in `q` through [`UrdfRobot::joint_index`]).
     ///
-    /// Link geometry is the URDF's `<collision>` elements (all of a link's shapes merged in
-    /// the link frame, [`UrdfRobot::link_mesh`]); the kinematics loader does not read
-    /// `<visual>` meshes. A link without collision geometry takes part in the kinematics
+    /// Link geometry is the URDF's `<collision>` elements, or its `<visual>` ones with
+    /// [`UrdfOptions::geometry`] = [`UrdfGeometry::Visual`](ccd_kinematics::urdf::UrdfGeometry)
+    /// (the user's choice; all of a link's shapes merged in the link frame,
+    /// [`UrdfRobot::link_mesh`]). A link without such geometry takes part in the kinematics
     /// only (not an error); a missing mesh file is
     /// [`ccd_kinematics::KinematicsError::MeshUnavailable`] (or `MissingMesh` with confinement
     /// turned off), which names it.
@@ -62,7 +63,7 @@ impl ArticulatedBody {
         Ok((body, robot))
     }
 
-    /// The body of an already loaded [`UrdfRobot`] (collision meshes merged per link), with
+    /// The body of an already loaded [`UrdfRobot`] (its link meshes merged per link), with
     /// only the built-in self-collision filter.
     ///
     /// # Errors

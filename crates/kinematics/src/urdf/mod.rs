@@ -26,8 +26,11 @@
 //! - Joint values are ordered as the model's links ([`ArticulatedModel::links`],
 //!   [`crate::Link::first_dof`]), which is breadth-first from the root, not the document's
 //!   order; [`UrdfRobot::joint_index`] maps a joint name to its index in `q`.
-//! - Only `<collision>` elements are read (visuals, inertials, materials are ignored, so
-//!   missing visual meshes are fine). Each becomes a [`Collision`] with its rigid
+//! - By default only `<collision>` elements are read (visuals, inertials, materials are
+//!   ignored, so missing visual meshes are fine); [`UrdfOptions::geometry`] =
+//!   [`UrdfGeometry::Visual`] reads the `<visual>` elements instead (their geometry, same
+//!   rules; materials ignored), for robots whose collision meshes are coarse or absent.
+//!   Each becomes a [`Collision`] with its rigid
 //!   `<origin>` kept as [`Collision::origin`] (collision frame → link frame) and its
 //!   geometry as a [`TriMesh`] in the collision frame: mesh files are loaded through
 //!   [`ccd_geometry::io::read_mesh`] (`.obj`, `.stl`, `.ply`) with the `scale` **baked into
@@ -47,7 +50,8 @@
 //!   document cannot probe which files exist elsewhere. [`UrdfOptions::allow_outside_paths`]
 //!   turns confinement off; a missing file is then [`KinematicsError::MissingMesh`] with its
 //!   path.
-//! - A link without `<collision>` elements is kept without geometry (not an error).
+//! - A link without `<collision>` elements (or `<visual>` ones with
+//!   [`UrdfGeometry::Visual`]) is kept without geometry (not an error).
 //!
 //! # Example
 //! ```
@@ -114,6 +118,18 @@ pub struct UrdfOptions {
     /// `false`: see "Confinement" in the [module docs](self)). Turn it on only for trusted
     /// documents.
     pub allow_outside_paths: bool,
+    /// Which elements give the link geometry: `<collision>` (default) or `<visual>`.
+    pub geometry: UrdfGeometry,
+}
+
+/// Which URDF elements give each link's geometry ([`UrdfOptions::geometry`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum UrdfGeometry {
+    /// The `<collision>` elements (usually simplified meshes).
+    #[default]
+    Collision,
+    /// The `<visual>` elements (the detailed meshes robots are drawn with).
+    Visual,
 }
 
 impl Default for UrdfOptions {
@@ -122,6 +138,7 @@ impl Default for UrdfOptions {
             package_dirs: Vec::new(),
             primitive_segments: 16,
             allow_outside_paths: false,
+            geometry: UrdfGeometry::Collision,
         }
     }
 }
@@ -145,6 +162,28 @@ impl UrdfOptions {
     #[must_use]
     pub fn with_package(mut self, prefix: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
         self.package_dirs.push((prefix.into(), dir.into()));
+        self
+    }
+
+    /// These options reading link geometry from `geometry`'s elements.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::{UrdfGeometry, UrdfOptions, UrdfRobot};
+    ///
+    /// let urdf = r#"<robot name="r"><link name="a">
+    ///     <visual><geometry><box size="2 2 2"/></geometry></visual>
+    ///     <collision><geometry><box size="1 1 1"/></geometry></collision></link></robot>"#;
+    /// let visual = UrdfOptions::default().with_geometry(UrdfGeometry::Visual);
+    /// let robot = UrdfRobot::parse(urdf, ".", &visual)?;
+    /// assert_eq!(robot.collisions[0][0].mesh.aabb().max.x, 1.0); // the 2 m visual box
+    /// let robot = UrdfRobot::parse(urdf, ".", &UrdfOptions::default())?;
+    /// assert_eq!(robot.collisions[0][0].mesh.aabb().max.x, 0.5); // the 1 m collision box
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    #[must_use]
+    pub fn with_geometry(mut self, geometry: UrdfGeometry) -> Self {
+        self.geometry = geometry;
         self
     }
 
@@ -401,8 +440,24 @@ impl UrdfRobot {
         for link in model.links() {
             let i = by_name[link.name.as_str()];
             joint_names.push(joint_of_link[i].map(|j| robot.joints[j].name.clone()));
-            let mut shapes = Vec::with_capacity(robot.links[i].collision.len());
-            for c in &robot.links[i].collision {
+            let visuals: Vec<urdf_rs::Collision>;
+            let elements: &[urdf_rs::Collision] = match options.geometry {
+                UrdfGeometry::Collision => &robot.links[i].collision,
+                UrdfGeometry::Visual => {
+                    visuals = robot.links[i]
+                        .visual
+                        .iter()
+                        .map(|v| urdf_rs::Collision {
+                            name: v.name.clone(),
+                            origin: v.origin.clone(),
+                            geometry: v.geometry.clone(),
+                        })
+                        .collect();
+                    &visuals
+                }
+            };
+            let mut shapes = Vec::with_capacity(elements.len());
+            for c in elements {
                 shapes.push(collision(&link.name, c, &ctx, &mut cache)?);
             }
             collisions.push(shapes);
