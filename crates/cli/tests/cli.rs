@@ -384,3 +384,41 @@ fn batch_paths_are_relative_to_the_batch_file() {
     assert_eq!(records[0]["ok"]["contact"]["status"], "InitiallyTouching");
     assert!(records[1]["ok"]["toc"].as_f64().is_some());
 }
+
+#[test]
+fn articulated_queries_report_the_link_that_hits() {
+    // the arm (a 0.1-thick box from z = 0.1 to 1.1) turns about y from 0 to 1.5 rad towards
+    // a wall at x = 0.6: its far corner (x = 0.05, z = 1.1 above the joint at z = 0.1)
+    // reaches x = 0.6 at angle asin(0.6 / |(0.05, 1.0)|) - atan(0.05) ~ 0.594, t ~ 0.40
+    let urdf = data().join("arm.urdf");
+    let urdf = urdf.to_str().unwrap();
+    let wall = r#"{"vertices":[[0.6,-1,-1],[0.6,1,-1],[0.6,0,3]],"triangles":[[0,1,2]]}"#;
+    let temp = Temp::new("articulated");
+    let batch = temp.file(
+        "q.jsonl",
+        format!(
+            "{{\"kind\":\"articulated\",\"urdf\":{urdf:?},\"environment\":{wall},\"q0\":[0],\"q1\":[1.5]}}\n\
+             {{\"kind\":\"articulated\",\"urdf\":{urdf:?},\"environment\":{wall},\"q0\":[0],\"q1\":[-1.5]}}\n\
+             {{\"kind\":\"articulated\",\"urdf\":{urdf:?},\"environment\":{wall},\"q0\":[0,1],\"q1\":[1,2]}}\n"
+        )
+        .as_bytes(),
+    );
+    let out = ccd(&["batch", &batch]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let records = lines(&out);
+    let hit = &records[0]["ok"];
+    let toc = hit["toc"].as_f64().expect("the arm hits the wall");
+    let exact = ((0.6f64 / 0.05f64.hypot(1.0)).asin() - 0.05f64.atan()) / 1.5;
+    assert!(
+        toc <= exact && toc > exact - 0.01,
+        "toc {toc}, exact {exact}"
+    );
+    assert_eq!(hit["contact"]["link_a"], "upper");
+    assert!(hit["contact"]["link_b"].is_null());
+    assert!(
+        records[1]["ok"]["toc"].is_null(),
+        "turning away: {}",
+        records[1]
+    );
+    assert_eq!(records[2]["error"]["kind"], "input", "{}", records[2]);
+}
