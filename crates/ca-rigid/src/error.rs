@@ -24,6 +24,15 @@ pub enum CaError {
         "a motion rotates about a centre away from the body's frame origin, which rigid CA does not support"
     )]
     OffsetRotationCentre,
+    /// A [`Compound`](crate::Compound) without parts, or with an offset that is not a
+    /// finite rigid transform within the domain.
+    #[error("compound part {part}: {reason}")]
+    InvalidCompound {
+        /// Index of the offending part (0 for an empty compound).
+        part: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// `max_iterations` is zero.
     #[error("max_iterations must be at least 1")]
     NoIterations,

@@ -72,6 +72,8 @@ mod convex;
 mod error;
 mod mesh_mesh;
 mod node_key;
+mod shape;
+mod shape_ca;
 
 pub use body::RigidBody;
 pub use bounded::{
@@ -82,3 +84,5 @@ pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::time_of_contact_convex;
 pub use error::CaError;
 pub use mesh_mesh::{MIN_TOLERANCE, time_of_contact};
+pub use shape::{Compound, Shape};
+pub use shape_ca::{ShapeContact, time_of_contact_shapes};

@@ -35,6 +35,10 @@ pub enum Error {
     /// A convex hull could not be built ([`ccd_distance`]).
     #[error(transparent)]
     Hull(#[from] ccd_distance::HullError),
+    /// An analytic shape (ball, capsule, cuboid, cylinder) has invalid parameters
+    /// ([`ccd_distance`]).
+    #[error(transparent)]
+    Shape(#[from] ccd_distance::ShapeError),
     /// A mesh distance query was rejected ([`ccd_distance`]).
     #[error(transparent)]
     MeshDistance(#[from] ccd_distance::MeshDistanceError),

@@ -257,9 +257,12 @@ pub mod prelude {
         ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
     };
     pub use ccd_ca_rigid::{
-        CaOptions, Contact, Mode, RigidBody, Status, time_of_contact, time_of_contact_convex,
+        CaOptions, Compound, Contact, Mode, RigidBody, Shape, ShapeContact, Status,
+        time_of_contact, time_of_contact_convex, time_of_contact_shapes,
     };
-    pub use ccd_distance::{Closest, ConvexHull, gjk_distance};
+    pub use ccd_distance::{
+        Ball, Capsule, Closest, ConvexHull, Cuboid, Cylinder, ShapeError, gjk_distance,
+    };
     pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
     pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
     #[cfg(feature = "urdf")]

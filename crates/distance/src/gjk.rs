@@ -495,12 +495,12 @@ fn feature_of(hull: &ConvexHull, ids: &[u32]) -> Feature {
 
 /// A point of the Minkowski difference with its two sources.
 #[derive(Debug, Clone, Copy, Default)]
-struct MinkowskiPoint {
-    w: DVec3,
-    pa: DVec3,
-    pb: DVec3,
-    ia: u32,
-    ib: u32,
+pub(crate) struct MinkowskiPoint {
+    pub(crate) w: DVec3,
+    pub(crate) pa: DVec3,
+    pub(crate) pb: DVec3,
+    pub(crate) ia: u32,
+    pub(crate) ib: u32,
 }
 
 /// `A − B` in A's frame.
@@ -544,14 +544,14 @@ impl Minkowski<'_> {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Simplex {
-    w: [DVec3; 4],
-    pa: [DVec3; 4],
-    pb: [DVec3; 4],
-    ia: [u32; 4],
-    ib: [u32; 4],
-    lambda: [f64; 4],
-    n: usize,
+pub(crate) struct Simplex {
+    pub(crate) w: [DVec3; 4],
+    pub(crate) pa: [DVec3; 4],
+    pub(crate) pb: [DVec3; 4],
+    pub(crate) ia: [u32; 4],
+    pub(crate) ib: [u32; 4],
+    pub(crate) lambda: [f64; 4],
+    pub(crate) n: usize,
 }
 
 /// A sub-simplex: which vertices remain (`keep[..n]`), their weights, and the closest
@@ -713,7 +713,7 @@ fn s3d(w: &[DVec3; 4]) -> Sub {
 
 impl Simplex {
     #[inline]
-    fn push(&mut self, p: MinkowskiPoint) {
+    pub(crate) fn push(&mut self, p: MinkowskiPoint) {
         let k = self.n.min(3);
         self.w[k] = p.w;
         self.pa[k] = p.pa;
@@ -729,7 +729,7 @@ impl Simplex {
     }
 
     /// Replaces the simplex by the sub-simplex closest to the origin; returns that point.
-    fn reduce(&mut self) -> DVec3 {
+    pub(crate) fn reduce(&mut self) -> DVec3 {
         let sub = match self.n {
             1 => Sub::vertex(&self.w, 0),
             2 => s1d(&self.w, 0, 1),

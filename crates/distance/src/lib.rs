@@ -93,7 +93,14 @@ pub use triangle_triangle::triangle_triangle;
 mod convex_hull;
 pub use convex_hull::{ConvexHull, HullError};
 mod gjk;
+// --- analytic shapes and their pair distances (owned by the shapes work) ---
+mod shape;
+mod shapes;
+mod support_gjk;
 pub use gjk::{
     GjkBody, GjkCache, GjkError, GjkOptions, GjkResult, GjkSimplex, GjkStatus, gjk_distance,
     gjk_distance_cached,
 };
+pub use shape::{Ball, Capsule, Cuboid, Cylinder, ShapeError, SupportMap};
+pub use shapes::*;
+pub use support_gjk::{SUPPORT_GJK_MAX_ITERATIONS, SupportDistance, gjk_support};

@@ -1,0 +1,648 @@
+//! Conservative advancement between any two [`Shape`]s: analytic shapes, convex hulls,
+//! meshes and compounds, under constant-velocity rigid motions that may turn about any
+//! rotation centre ([`RigidMotion::local_center`]).
+//!
+//! See [`time_of_contact_shapes`] for the bounds each step rests on.
+
+use ccd_bvh::Rss;
+use ccd_distance::{
+    ConvexShape, MAX_COORDINATE, MeshDistanceOptions, convex_distance, mesh_distance,
+};
+use ccd_geometry::{Feature, Triangle};
+use ccd_kinematics::RigidMotion;
+use glam::{DAffine3, DVec3};
+
+use crate::shape::rigid_inverse;
+use crate::{
+    CaError, CaOptions, Contact, RigidBody, RigidPair, Shape, Stats, Status, time_of_contact,
+    time_of_contact_bounded,
+};
+
+/// A time of contact between two shapes with its witnesses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShapeContact {
+    /// Time of contact in `[0, 1]`.
+    pub toc: f64,
+    /// Witness point on A at `toc` (world frame).
+    pub point_a: DVec3,
+    /// Witness point on B at `toc` (world frame).
+    pub point_b: DVec3,
+    /// Unit direction from A to B at `toc` (world frame; arbitrary when the points coincide).
+    pub normal: DVec3,
+    /// Distance between the witnesses (`≤ ε` unless `OutOfIterations` or `Stalled`).
+    pub distance: f64,
+    /// Index of A's part carrying `point_a` in [`Compound::parts`](crate::Compound::parts)
+    /// (0 for a shape that is not a compound).
+    pub part_a: u32,
+    /// The feature of that part carrying `point_a`: ids of the shape type (see
+    /// [`ccd_distance::Cuboid`], …), mesh ids for a mesh.
+    pub feature_a: Feature,
+    /// Index of B's part carrying `point_b`.
+    pub part_b: u32,
+    /// The feature of that part carrying `point_b`.
+    pub feature_b: Feature,
+    /// How the query ended.
+    pub status: Status,
+    /// Counters (`primitive_tests` counts shape-pair and shape–triangle distances).
+    pub stats: Stats,
+}
+
+impl ShapeContact {
+    fn from_mesh(c: Contact) -> Self {
+        Self {
+            toc: c.toc,
+            point_a: c.point_a,
+            point_b: c.point_b,
+            normal: c.normal,
+            distance: c.distance,
+            part_a: 0,
+            feature_a: c.feature_a,
+            part_b: 0,
+            feature_b: c.feature_b,
+            status: c.status,
+            stats: c.stats,
+        }
+    }
+}
+
+enum Geom<'s> {
+    Convex(ConvexShape<'s>),
+    Mesh(&'s RigidBody),
+}
+
+/// One part of a body: its geometry, offset (part → body) and motion-bound radii.
+struct Part<'s> {
+    index: u32,
+    offset: Option<DAffine3>,
+    geom: Geom<'s>,
+    /// Largest distance of a core point from the rotation centre.
+    core_r: f64,
+    /// The rotation centre in the part's frame.
+    centre: DVec3,
+    /// Bounding sphere (part frame) of the whole part.
+    sphere: (DVec3, f64),
+}
+
+fn part_of(index: u32, offset: Option<DAffine3>, s: &Shape, centre: DVec3) -> Option<Part<'_>> {
+    let c = offset.map_or(centre, |o| rigid_inverse(&o).transform_point3(centre));
+    {
+        let geom = match s {
+            Shape::Mesh(m) => Geom::Mesh(m),
+            Shape::Compound(_) => return None,
+            other => Geom::Convex(other.as_convex()?),
+        };
+        let b = s.local_aabb();
+        let mid = 0.5 * (b.min + b.max);
+        Some(Part {
+            index,
+            offset,
+            geom,
+            core_r: s.core_radius_about(c),
+            centre: c,
+            sphere: (mid, s.radius_about(mid)),
+        })
+    }
+}
+
+fn parts_of(shape: &Shape, centre: DVec3) -> Vec<Part<'_>> {
+    match shape {
+        Shape::Compound(k) => k
+            .parts()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (o, s))| part_of(i as u32, Some(*o), s, centre))
+            .collect(),
+        s => part_of(0, None, s, centre).into_iter().collect(),
+    }
+}
+
+/// The closest pair of an evaluation (world frame).
+#[derive(Clone, Copy)]
+struct Hit {
+    distance: f64,
+    point_a: DVec3,
+    point_b: DVec3,
+    part_a: u32,
+    feature_a: Feature,
+    part_b: u32,
+    feature_b: Feature,
+}
+
+struct Query<'q> {
+    a: Vec<Part<'q>>,
+    b: Vec<Part<'q>>,
+    ma: &'q RigidMotion,
+    mb: &'q RigidMotion,
+    dv: DVec3,
+    ua: DVec3,
+    wa: f64,
+    ub: DVec3,
+    wb: f64,
+    eps: f64,
+    /// `ε/2 + δ`.
+    margin: f64,
+}
+
+/// A node of a mesh traversal waiting in the queue (key = safe advancement time).
+#[derive(Clone, Copy)]
+struct Entry {
+    key: f64,
+    node: u32,
+}
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.key.total_cmp(&o.key).is_eq()
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.key.total_cmp(&self.key)
+    }
+}
+
+/// State of one evaluation.
+struct Eval {
+    best: f64,
+    touching: Option<Hit>,
+    closest: Option<Hit>,
+}
+
+impl Eval {
+    fn record(&mut self, h: Hit, eps: f64) -> bool {
+        if self.closest.is_none_or(|c| h.distance < c.distance) {
+            self.closest = Some(h);
+        }
+        // (a NaN distance proves nothing: reported as touching)
+        if h.distance <= eps || h.distance.is_nan() {
+            self.touching = Some(h);
+            self.best = 0.0;
+            return true;
+        }
+        false
+    }
+}
+
+/// Distance from `p` (RSS frame of the tree) to the RSS, and the unit direction from the
+/// RSS to `p`.
+fn rss_point(r: &Rss, p: DVec3) -> (f64, DVec3) {
+    let l = r.rotation.transpose() * (p - r.origin);
+    let q = DVec3::new(
+        l.x.clamp(0.0, r.lengths[0]),
+        l.y.clamp(0.0, r.lengths[1]),
+        0.0,
+    );
+    let d = l - q;
+    let len = d.length();
+    let n = if len > 0.0 {
+        r.rotation * (d / len)
+    } else {
+        DVec3::ZERO
+    };
+    (len - r.radius, n)
+}
+
+impl Query<'_> {
+    /// Bound on `|(v_b − v_a)·n|` for unit `n` (world) and points within `ra`, `rb` of the
+    /// rotation centres.
+    #[inline]
+    fn mu(&self, n: DVec3, ra: f64, rb: f64) -> f64 {
+        let lin = self.dv.dot(n).abs();
+        let ang =
+            self.wa * self.ua.cross(n).length() * ra + self.wb * self.ub.cross(n).length() * rb;
+        (lin + ang) * (1.0 + 1e-12)
+    }
+
+    #[inline]
+    fn free(&self, ra: f64, rb: f64) -> f64 {
+        (self.dv.length() + self.wa * ra + self.wb * rb) * (1.0 + 1e-12)
+    }
+
+    /// Safe step of a pair separated by `gap` along unit `n` (0 when it cannot be certified).
+    #[inline]
+    fn key(&self, gap: f64, mu: f64) -> f64 {
+        if gap.partial_cmp(&self.margin) != Some(std::cmp::Ordering::Greater) {
+            return 0.0;
+        }
+        if mu > 0.0 {
+            (gap - self.margin) / mu
+        } else if mu == 0.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        }
+    }
+
+    fn evaluate(
+        &self,
+        t: f64,
+        cap: f64,
+        stats: &mut Stats,
+        heap: &mut std::collections::BinaryHeap<Entry>,
+    ) -> Eval {
+        let (pa, pb) = (self.ma.pose_at(t), self.mb.pose_at(t));
+        let mut ev = Eval {
+            best: cap,
+            touching: None,
+            closest: None,
+        };
+        for x in &self.a {
+            let px = x.offset.map_or(pa, |o| pa * o);
+            for y in &self.b {
+                let py = y.offset.map_or(pb, |o| pb * o);
+                match (&x.geom, &y.geom) {
+                    (Geom::Convex(cx), Geom::Convex(cy)) => {
+                        stats.primitive_tests += 1;
+                        let pos = rigid_inverse(&px) * py;
+                        let d = convex_distance(*cx, *cy, &pos);
+                        let h = Hit {
+                            distance: d.distance,
+                            point_a: px.transform_point3(d.point_a),
+                            point_b: px.transform_point3(d.point_b),
+                            part_a: x.index,
+                            feature_a: d.feature_a,
+                            part_b: y.index,
+                            feature_b: d.feature_b,
+                        };
+                        if ev.record(h, self.eps) {
+                            return ev;
+                        }
+                        let n = px.matrix3 * d.normal;
+                        let k = self.key(d.lower_bound, self.mu(n, x.core_r, y.core_r));
+                        ev.best = ev.best.min(k);
+                    }
+                    (Geom::Mesh(m), Geom::Convex(c)) => {
+                        self.mesh_convex(m, x, &px, *c, y, &py, false, &mut ev, stats, heap);
+                    }
+                    (Geom::Convex(c), Geom::Mesh(m)) => {
+                        self.mesh_convex(m, y, &py, *c, x, &px, true, &mut ev, stats, heap);
+                    }
+                    (Geom::Mesh(ma), Geom::Mesh(mb)) => {
+                        stats.primitive_tests += 1;
+                        let r = mesh_distance(
+                            ma.mesh_bvh(),
+                            &px,
+                            mb.mesh_bvh(),
+                            &py,
+                            &MeshDistanceOptions::default(),
+                        );
+                        let Ok(r) = r else {
+                            // (poses within the checked domain: not expected) no certificate
+                            ev.best = 0.0;
+                            continue;
+                        };
+                        let c = r.closest;
+                        let h = Hit {
+                            distance: c.distance,
+                            point_a: c.point_a,
+                            point_b: c.point_b,
+                            part_a: x.index,
+                            feature_a: c.feature_a,
+                            part_b: y.index,
+                            feature_b: c.feature_b,
+                        };
+                        if ev.record(h, self.eps) {
+                            return ev;
+                        }
+                        ev.best = ev
+                            .best
+                            .min(self.key(c.distance, self.free(x.core_r, y.core_r)));
+                    }
+                }
+                if ev.touching.is_some() {
+                    return ev;
+                }
+            }
+        }
+        ev
+    }
+
+    /// The leaves of a mesh part against a convex part (best-first over the RSS tree).
+    /// `swapped`: the convex part belongs to body A.
+    #[allow(clippy::too_many_arguments)]
+    fn mesh_convex(
+        &self,
+        mesh: &RigidBody,
+        mp: &Part<'_>,
+        pose_m: &DAffine3,
+        convex: ConvexShape<'_>,
+        cp: &Part<'_>,
+        pose_c: &DAffine3,
+        swapped: bool,
+        ev: &mut Eval,
+        stats: &mut Stats,
+        heap: &mut std::collections::BinaryHeap<Entry>,
+    ) {
+        let bvh = mesh.mesh_bvh().bvh();
+        if bvh.node_count() == 0 {
+            return;
+        }
+        let tris = mesh.mesh_bvh().mesh();
+        let radii = mesh.node_radii();
+        let lever = mp.centre.length();
+        let pos = rigid_inverse(pose_m) * *pose_c;
+        let centre = pos.transform_point3(cp.sphere.0);
+        let rad = cp.sphere.1;
+        let rot = pose_m.matrix3;
+        // slab bound along n between the mesh's content and the convex part
+        let mu = |n: DVec3, r_mesh: f64| {
+            if swapped {
+                self.mu(n, cp.core_r, r_mesh)
+            } else {
+                self.mu(n, r_mesh, cp.core_r)
+            }
+        };
+        let node_key = |i: u32| {
+            let (d, n) = rss_point(bvh.node(i).bv(), centre);
+            let gap = (d - rad) * (1.0 - 1e-12) - 1e-300;
+            let n = rot * if swapped { -n } else { n };
+            if n == DVec3::ZERO {
+                return 0.0;
+            }
+            self.key(gap, mu(n, radii[i as usize] + lever))
+        };
+        heap.clear();
+        stats.bv_tests += 1;
+        let k0 = node_key(0);
+        if k0 < ev.best {
+            heap.push(Entry { key: k0, node: 0 });
+        }
+        while let Some(Entry { key, node }) = heap.pop() {
+            if key >= ev.best {
+                break;
+            }
+            if let Some(children) = bvh.node(node).children() {
+                for c in children {
+                    stats.bv_tests += 1;
+                    let k = node_key(c);
+                    if k < ev.best {
+                        heap.push(Entry { key: k, node: c });
+                    }
+                }
+                continue;
+            }
+            for &it in bvh.node_primitives(node) {
+                let tri: Triangle = tris.triangle(it as usize);
+                stats.primitive_tests += 1;
+                let d = convex_distance(ConvexShape::Triangle(&tri), convex, &pos);
+                let feature_m = d.feature_a.lift(tris.triangles()[it as usize], it);
+                let (wa, wb) = (
+                    pose_m.transform_point3(d.point_a),
+                    pose_m.transform_point3(d.point_b),
+                );
+                let h = if swapped {
+                    Hit {
+                        distance: d.distance,
+                        point_a: wb,
+                        point_b: wa,
+                        part_a: cp.index,
+                        feature_a: d.feature_b,
+                        part_b: mp.index,
+                        feature_b: feature_m,
+                    }
+                } else {
+                    Hit {
+                        distance: d.distance,
+                        point_a: wa,
+                        point_b: wb,
+                        part_a: mp.index,
+                        feature_a: feature_m,
+                        part_b: cp.index,
+                        feature_b: d.feature_b,
+                    }
+                };
+                if ev.record(h, self.eps) {
+                    heap.clear();
+                    return;
+                }
+                let r_tri = [tri.a, tri.b, tri.c]
+                    .iter()
+                    .map(|v| (*v - mp.centre).length())
+                    .fold(0.0, f64::max)
+                    * (1.0 + 4.0 * f64::EPSILON);
+                let n = rot * if swapped { -d.normal } else { d.normal };
+                ev.best = ev.best.min(self.key(d.lower_bound, mu(n, r_tri)));
+            }
+        }
+        heap.clear();
+    }
+}
+
+fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
+    let value = s.max_abs_coordinate();
+    if value > MAX_COORDINATE || value.is_nan() {
+        return Err(CaError::OutOfDomain {
+            body,
+            what: "vertex coordinate",
+            value,
+        });
+    }
+    let p = m.params();
+    for end in [p.translation(), p.translation() + p.displacement()] {
+        let value = end.abs().max_element();
+        if value > MAX_COORDINATE || value.is_nan() {
+            return Err(CaError::OutOfDomain {
+                body,
+                what: "translation",
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The first time of contact of two shapes under constant-velocity rigid motions over
+/// `t ∈ [0, 1]`, by conservative advancement.
+/// Motions may turn by any angle about any rotation centre
+/// ([`RigidMotion::from_velocities`]); the motion bounds use each part's own radius about
+/// that centre.
+///
+/// # Bounds
+/// Each iteration evaluates every pair of *leaves* — two convex parts, or a convex part and
+/// a triangle of a mesh part (found by a best-first traversal of the mesh's RSS tree), or two
+/// mesh parts — at the current time `t`, and takes the smallest safe step over them:
+///
+/// - a pair separated by a slab of width `g` along a unit direction `n` (world) stays
+///   separated while the slab stays open; a point `x` of a body moves with
+///   `v + ω u × (x − C(t))`, `C` the rotation centre, so along `n` with speed at most
+///   `|v·n| + ω |u × n| r` for `r` the largest distance of the part's points from the centre
+///   (which rotation does not change). The slab of the pair closes at most at
+///   `μ(n) = |Δv·n| + ω_a |u_a × n| r_a + ω_b |u_b × n| r_b` (absolute values: valid for any
+///   geometry and any turn), so the step `(g − ε/2 − δ) / μ(n)` keeps the pair at least `ε/2`
+///   apart (docs/architecture.md, "Rigid motion bound");
+/// - balls and capsules are cores (a point, a segment) swept by a sphere whose support along
+///   `n` does not depend on the rotation: their slab moves with the core, so `r` is the
+///   core's radius about the centre — a ball spinning about its own centre does not slow
+///   the advancement;
+/// - `g` is the distance for the exact pair kernels and GJK's separating-slab lower bound
+///   otherwise (cylinders), [`ShapeDistance::lower_bound`](ccd_distance::ShapeDistance);
+///   mesh nodes use the distance from their RSS to the convex part's bounding sphere along
+///   the direction between them; two mesh parts of compounds use their exact mesh distance
+///   with the direction-free bound `|Δv| + ω_a r_a + ω_b r_b`.
+///
+/// `δ` is the rounding allowance, `1e-12` of the query's coordinate scale, as in
+/// [`time_of_contact`](crate::time_of_contact).
+///
+/// # Contract
+/// The contract of [`time_of_contact`]: `Ok(None)` ⇒ the shapes stay more than `ε/2` apart
+/// over `[0, 1]`; a contact has a conservative `toc` (separated on `[0, toc)`, distance
+/// `≤ ε` at `toc` when [`Status::Converged`] or [`Status::InitiallyTouching`]); with
+/// [`Status::OutOfIterations`] or [`Status::Stalled`] `toc` is a lower bound. Witness points
+/// and normal in world coordinates at `toc`, features as [`ShapeContact`] documents.
+/// [`Mode::Boolean`](crate::Mode::Boolean) queries return the first contact, like `Toc`.
+///
+/// Two meshes (`Shape::Mesh` both) go to [`time_of_contact`] (rotation centres at the frame
+/// origins) or, with offset centres, to [`time_of_contact_bounded`] whose speed bounds add
+/// the centre's offset to the lever arm.
+///
+/// # Errors
+/// [`CaError::InvalidTolerance`], [`CaError::NoIterations`]; [`CaError::OutOfDomain`] for a
+/// shape or a translation beyond [`MAX_COORDINATE`]. Invalid shapes cannot be built (their
+/// constructors return [`ShapeError`](ccd_distance::ShapeError)).
+///
+/// # Example
+/// ```
+/// use ccd_ca_rigid::{time_of_contact_shapes, CaOptions, Shape, Status};
+/// use ccd_distance::{Ball, Capsule};
+/// use ccd_geometry::glam::{DAffine3, DVec3};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let ball = Shape::Ball(Ball::new(0.5)?);
+/// let capsule = Shape::Capsule(Capsule::new_y(1.0, 0.25)?);
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// // the ball flies from x = 5 to x = -5 while spinning 3 turns about a point 1 off its centre
+/// let start = DAffine3::from_translation(DVec3::new(5.0, 0.0, 0.0));
+/// let fly = RigidMotion::from_velocities(start, DVec3::new(-10.0, 0.0, 0.0), DVec3::Z * 6.0 * std::f64::consts::PI, DVec3::ZERO)?;
+/// let c = time_of_contact_shapes(&capsule, &still, &ball, &fly, &CaOptions::default())?.expect("hit");
+/// assert_eq!(c.status, Status::Converged);
+/// // first touch when the centre reaches x = 0.75: t = 0.425
+/// assert!(c.toc <= 0.425 && c.toc > 0.4249);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn time_of_contact_shapes(
+    a: &Shape,
+    motion_a: &RigidMotion,
+    b: &Shape,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<Option<ShapeContact>, CaError> {
+    crate::mesh_mesh::check_options(opts)?;
+    check_domain(a, motion_a, 0)?;
+    check_domain(b, motion_b, 1)?;
+    if let (Shape::Mesh(ma), Shape::Mesh(mb)) = (a, b) {
+        let centred =
+            motion_a.local_center() == DVec3::ZERO && motion_b.local_center() == DVec3::ZERO;
+        let c = if centred {
+            time_of_contact(ma, motion_a, mb, motion_b, opts)?
+        } else {
+            let pair = RigidPair {
+                a: motion_a,
+                b: motion_b,
+            };
+            time_of_contact_bounded(ma, mb, &pair, 0.0, 1.0, opts, &mut Default::default())?
+        };
+        return Ok(c.map(ShapeContact::from_mesh));
+    }
+    let (ca, cb) = (motion_a.local_center(), motion_b.local_center());
+    let q = Query {
+        a: parts_of(a, ca),
+        b: parts_of(b, cb),
+        ma: motion_a,
+        mb: motion_b,
+        dv: motion_b.linear_velocity() - motion_a.linear_velocity(),
+        ua: motion_a.axis(),
+        wa: motion_a.angle(),
+        ub: motion_b.axis(),
+        wb: motion_b.angle(),
+        eps: opts.tolerance,
+        margin: 0.0,
+    };
+    let (ra, rb) = (a.radius_about(ca), b.radius_about(cb));
+    let reach = |m: &RigidMotion| {
+        let p = m.params();
+        p.translation()
+            .length()
+            .max((p.translation() + p.displacement()).length())
+    };
+    let slack = 1e-12 * (ra + rb + reach(motion_a) + reach(motion_b));
+    let q = Query {
+        margin: 0.5 * opts.tolerance + slack,
+        ..q
+    };
+    // Bounding spheres about the rotation centres, whose world positions move linearly: no
+    // contact before they come within ε (start there), none at all if they never do.
+    let d0 = motion_b.params().translation() - motion_a.params().translation();
+    let v = q.dv;
+    let vv = v.length_squared();
+    let reach_ab = (ra + rb + opts.tolerance) * (1.0 + 1e-9) + slack;
+    let c = d0.length_squared() - reach_ab * reach_ab;
+    let bq = d0.dot(v);
+    let mut t = 0.0;
+    if c > 0.0 {
+        if bq >= 0.0 || vv == 0.0 {
+            return Ok(None);
+        }
+        let disc = bq * bq - vv * c;
+        if disc < 0.0 {
+            return Ok(None);
+        }
+        t = (c / (-bq + disc.sqrt()) * (1.0 - 1e-9)).clamp(0.0, 1.0);
+        if t >= 1.0 {
+            return Ok(None);
+        }
+    }
+    let mut stats = Stats::default();
+    let mut heap = std::collections::BinaryHeap::new();
+    let empty = Hit {
+        distance: f64::INFINITY,
+        point_a: DVec3::ZERO,
+        point_b: DVec3::ZERO,
+        part_a: 0,
+        feature_a: Feature::Face(0),
+        part_b: 0,
+        feature_b: Feature::Face(0),
+    };
+    let contact = |h: Hit, toc: f64, status: Status, stats: Stats| ShapeContact {
+        toc,
+        point_a: h.point_a,
+        point_b: h.point_b,
+        normal: (h.point_b - h.point_a).try_normalize().unwrap_or(DVec3::Z),
+        distance: h.distance,
+        part_a: h.part_a,
+        feature_a: h.feature_a,
+        part_b: h.part_b,
+        feature_b: h.feature_b,
+        status,
+        stats,
+    };
+    loop {
+        let ev = q.evaluate(t, 1.0 - t, &mut stats, &mut heap);
+        stats.iterations += 1;
+        if let Some(h) = ev.touching {
+            let status = if t == 0.0 {
+                Status::InitiallyTouching
+            } else {
+                Status::Converged
+            };
+            return Ok(Some(contact(h, t, status, stats)));
+        }
+        let next = t + ev.best;
+        if next >= 1.0 {
+            return Ok(None);
+        }
+        let w = ev.closest.unwrap_or(empty);
+        if next <= t || next.is_nan() {
+            return Ok(Some(contact(w, t, Status::Stalled, stats)));
+        }
+        if stats.iterations >= opts.max_iterations {
+            return Ok(Some(contact(w, next, Status::OutOfIterations, stats)));
+        }
+        t = next;
+    }
+}
