@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod arrays;
+mod batch;
 mod deforming;
 mod errors;
 mod kernels;
@@ -31,6 +32,7 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rigid::rigid_toc, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::vertex_face, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::edge_edge, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::batch, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::time_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(rigid::time_rigid, m)?)?;
     m.add("NO_CONTACT", kernels::NO_CONTACT)?;

@@ -2,7 +2,8 @@
 
 Rigid meshes (:class:`Mesh`, :func:`rigid_toc`), vectorised vertex-face and edge-edge
 kernels (:func:`vertex_face`, :func:`edge_edge`), deforming meshes
-(:class:`DeformingScene`) and URDF robots (:class:`Robot`). Arrays in and out are numpy
+(:class:`DeformingScene`), URDF robots (:class:`Robot`) and JSON Lines batches in the
+command line's schema (:func:`batch`). Arrays in and out are numpy
 arrays; time is normalised to ``t`` in [0, 1] over a step; every answer is conservative (a
 contact may be reported early, within the tolerance, but never missed). Bad input raises
 ``TypeError``, ``ValueError`` (:class:`CcdError` is a ``ValueError``) or
@@ -22,6 +23,7 @@ from ._ccd import (
     Robot,
     RobotContact,
     __version__,
+    batch,
     edge_edge,
     rigid_toc,
     vertex_face,
@@ -40,6 +42,7 @@ __all__ = [
     "Robot",
     "RobotContact",
     "__version__",
+    "batch",
     "edge_edge",
     "rigid_toc",
     "vertex_face",

@@ -1,7 +1,7 @@
 """Type stubs of the native module ``ccd._ccd`` (re-exported by ``ccd``)."""
 
 import os
-from typing import Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Tuple, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -101,6 +101,13 @@ def edge_edge(
     threads: Optional[int] = None,
 ) -> Tuple[F64Array, U8Array]:
     """Batch edge-edge CCD: ``x0``, ``x1`` of shape ``(N, 4, 3)`` -> ``(toc, status)``."""
+
+def batch(
+    lines: Union[str, bytes, Iterable[Union[str, bytes]]],
+    threads: Optional[int] = None,
+    base_dir: Optional[PathLike] = None,
+) -> List[Dict[str, Any]]:
+    """JSON Lines queries in the ``ccd batch`` schema -> one record dict per non-blank line."""
 
 class SceneContacts(TypedDict):
     toc: F64Array
