@@ -7,6 +7,7 @@ pub(crate) mod exploding_dragon;
 pub(crate) mod la_common;
 pub(crate) mod la_run;
 pub(crate) mod n_body;
+pub(crate) mod rigid_pairs;
 pub(crate) mod rigid_pile;
 pub(crate) mod taylor_chain;
 pub(crate) mod unc_frames;
@@ -81,6 +82,10 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "avatar-house",
         run: avatar_house::run,
+    },
+    Scene {
+        name: "rigid-pairs",
+        run: rigid_pairs::run,
     },
     Scene {
         name: "rigid-pile",
