@@ -189,6 +189,22 @@ def ca_seeds():
     put("ca_rigid", "issue14-scale-1e-151", case(-510, [still, still, away, still]))
     put("ca_rigid", "issue14-scale-1e100", case(324, [still, still, away, still]))
     put("ca_rigid", "scale-1e300", case(989, [still, still, away, still]))
+    # a 10-minute run's finding (late contacts and misses at 9e77..1e94: degree-4 products of
+    # the bounding-sphere start overflowed from 2^256 on), as reported (raw libFuzzer input)
+    put("ca_rigid", "finding-reported-at-2e77", bytes.fromhex(
+        "f800ff0000000000000100000000000000010000000000000001000100010000000000000000320032009c"
+        "ff3200320064006400040000000000000000000100020003000400250006000000000102000103080203"
+        "010200020301020300010200010200010200010200010203000000010000000000000000000001000000"
+        "000000000000d007000000010000000000000000000000200000"))
+    # two triangles meeting tip to tip at 1.2e77 (crates/ca-rigid/tests/rescaling.rs, tips):
+    # the overflowed start put the first evaluation at t = 0.375, after the touch at 0.25
+    tips = [(256, 0, 0), (0, 256, 0), (0, -256, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0),
+            (-256, 0, 0), (0, 0, 256), (0, 0, -256), (0, 0, 0), (0, 0, 0), (0, 0, 0)]
+    tip_tris = b"".join(u8(i) for i in [0, 1, 2] * 8)
+    put("ca_rigid", "finding-late-toc-tips-at-1e77",
+        points(248, tips) + tip_tris + u8(0) + u8(0)
+        + pose() + pose() + pose(trans=(1024, 0, 0)) + pose(trans=(-1024, 0, 0))
+        + tol_default() + none() + u8(0))
 
 
 # ---- Interval: registers [(Num, Num); 4], interior u8, program Vec<(Op, u8)> ----

@@ -11,13 +11,15 @@
 //! resume from a known lower bound of the time of contact and give up at a known upper
 //! bound (CATCH's temporal culling, Alg. 1).
 
-use ccd_bvh::{BoundingVolume, Rss};
-use ccd_distance::{GjkCache, GjkOptions, gjk_distance_cached, triangle_triangle};
+use ccd_bvh::Rss;
+use ccd_distance::{GjkCache, GjkOptions, MAX_COORDINATE, gjk_distance_cached};
 use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
-use crate::node_key::{rect_direction, rss_center, rss_gap};
+use crate::mesh_mesh::{REL_ROUNDING, check_vertices};
+use crate::scale::{contact_back, max_abs, rescale_factors, scaled_bodies, scaled_tolerance};
+use crate::traverse::{MotionBound, Scratch, Traversal, Witness, key_along};
 use crate::{CaError, CaOptions, Contact, RigidBody, Stats, Status};
 
 /// A bound on the speed of the points of one body along a direction, for all times of the
@@ -152,243 +154,133 @@ impl PairMotion for RigidPair<'_> {
     }
 }
 
-/// A node pair waiting in the best-first queue (key = safe advancement time).
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: f64,
-    a: u32,
-    b: u32,
-    n: DVec3,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key.total_cmp(&other.key).is_eq()
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    /// Reversed, so that `BinaryHeap` pops the smallest key.
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.key.total_cmp(&self.key)
-    }
-}
-
-/// Reusable buffers of [`time_of_contact_bounded`] and the GJK cache of
-/// [`time_of_contact_convex_bounded`] (reuse one per thread: no allocation once grown).
+/// Reusable buffers of [`time_of_contact_bounded`] (reuse one per thread: no allocation once
+/// grown).
 #[derive(Debug, Default)]
 pub struct BoundedScratch {
-    heap: std::collections::BinaryHeap<Entry>,
-    tris_b: Vec<(u32, Triangle, f64)>,
+    inner: Scratch,
 }
 
-#[derive(Clone, Copy)]
-struct Witness {
-    distance: f64,
-    point_a: DVec3,
-    point_b: DVec3,
-    feature_a: Feature,
-    feature_b: Feature,
-}
-
-/// A lower bound of `min n·(q − p)` over the points of two triangles (same frame), rounded
-/// down.
-#[inline]
-fn triangle_gap(ta: &Triangle, tb: &Triangle, n: DVec3) -> f64 {
-    let hi = n.dot(ta.a).max(n.dot(ta.b)).max(n.dot(ta.c));
-    let lo = n.dot(tb.a).min(n.dot(tb.b)).min(n.dot(tb.c));
-    let scale = n.abs().max_element()
-        * (ta.a.abs() + ta.b.abs() + ta.c.abs() + tb.a.abs() + tb.b.abs() + tb.c.abs())
-            .max_element();
-    lo - hi - 64.0 * f64::EPSILON * scale
-}
-
-#[inline]
-fn tri_radius(t: &Triangle) -> f64 {
-    t.a.length_squared()
-        .max(t.b.length_squared())
-        .max(t.c.length_squared())
-        .sqrt()
-        * (1.0 + 4.0 * f64::EPSILON)
-}
-
-/// `(gap − |n| ε/2) / μ`, or 0 when the gap is below `|n| ε/2` (or NaN).
-#[inline]
-fn key_along(eps: f64, gap: f64, n: DVec3, mu: f64) -> f64 {
-    let margin = 0.5 * eps * n.length();
-    if gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater) {
-        return 0.0;
-    }
-    if mu > 0.0 {
-        (gap - margin) / mu
-    } else if mu == 0.0 {
-        f64::INFINITY
-    } else {
-        0.0
-    }
-}
-
-/// One evaluation at time `t`: `A`'s world pose, B in A's frame, the speed bounds with
-/// directions mapped into A's frame.
-struct Eval<'q> {
-    a: &'q RigidBody,
-    b: &'q RigidBody,
-    pos_ab: DAffine3,
-    /// Speed bounds with their vectors in A's frame at `t`.
+/// The speed bounds of both bodies at one evaluation, with their vectors in A's frame: the
+/// motion bound of the shared traversal (node and triangle contents alike, from their radii
+/// about the frame origins).
+struct Speeds {
     sa: SpeedBound,
     sb: SpeedBound,
-    eps: f64,
 }
 
-impl Eval<'_> {
+impl MotionBound for Speeds {
     #[inline]
-    fn mu(&self, n: DVec3, ra: f64, rb: f64) -> f64 {
+    fn nodes(&self, n: DVec3, _: &Rss, _: &Rss, ra: f64, rb: f64) -> f64 {
         self.sa.bound(n, ra) + self.sb.bound(n, rb)
     }
-
-    fn node_key(
-        &self,
-        x: &Rss,
-        y: &Rss,
-        ra: f64,
-        rb: f64,
-        hint: DVec3,
-        cutoff: f64,
-    ) -> (f64, DVec3) {
-        let key = |n: DVec3| {
-            let gap = rss_gap(x, y, &self.pos_ab, n);
-            key_along(self.eps, gap, n, self.mu(n, ra, rb))
-        };
-        let kh = key(hint);
-        if kh >= cutoff {
-            return (kh, hint);
-        }
-        match rect_direction(x, y, &self.pos_ab) {
-            Some(n) => {
-                let kn = key(n);
-                if kn > kh { (kn, n) } else { (kh, hint) }
-            }
-            None => (kh, hint),
-        }
+    #[inline]
+    fn triangles(&self, n: DVec3, _: &Triangle, _: &Triangle, ra: f64, rb: f64) -> f64 {
+        self.sa.bound(n, ra) + self.sb.bound(n, rb)
     }
+}
 
-    /// Safe step from `t` (at most `cap`), and a witness when some pair is within `ε`.
-    fn run(
-        &self,
-        cap: f64,
-        scratch: &mut BoundedScratch,
-        stats: &mut Stats,
-    ) -> (f64, Option<Witness>, Option<Witness>) {
-        let half = 0.5 * self.eps;
-        let mut best = cap;
-        let mut closest: Option<Witness> = None;
-        let (ba, bb) = (self.a.mesh_bvh().bvh(), self.b.mesh_bvh().bvh());
-        let (rad_a, rad_b) = (self.a.node_radii(), self.b.node_radii());
-        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
-        let pos_ab = self.pos_ab;
-        scratch.heap.clear();
-        if ba.node_count() == 0 || bb.node_count() == 0 {
-            return (best, None, None);
-        }
-        let (x0, y0) = (ba.node(0).bv(), bb.node(0).bv());
-        let centre = pos_ab.transform_point3(rss_center(y0)) - rss_center(x0);
-        stats.bv_tests += 1;
-        let (k0, n0) = self.node_key(x0, y0, rad_a[0], rad_b[0], centre, best);
-        if k0 < best {
-            scratch.heap.push(Entry {
-                key: k0,
-                a: 0,
-                b: 0,
-                n: n0,
+/// A [`PairMotion`] in coordinates scaled by `up` (a power of two): translations, linear
+/// speeds and lever arms scaled, rotations unchanged (see [`crate::scale`]).
+struct ScaledPair<'m, M: ?Sized> {
+    inner: &'m M,
+    up: f64,
+}
+
+impl<M: PairMotion + ?Sized> PairMotion for ScaledPair<'_, M> {
+    fn poses(&self, t: f64) -> (DAffine3, DAffine3) {
+        let (mut pa, mut pb) = self.inner.poses(t);
+        pa.translation *= self.up;
+        pb.translation *= self.up;
+        (pa, pb)
+    }
+    fn speed_bounds(&self, t: f64) -> [SpeedBound; 2] {
+        self.inner.speed_bounds(t).map(|s| SpeedBound {
+            linear: s.linear * self.up,
+            lever: s.lever * self.up,
+            extra: s.extra * self.up,
+            ..s
+        })
+    }
+}
+
+/// The poses at `t` after checking the domain: both translations within
+/// [`MAX_COORDINATE`] of the caller's coordinates (`limit`, scaled like the query) and
+/// finite; and the rounding allowance of an evaluation there (`1e-12` times the bodies'
+/// radii plus the translations: the coordinate scale of B's pose in A's frame).
+fn poses_in_domain<M: PairMotion + ?Sized>(
+    motion: &M,
+    t: f64,
+    a: &RigidBody,
+    b: &RigidBody,
+    limit: f64,
+    down: f64,
+) -> Result<(DAffine3, DAffine3, f64), CaError> {
+    let (pa, pb) = motion.poses(t);
+    for (body, p) in [(0u8, &pa), (1u8, &pb)] {
+        let value = p.translation.abs().max_element();
+        if value > limit || value.is_nan() {
+            return Err(CaError::OutOfDomain {
+                body,
+                what: "translation",
+                value: value * down,
             });
         }
-        while let Some(Entry { key, a, b, n }) = scratch.heap.pop() {
-            if key >= best {
-                break;
-            }
-            let (na, nb) = (ba.node(a), bb.node(b));
-            let children = match (na.children(), nb.children()) {
-                (None, None) => {
-                    scratch.tris_b.clear();
-                    scratch
-                        .tris_b
-                        .extend(bb.node_primitives(b).iter().map(|&ib| {
-                            let tb = mb.triangle(ib as usize);
-                            let moved = Triangle::new(
-                                pos_ab.transform_point3(tb.a),
-                                pos_ab.transform_point3(tb.b),
-                                pos_ab.transform_point3(tb.c),
-                            );
-                            (ib, moved, tri_radius(&tb))
-                        }));
-                    for &ia in ba.node_primitives(a) {
-                        let ta = ma.triangle(ia as usize);
-                        let ra = tri_radius(&ta);
-                        for &(ib, tb, rb) in &scratch.tris_b {
-                            let gn = triangle_gap(&ta, &tb, n);
-                            if gn > self.eps * n.length()
-                                && key_along(self.eps, gn, n, self.mu(n, ra, rb)) >= best
-                            {
-                                continue;
-                            }
-                            stats.primitive_tests += 1;
-                            let c = triangle_triangle(&ta, &tb);
-                            let w = Witness {
-                                distance: c.distance,
-                                point_a: c.point_a,
-                                point_b: c.point_b,
-                                feature_a: c.feature_a.lift(ma.triangles()[ia as usize], ia),
-                                feature_b: c.feature_b.lift(mb.triangles()[ib as usize], ib),
-                            };
-                            if closest.is_none_or(|c| w.distance < c.distance) {
-                                closest = Some(w);
-                            }
-                            if w.distance <= self.eps {
-                                scratch.heap.clear();
-                                return (0.0, Some(w), closest);
-                            }
-                            let nw = (w.point_b - w.point_a) / w.distance;
-                            let mu = self.mu(nw, ra, rb);
-                            best = best.min(if mu > 0.0 {
-                                (w.distance - half) / mu
-                            } else {
-                                f64::INFINITY
-                            });
-                        }
-                    }
-                    continue;
-                }
-                (Some([l, r]), None) => [(l, b), (r, b)],
-                (None, Some([l, r])) => [(a, l), (a, r)],
-                (Some([la, ra]), Some([lb, rb])) => {
-                    if na.bv().size() >= nb.bv().size() {
-                        [(la, b), (ra, b)]
-                    } else {
-                        [(a, lb), (a, rb)]
-                    }
-                }
-            };
-            for (ca, cb) in children {
-                stats.bv_tests += 1;
-                let (x, y) = (ba.node(ca).bv(), bb.node(cb).bv());
-                let (k, kn) = self.node_key(x, y, rad_a[ca as usize], rad_b[cb as usize], n, best);
-                if k < best {
-                    scratch.heap.push(Entry {
-                        key: k,
-                        a: ca,
-                        b: cb,
-                        n: kn,
-                    });
-                }
-            }
-        }
-        scratch.heap.clear();
-        (best, None, closest)
+    }
+    let slack = REL_ROUNDING
+        * (a.radius() + b.radius() + pa.translation.length() + pb.translation.length());
+    Ok((pa, pb, slack))
+}
+
+/// Runs a window query (`query(a, b, motion, opts, limit, down)`) on the bodies and motion
+/// as given when their coordinate scale at `start` is inside the window `[2⁻¹⁰⁰, 2¹⁰⁰]`,
+/// else on a copy scaled into it by a power of two, with the contact scaled back (see
+/// [`crate::scale`]). `limit` is [`MAX_COORDINATE`] in the query's coordinates, `down` the
+/// factor back to the caller's.
+fn in_window<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    opts: &CaOptions,
+    query: impl FnOnce(
+        &RigidBody,
+        &RigidBody,
+        &dyn PairMotion,
+        &CaOptions,
+        f64,
+        f64,
+    ) -> Result<Option<Contact>, CaError>,
+) -> Result<Option<Contact>, CaError> {
+    check_vertices(a, b)?;
+    let (pa, pb, _) = poses_in_domain(motion, start, a, b, MAX_COORDINATE, 1.0)?;
+    let g = max_abs([pa.translation, pb.translation])
+        .max(a.max_abs_coordinate())
+        .max(b.max_abs_coordinate());
+    let Some((up, down)) = rescale_factors(g) else {
+        return query(a, b, &Forward(motion), opts, MAX_COORDINATE, 1.0);
+    };
+    let (sa, sb) = scaled_bodies(a, b, up)?;
+    let scaled = CaOptions {
+        tolerance: scaled_tolerance(opts.tolerance, up, g * up),
+        ..*opts
+    };
+    let motion = ScaledPair { inner: motion, up };
+    Ok(
+        query(&sa, &sb, &motion, &scaled, MAX_COORDINATE * up, down)?
+            .map(|c| contact_back(c, down)),
+    )
+}
+
+/// A `?Sized` [`PairMotion`] behind a sized handle (to pass it on as `&dyn PairMotion`).
+struct Forward<'m, M: ?Sized>(&'m M);
+
+impl<M: PairMotion + ?Sized> PairMotion for Forward<'_, M> {
+    fn poses(&self, t: f64) -> (DAffine3, DAffine3) {
+        self.0.poses(t)
+    }
+    fn speed_bounds(&self, t: f64) -> [SpeedBound; 2] {
+        self.0.speed_bounds(t)
     }
 }
 
@@ -448,9 +340,18 @@ fn window_contact(w: Witness, pa: &DAffine3, toc: f64, status: Status, stats: St
 /// certified, e.g. a NaN or vanishing step). [`CaOptions::mode`] is ignored (the window gives Boolean
 /// queries their early exit).
 ///
+/// Domain and rounding as [`time_of_contact`](crate::time_of_contact): vertex coordinates and
+/// the poses' translations at every evaluated time within
+/// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE); a query whose coordinate scale at
+/// `start` is outside `[2⁻¹⁰⁰, 2¹⁰⁰]` runs on a copy rescaled by a power of two (the
+/// [`PairMotion`] seen through scaled translations, linear speeds and lever arms); every step
+/// subtracts a rounding allowance of `1e-12` times the coordinate scale at its time.
+///
 /// # Errors
 /// The option errors of [`time_of_contact`](crate::time_of_contact);
-/// [`CaError::InvalidWindow`] unless `0 ≤ start, end ≤ 1`.
+/// [`CaError::InvalidWindow`] unless `0 ≤ start, end ≤ 1`; [`CaError::OutOfDomain`] for a
+/// vertex coordinate, or a translation of the poses at an evaluated time, beyond the domain;
+/// [`CaError::Rescaling`] if the rescaled copy cannot be built.
 ///
 /// # Example
 /// See [`RigidPair`].
@@ -465,26 +366,55 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
 ) -> Result<Option<Contact>, CaError> {
     crate::mesh_mesh::check_options(opts)?;
     check_window(start, end)?;
-    let mut stats = Stats::default();
-    let mut t = start;
-    if t >= end {
+    if start >= end {
         return Ok(None);
     }
+    let scratch = &mut scratch.inner;
+    in_window(
+        a,
+        b,
+        motion,
+        start,
+        opts,
+        |a, b, motion, opts, limit, down| {
+            bounded_run(a, b, motion, start, end, opts, limit, down, scratch)
+        },
+    )
+}
+
+/// The CA loop of [`time_of_contact_bounded`] (input checked, coordinates in the window).
+#[allow(clippy::too_many_arguments)]
+fn bounded_run(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &dyn PairMotion,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+    limit: f64,
+    down: f64,
+    scratch: &mut Scratch,
+) -> Result<Option<Contact>, CaError> {
+    let mut stats = Stats::default();
+    let mut t = start;
     loop {
-        let (pa, pb) = motion.poses(t);
+        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
         let inv = rigid_inverse(&pa);
         let [sa, sb] = motion.speed_bounds(t);
-        let ev = Eval {
+        let ev = Traversal {
             a,
             b,
             pos_ab: inv * pb,
-            sa: into_frame(sa, inv.matrix3),
-            sb: into_frame(sb, inv.matrix3),
+            bound: Speeds {
+                sa: into_frame(sa, inv.matrix3),
+                sb: into_frame(sb, inv.matrix3),
+            },
             eps: opts.tolerance,
-        };
-        let (step, touching, closest) = ev.run(end - t, scratch, &mut stats);
+            slack,
+        }
+        .run(end - t, scratch, &mut stats);
         stats.iterations += 1;
-        if let Some(w) = touching {
+        if let Some(w) = ev.touching {
             let status = if t == start {
                 Status::InitiallyTouching
             } else {
@@ -492,17 +422,11 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
             };
             return Ok(Some(window_contact(w, &pa, t, status, stats)));
         }
-        let next = t + step;
+        let next = t + ev.step;
         if next >= end {
             return Ok(None);
         }
-        let w = closest.unwrap_or(Witness {
-            distance: f64::INFINITY,
-            point_a: DVec3::ZERO,
-            point_b: DVec3::ZERO,
-            feature_a: Feature::Face(0),
-            feature_b: Feature::Face(0),
-        });
+        let w = ev.closest.unwrap_or(Witness::NONE);
         if next <= t || next.is_nan() {
             // no progress (a step below the resolution of t, or NaN): conservative stop
             return Ok(Some(window_contact(w, &pa, t, Status::Stalled, stats)));
@@ -574,6 +498,37 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
 ) -> Result<Option<Contact>, CaError> {
     crate::mesh_mesh::check_options(opts)?;
     check_window(start, end)?;
+    if a.hull().is_none() || b.hull().is_none() {
+        return Err(CaError::MissingHull);
+    }
+    if start >= end {
+        return Ok(None);
+    }
+    in_window(
+        a,
+        b,
+        motion,
+        start,
+        opts,
+        |a, b, motion, opts, limit, down| {
+            convex_bounded_run(a, b, motion, start, end, opts, limit, down)
+        },
+    )
+}
+
+/// The CA loop of [`time_of_contact_convex_bounded`] (input checked, coordinates in the
+/// window).
+#[allow(clippy::too_many_arguments)]
+fn convex_bounded_run(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &dyn PairMotion,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+    limit: f64,
+    down: f64,
+) -> Result<Option<Contact>, CaError> {
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };
@@ -584,11 +539,8 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
     let mut cache = GjkCache::new();
     let mut stats = Stats::default();
     let mut t = start;
-    if t >= end {
-        return Ok(None);
-    }
     loop {
-        let (pa, pb) = motion.poses(t);
+        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);
@@ -611,7 +563,8 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
             status,
             stats,
         };
-        if r.intersecting || r.distance <= eps {
+        // (a NaN distance proves nothing: reported as touching)
+        if r.intersecting || r.distance <= eps || r.distance.is_nan() {
             let status = if t == start {
                 Status::InitiallyTouching
             } else {
@@ -624,9 +577,9 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
         let mut step = 0.0f64;
         if let Some(n) = r.normal.try_normalize() {
             let gap = hull_gap(ha, &pa, hb, &pb, n).min(r.distance);
-            step = key_along(eps, gap, n, mu(n));
+            step = key_along(eps, slack, gap, n, mu(n));
         }
-        if step <= 0.0 && r.lower_bound > half {
+        if step <= 0.0 && r.lower_bound - slack > half {
             // direction-free: |v·n| ≤ max over unit n of the bound ≤ the bound's norm terms
             let free = sa.linear.length()
                 + sa.omega * (ra + sa.lever)
@@ -637,7 +590,7 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
                 + sb.extra
                 + sb.extra_per_radius * rb;
             step = if free > 0.0 {
-                (r.lower_bound - half) / (free * (1.0 + 1e-12))
+                (r.lower_bound - slack - half) / (free * (1.0 + 1e-12))
             } else {
                 f64::INFINITY
             };

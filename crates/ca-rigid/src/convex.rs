@@ -37,8 +37,9 @@ fn lift(f: Feature, hull: &ConvexHull) -> Feature {
 ///
 /// # Errors
 /// [`CaError::MissingHull`] when a body was built without its hull; [`CaError::Gjk`] when
-/// GJK rejects a pose; the option and domain errors of
-/// [`time_of_contact`](crate::time_of_contact) (same domain).
+/// GJK rejects a pose; the option, domain and rescaling errors of
+/// [`time_of_contact`](crate::time_of_contact) (same domain, same exact rescaling of queries
+/// outside `[2⁻¹⁰⁰, 2¹⁰⁰]`).
 ///
 /// # Example
 /// ```
@@ -66,6 +67,20 @@ pub fn time_of_contact_convex(
     crate::mesh_mesh::check_options(opts)?;
     crate::mesh_mesh::check_motions(motion_a, motion_b)?;
     crate::mesh_mesh::check_domain(a, motion_a, b, motion_b)?;
+    if a.hull().is_none() || b.hull().is_none() {
+        return Err(CaError::MissingHull);
+    }
+    crate::mesh_mesh::in_window(a, motion_a, b, motion_b, opts, run)
+}
+
+/// The CA loop of [`time_of_contact_convex`] (input checked, coordinates in the window).
+fn run(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<Option<Contact>, CaError> {
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };

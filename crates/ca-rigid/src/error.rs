@@ -56,4 +56,10 @@ pub enum CaError {
         /// The offending magnitude.
         value: f64,
     },
+    /// The copy of a query rescaled into the safe numeric window (see the crate docs,
+    /// "Domain") could not be built: a body's scaled mesh, tree or hull, or a scaled motion,
+    /// was rejected (not expected for input inside the domain; reported rather than run
+    /// unscaled).
+    #[error("the rescaled copy of the query could not be built: {0}")]
+    Rescaling(String),
 }

@@ -29,13 +29,20 @@
 //! (conservative). Contact points and the normal are in world coordinates at `toc`.
 //!
 //! Domain (checked per query, typed errors outside it): vertex coordinates and the motions'
-//! translations at `t = 0` and `t = 1` within
-//! [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`), tolerance at least
-//! [`MIN_TOLERANCE`] (`1e-100`). Within it no contact is missed at any scale: every step
-//! subtracts a rounding allowance (`1e-12` of the query's coordinate scale), and a query
-//! that can no longer certify progress (a tolerance below that allowance) ends with
-//! [`Status::Stalled`] instead of running to the iteration cap. `None` means the distance
-//! stays above `ε/2` over the whole step; see [`time_of_contact`] for the near-miss contract.
+//! translations (at `t = 0` and `t = 1`; at every evaluated time for the bounded queries)
+//! within [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`), tolerance at least
+//! [`MIN_TOLERANCE`] (`1e-100`). Within it no contact is missed at any scale:
+//! - a query whose coordinate scale (largest vertex coordinate or translation) lies outside
+//!   `[2⁻¹⁰⁰, 2¹⁰⁰]` runs on a copy rescaled into that window by a power of two (exact; CA
+//!   is scale-invariant in time, the tolerance scales along), so no product of degree up to
+//!   four overflows or underflows (at `2²⁵⁶ ≈ 1.2e77` they did: late contacts and misses);
+//!   only such queries pay for it (one BVH build per body);
+//! - every step subtracts a rounding allowance (`1e-12` of the query's coordinate scale),
+//!   and a query that can no longer certify progress (a tolerance below that allowance)
+//!   ends with [`Status::Stalled`] instead of running to the iteration cap.
+//!
+//! `None` means the distance stays above `ε/2` over the whole step; see [`time_of_contact`]
+//! for the near-miss contract.
 //!
 //! # Example
 //! ```
@@ -72,8 +79,10 @@ mod convex;
 mod error;
 mod mesh_mesh;
 mod node_key;
+mod scale;
 mod shape;
 mod shape_ca;
+mod traverse;
 
 pub use body::RigidBody;
 pub use bounded::{

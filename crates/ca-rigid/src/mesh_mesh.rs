@@ -1,12 +1,16 @@
 //! CA between two rigid meshes (C2A-style per-node advancement over RSS hierarchies).
 
 use ccd_bvh::{BoundingVolume, Rss, Workspace};
-use ccd_distance::{MAX_COORDINATE, triangle_triangle};
-use ccd_geometry::{Feature, Triangle};
+use ccd_distance::MAX_COORDINATE;
+use ccd_geometry::Triangle;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DMat3, DVec3};
 
-use crate::node_key::{rect_direction, rss_center, rss_extent, rss_gap};
+use crate::node_key::rss_extent;
+use crate::scale::{
+    contact_back, max_abs, rescale_factors, scaled_bodies, scaled_motion, scaled_tolerance,
+};
+use crate::traverse::{Evaluation, MotionBound, Scratch, Traversal, Witness, exact_witness};
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
@@ -71,6 +75,8 @@ struct Frame {
     ub_in_a: DVec3,
     omega_a: f64,
     omega_b: f64,
+    /// Length of the sub-interval `[t, t + horizon]` the bounds hold over.
+    horizon: f64,
 }
 
 /// `ω min(r|w|, e + θ r|w|)` with `e = max |y·w|` (see [`Frame`]), rounded up.
@@ -83,20 +89,13 @@ fn angular_term(omega: f64, e: f64, r: f64, wl: f64, theta: f64) -> f64 {
     omega * rw.min(e + rw * (theta + 8.0 * f64::EPSILON))
 }
 
-impl Frame {
-    /// Bound on `|(v_b − v_a)·n|` (n in A's frame, any length) over a sub-interval of
-    /// length `s` for the triangles `ta` (A's frame) and `tb` (mapped into A's frame), whose
+impl MotionBound for Frame {
+    /// Bound on `|(v_b − v_a)·n|` (n in A's frame, any length) over the sub-interval of
+    /// length `horizon` for the triangles `ta` (A's frame) and `tb` (mapped into A's frame), whose
     /// points lie within `ra`, `rb` of the rotation centres.
     #[inline]
-    fn mu_triangles(
-        &self,
-        n: DVec3,
-        ta: &Triangle,
-        tb: &Triangle,
-        ra: f64,
-        rb: f64,
-        s: f64,
-    ) -> f64 {
+    fn triangles(&self, n: DVec3, ta: &Triangle, tb: &Triangle, ra: f64, rb: f64) -> f64 {
+        let s = self.horizon;
         let lin = self.dv.dot(n).abs();
         let wa = n.cross(self.ua);
         let ea = wa
@@ -118,7 +117,8 @@ impl Frame {
 
     /// The same bound for the contents of the RSS `x` (A's frame) and `y` (B's frame).
     #[inline]
-    fn mu_nodes(&self, n: DVec3, x: &Rss, y: &Rss, ra: f64, rb: f64, s: f64) -> f64 {
+    fn nodes(&self, n: DVec3, x: &Rss, y: &Rss, ra: f64, rb: f64) -> f64 {
+        let s = self.horizon;
         let lin = self.dv.dot(n).abs();
         let wa = n.cross(self.ua);
         let wb = (self.rot_ba * n).cross(self.ub);
@@ -138,79 +138,6 @@ impl Frame {
         );
         (lin + ang) * (1.0 + 1e-12)
     }
-}
-
-/// A lower bound of `min n·(q − p)` over the points `p` of `ta` and `q` of `tb` (same frame;
-/// `n` need not be unit), rounded down.
-#[inline]
-fn triangle_gap(ta: &Triangle, tb: &Triangle, n: DVec3) -> f64 {
-    let hi = n.dot(ta.a).max(n.dot(ta.b)).max(n.dot(ta.c));
-    let lo = n.dot(tb.a).min(n.dot(tb.b)).min(n.dot(tb.c));
-    let scale = n.abs().max_element()
-        * (ta.a.abs() + ta.b.abs() + ta.c.abs() + tb.a.abs() + tb.b.abs() + tb.c.abs())
-            .max_element();
-    lo - hi - 64.0 * f64::EPSILON * scale
-}
-
-#[inline]
-fn tri_radius(t: &Triangle) -> f64 {
-    t.a.length_squared()
-        .max(t.b.length_squared())
-        .max(t.c.length_squared())
-        .sqrt()
-}
-
-/// A node pair waiting in the best-first queue: its key (safe advancement time) and the
-/// direction (A's frame) that gave it, handed down to its children as a first guess.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: f64,
-    a: u32,
-    b: u32,
-    n: DVec3,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key.total_cmp(&other.key).is_eq()
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    /// Reversed, so that `BinaryHeap` pops the smallest key.
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.key.total_cmp(&self.key)
-    }
-}
-
-/// Reusable buffers of the CA iterations of one query.
-#[derive(Default)]
-struct Scratch {
-    heap: std::collections::BinaryHeap<Entry>,
-    /// A leaf's triangles of B in A's frame, with their ids and radii.
-    tris_b: Vec<(u32, Triangle, f64)>,
-}
-
-/// The closest pair found by an evaluation, in A's local frame.
-#[derive(Clone, Copy)]
-struct Witness {
-    distance: f64,
-    point_a: DVec3,
-    point_b: DVec3,
-    feature_a: Feature,
-    feature_b: Feature,
-}
-
-/// One CA evaluation at time `t`: the safe step and, if some pair is within `ε`, its witness.
-struct Evaluation {
-    step: f64,
-    touching: Option<Witness>,
-    closest: Option<Witness>,
 }
 
 struct Query<'q> {
@@ -246,42 +173,11 @@ impl Query<'_> {
             pos_ab.transform_point3(tb.b),
             pos_ab.transform_point3(tb.c),
         );
-        self.exact_witness(ia, ib, &ta, &tb_in_a)
+        exact_witness(self.a, self.b, ia, ib, &ta, &tb_in_a)
     }
 
-    fn exact_witness(&self, ia: u32, ib: u32, ta: &Triangle, tb_in_a: &Triangle) -> Witness {
-        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
-        let c = triangle_triangle(ta, tb_in_a);
-        Witness {
-            distance: c.distance,
-            point_a: c.point_a,
-            point_b: c.point_b,
-            feature_a: c.feature_a.lift(ma.triangles()[ia as usize], ia),
-            feature_b: c.feature_b.lift(mb.triangles()[ib as usize], ib),
-        }
-    }
-
-    /// Safe advancement of two sets separated by at least `gap` along `n` (A's frame, any
-    /// length) whose approach speed along `n` is at most `mu`: `(gap − |n| (ε/2 + δ)) / μ`,
-    /// or 0 when the gap is below `|n| (ε/2 + δ)` (`δ`: the rounding allowance).
-    #[inline]
-    fn key_along(&self, gap: f64, n: DVec3, mu: f64) -> f64 {
-        let margin = (0.5 * self.eps + self.slack) * n.length();
-        // (a NaN gap also gives 0: the pair is descended)
-        if gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater) {
-            return 0.0;
-        }
-        if mu > 0.0 {
-            (gap - margin) / mu
-        } else if mu == 0.0 {
-            f64::INFINITY
-        } else {
-            0.0 // a NaN bound proves nothing
-        }
-    }
-
-    /// The relative motion at `t` in A's frame.
-    fn frame(&self, t: f64) -> Frame {
+    /// The relative motion at `t` in A's frame, with bounds over `[t, t + horizon]`.
+    fn frame(&self, t: f64, horizon: f64) -> Frame {
         let (pa, pos_ab) = self.poses(t);
         let pb = self.motion_b.pose_at(t);
         let rot_at = pa.matrix3.transpose();
@@ -296,56 +192,14 @@ impl Query<'_> {
             ub_in_a: pos_ab.matrix3 * ub,
             omega_a: self.rates.omega_a,
             omega_b: self.rates.omega_b,
+            horizon,
         }
     }
 
-    /// Key of a node pair and the direction (A's frame) that gave it: first along
-    /// `hint` (the parent pair's direction, coherent down the tree), and, unless that
-    /// already reaches `cutoff`, along the direction between the closest points of the two
-    /// RSS rectangles (C2A). A node pair's key is a safe advancement time for its contents:
-    /// they stay inside their RSS, which cannot touch before it (the slab of width `gap`
-    /// along `n` stays open while the motion projected on `n` is below it, for any `n`; see
-    /// `node_key`).
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn node_key(
-        &self,
-        x: &Rss,
-        y: &Rss,
-        ra: f64,
-        rb: f64,
-        f: &Frame,
-        hint: DVec3,
-        horizon: f64,
-        cutoff: f64,
-    ) -> (f64, DVec3) {
-        // motion bounds over [t, t + horizon]: enough, since steps never exceed it
-        let key = |n: DVec3| {
-            let gap = rss_gap(x, y, &f.pos_ab, n);
-            self.key_along(gap, n, f.mu_nodes(n, x, y, ra, rb, horizon))
-        };
-        let kh = key(hint);
-        if kh >= cutoff {
-            return (kh, hint);
-        }
-        match rect_direction(x, y, &f.pos_ab) {
-            Some(n) => {
-                let kn = key(n);
-                if kn > kh { (kn, n) } else { (kh, hint) }
-            }
-            None => (kh, hint),
-        }
-    }
-
-    /// Safe advancement from `t` (C2A: min over pairs of distance / projected speed), by a
-    /// best-first traversal of the pair of RSS trees keyed by safe advancement times; a
-    /// pair whose key reaches the current step is pruned (its contents cannot lower it).
-    ///
-    /// The step is at most `horizon` (≤ `1 − t`), and every motion bound holds over
-    /// `[t, t + horizon]` (the shorter the horizon, the less the bodies can turn, the tighter
-    /// the bounds). Keys do not depend on the traversal order, so neither does the step:
-    /// it is the minimum over all triangle pairs of their keys (pruning only skips pairs
-    /// whose keys cannot be lower), which makes swapping the bodies give the same answer.
+    /// Safe advancement from `t` (at most `horizon`, ≤ `1 − t`; C2A, see
+    /// [`Traversal::run`]), every motion bound holding over `[t, t + horizon]` (the shorter
+    /// the horizon, the less the bodies can turn, the tighter the bounds). The step does not
+    /// depend on the traversal order, which makes swapping the bodies give the same answer.
     fn evaluate(
         &self,
         t: f64,
@@ -353,141 +207,16 @@ impl Query<'_> {
         scratch: &mut Scratch,
         stats: &mut Stats,
     ) -> Evaluation {
-        let f = self.frame(t);
-        let pos_ab = f.pos_ab;
-        let half = 0.5 * self.eps;
-        let mut best = horizon;
-        let mut touching = None;
-        let mut closest: Option<Witness> = None;
-        let (ba, bb) = (self.a.mesh_bvh().bvh(), self.b.mesh_bvh().bvh());
-        let (rad_a, rad_b) = (self.a.node_radii(), self.b.node_radii());
-        let (ma, mb) = (self.a.mesh_bvh().mesh(), self.b.mesh_bvh().mesh());
-        let heap = &mut scratch.heap;
-        heap.clear();
-        if ba.node_count() == 0 || bb.node_count() == 0 {
-            return Evaluation {
-                step: best,
-                touching,
-                closest,
-            };
+        let f = self.frame(t, horizon);
+        Traversal {
+            a: self.a,
+            b: self.b,
+            pos_ab: f.pos_ab,
+            bound: f,
+            eps: self.eps,
+            slack: self.slack,
         }
-        let (x0, y0) = (ba.node(0).bv(), bb.node(0).bv());
-        let centre = pos_ab.transform_point3(rss_center(y0)) - rss_center(x0);
-        stats.bv_tests += 1;
-        let (k0, n0) = self.node_key(x0, y0, rad_a[0], rad_b[0], &f, centre, horizon, best);
-        if k0 < best {
-            heap.push(Entry {
-                key: k0,
-                a: 0,
-                b: 0,
-                n: n0,
-            });
-        }
-        while let Some(Entry { key, a, b, n }) = heap.pop() {
-            if key >= best {
-                break;
-            }
-            let (na, nb) = (ba.node(a), bb.node(b));
-            let children = match (na.children(), nb.children()) {
-                (None, None) => {
-                    // leaf pair: B's triangles mapped into A's frame once
-                    scratch.tris_b.clear();
-                    scratch
-                        .tris_b
-                        .extend(bb.node_primitives(b).iter().map(|&ib| {
-                            let tb = mb.triangle(ib as usize);
-                            let moved = Triangle::new(
-                                pos_ab.transform_point3(tb.a),
-                                pos_ab.transform_point3(tb.b),
-                                pos_ab.transform_point3(tb.c),
-                            );
-                            (ib, moved, tri_radius(&tb))
-                        }));
-                    for &ia in ba.node_primitives(a) {
-                        let ta = ma.triangle(ia as usize);
-                        let ra = tri_radius(&ta);
-                        for &(ib, tb, rb) in &scratch.tris_b {
-                            // cheap keys along the node pair's direction and the centroid
-                            // direction: a pair separated by more than ε along one is not
-                            // touching, and if its key already reaches the step its exact
-                            // distance cannot lower the step
-                            let gn = triangle_gap(&ta, &tb, n);
-                            if gn > self.eps * n.length()
-                                && self.key_along(
-                                    gn,
-                                    n,
-                                    f.mu_triangles(n, &ta, &tb, ra, rb, horizon),
-                                ) >= best
-                            {
-                                continue;
-                            }
-                            let nc = (tb.a + tb.b + tb.c - ta.a - ta.b - ta.c) / 3.0;
-                            let gc = triangle_gap(&ta, &tb, nc);
-                            if gc > self.eps * nc.length()
-                                && self.key_along(
-                                    gc,
-                                    nc,
-                                    f.mu_triangles(nc, &ta, &tb, ra, rb, horizon),
-                                ) >= best
-                            {
-                                continue;
-                            }
-                            stats.primitive_tests += 1;
-                            let w = self.exact_witness(ia, ib, &ta, &tb);
-                            if closest.is_none_or(|c| w.distance < c.distance) {
-                                closest = Some(w);
-                            }
-                            // (a NaN distance proves nothing: reported as touching)
-                            if w.distance <= self.eps || w.distance.is_nan() {
-                                touching = Some(w);
-                                heap.clear();
-                                return Evaluation {
-                                    step: 0.0,
-                                    touching,
-                                    closest,
-                                };
-                            }
-                            let nw = (w.point_b - w.point_a) / w.distance;
-                            let mu = f.mu_triangles(nw, &ta, &tb, ra, rb, horizon);
-                            if mu > 0.0 {
-                                // the computed distance may exceed the true one by δ
-                                best = best.min((w.distance - half - self.slack) / mu);
-                            }
-                        }
-                    }
-                    continue;
-                }
-                (Some([l, r]), None) => [(l, b), (r, b)],
-                (None, Some([l, r])) => [(a, l), (a, r)],
-                (Some([la, ra]), Some([lb, rb])) => {
-                    if na.bv().size() >= nb.bv().size() {
-                        [(la, b), (ra, b)]
-                    } else {
-                        [(a, lb), (a, rb)]
-                    }
-                }
-            };
-            for (ca, cb) in children {
-                stats.bv_tests += 1;
-                let (x, y) = (ba.node(ca).bv(), bb.node(cb).bv());
-                let (ra, rb) = (rad_a[ca as usize], rad_b[cb as usize]);
-                let (k, kn) = self.node_key(x, y, ra, rb, &f, n, horizon, best);
-                if k < best {
-                    heap.push(Entry {
-                        key: k,
-                        a: ca,
-                        b: cb,
-                        n: kn,
-                    });
-                }
-            }
-        }
-        heap.clear();
-        Evaluation {
-            step: best,
-            touching,
-            closest,
-        }
+        .run(horizon, scratch, stats)
     }
 
     /// Whether some pair is within `ε` at time `t` (best-first distance with cutoff `ε`).
@@ -543,7 +272,7 @@ pub const MIN_TOLERANCE: f64 = 1e-100;
 /// to its coordinate scale (see [`rounding_allowance`]): `1e-12`, the accuracy to which the
 /// distance kernels of `ccd-distance` are tested (relative to the largest coordinate), with
 /// room for the pose compositions.
-const REL_ROUNDING: f64 = 1e-12;
+pub(crate) const REL_ROUNDING: f64 = 1e-12;
 
 /// The rounding allowance `δ` of a query: `REL_ROUNDING` times the coordinate scale of its
 /// computations (both meshes' radii about their rotation centres plus the largest
@@ -582,16 +311,9 @@ pub(crate) fn check_domain(
     b: &RigidBody,
     motion_b: &RigidMotion,
 ) -> Result<(), CaError> {
-    for (body, (rb, m)) in [(a, motion_a), (b, motion_b)].into_iter().enumerate() {
+    check_vertices(a, b)?;
+    for (body, m) in [motion_a, motion_b].into_iter().enumerate() {
         let body = body as u8;
-        let value = rb.max_abs_coordinate();
-        if value > MAX_COORDINATE {
-            return Err(CaError::OutOfDomain {
-                body,
-                what: "vertex coordinate",
-                value,
-            });
-        }
         for end in end_translations(m) {
             let value = end.abs().max_element();
             if value > MAX_COORDINATE || value.is_nan() {
@@ -601,6 +323,21 @@ pub(crate) fn check_domain(
                     value,
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// Validates the bodies' vertex coordinates: within [`MAX_COORDINATE`] in magnitude.
+pub(crate) fn check_vertices(a: &RigidBody, b: &RigidBody) -> Result<(), CaError> {
+    for (body, rb) in [(0u8, a), (1u8, b)] {
+        let value = rb.max_abs_coordinate();
+        if value > MAX_COORDINATE {
+            return Err(CaError::OutOfDomain {
+                body,
+                what: "vertex coordinate",
+                value,
+            });
         }
     }
     Ok(())
@@ -645,18 +382,23 @@ pub(crate) fn check_motions(a: &RigidMotion, b: &RigidMotion) -> Result<(), CaEr
 /// # Domain
 /// Vertex coordinates of both meshes and the motions' translations at `t = 0` and `t = 1`
 /// within [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`) in magnitude;
-/// tolerance at least [`MIN_TOLERANCE`] (`1e-100`). Every computed distance and gap is
-/// lowered by a rounding allowance of `1e-12` times the query's coordinate scale (meshes'
-/// radii plus the translations), so no contact is passed because of rounding at any scale
-/// in the domain; a tolerance below that allowance cannot be resolved and such queries
-/// end with [`Status::Stalled`] near contact instead.
+/// tolerance at least [`MIN_TOLERANCE`] (`1e-100`). A query whose coordinate scale (its
+/// largest vertex coordinate or translation) is outside `[2⁻¹⁰⁰, 2¹⁰⁰]` runs on a copy
+/// rescaled into that window by a power of two (exact: bodies, translations and tolerance
+/// scaled, times unchanged, the contact scaled back; the copy's bodies are rebuilt, one BVH
+/// build each), where no intermediate product overflows or underflows. Every computed
+/// distance and gap is lowered by a rounding allowance of `1e-12` times the query's
+/// coordinate scale (meshes' radii plus the translations), so no contact is passed because
+/// of rounding at any scale in the domain; a tolerance below that allowance cannot be
+/// resolved and such queries end with [`Status::Stalled`] near contact instead.
 ///
 /// # Errors
 /// [`CaError::InvalidTolerance`] for a tolerance that is not finite or below
 /// [`MIN_TOLERANCE`]; [`CaError::NoIterations`] for `max_iterations == 0`;
 /// [`CaError::OffsetRotationCentre`] for a motion with a non-zero
 /// [`RigidMotion::local_center`]; [`CaError::OutOfDomain`] for a mesh or a translation
-/// beyond the domain.
+/// beyond the domain; [`CaError::Rescaling`] if the rescaled copy cannot be built (not
+/// expected inside the domain).
 ///
 /// Swapping the bodies gives the same answer with the roles swapped: the query runs with
 /// the bodies in a canonical order (CA's step sequence depends on which body's hierarchy
@@ -676,9 +418,117 @@ pub fn time_of_contact(
     check_motions(motion_a, motion_b)?;
     check_domain(a, motion_a, b, motion_b)?;
     if order_key(b, motion_b) < order_key(a, motion_a) {
-        return Ok(run(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
+        return Ok(run_in_window(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
     }
-    run(a, motion_a, b, motion_b, opts)
+    run_in_window(a, motion_a, b, motion_b, opts)
+}
+
+/// The coordinate scale of a query: the largest vertex coordinate or translation (at
+/// `t = 0` or `t = 1`) magnitude of either body.
+pub(crate) fn query_scale(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+) -> f64 {
+    let [a0, a1] = end_translations(motion_a);
+    let [b0, b1] = end_translations(motion_b);
+    max_abs([a0, a1, b0, b1])
+        .max(a.max_abs_coordinate())
+        .max(b.max_abs_coordinate())
+}
+
+/// [`run`] on the query as given when its coordinate scale is inside the window
+/// `[2⁻¹⁰⁰, 2¹⁰⁰]`, else on a copy scaled into it by a power of two (see [`crate::scale`]),
+/// with the contact scaled back.
+fn run_in_window(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<Option<Contact>, CaError> {
+    in_window(a, motion_a, b, motion_b, opts, run)
+}
+
+/// `query` on the bodies, motions and options as given when the query's coordinate scale is
+/// inside the window `[2⁻¹⁰⁰, 2¹⁰⁰]`, else on a copy scaled into it by a power of two (see
+/// [`crate::scale`]), with the contact scaled back.
+pub(crate) fn in_window(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+    query: impl FnOnce(
+        &RigidBody,
+        &RigidMotion,
+        &RigidBody,
+        &RigidMotion,
+        &CaOptions,
+    ) -> Result<Option<Contact>, CaError>,
+) -> Result<Option<Contact>, CaError> {
+    let g = query_scale(a, motion_a, b, motion_b);
+    let Some((up, down)) = rescale_factors(g) else {
+        return query(a, motion_a, b, motion_b, opts);
+    };
+    let (sa, sb) = scaled_bodies(a, b, up)?;
+    let (ma, mb) = (scaled_motion(motion_a, up)?, scaled_motion(motion_b, up)?);
+    let scaled = CaOptions {
+        tolerance: scaled_tolerance(opts.tolerance, up, g * up),
+        ..*opts
+    };
+    Ok(query(&sa, &ma, &sb, &mb, &scaled)?.map(|c| contact_back(c, down)))
+}
+
+/// A lower bound of the first time `τ ∈ [0, 1]` at which `|d0 + v τ| ≤ reach`, and whether
+/// that never happens (`None`): the origins of the bodies move linearly, each body stays
+/// within its radius of its origin, so nothing touches before the bounding spheres (radii
+/// summing to `reach`, tolerance included) meet.
+///
+/// Works on `d0`, `v`, `reach` scaled by a power of two so that the largest of them is in
+/// `[1, 2)` (exact, and free of overflow whatever their scale; the products here are of
+/// degree four), with absolute allowances for the rounding and underflow of the scaled
+/// computation: `1e-12` on the discriminant and `1e-14` on `|d0|² − R²`, so the root is
+/// rounded down.
+fn sphere_start(d0: DVec3, v: DVec3, reach: f64) -> Option<f64> {
+    let m = d0.abs().max_element().max(v.abs().max_element()).max(reach);
+    if !(m > 0.0 && m.is_finite()) {
+        // everything at the origin (or non-finite, which the domain check excludes)
+        return Some(0.0);
+    }
+    let (s1, s2) = unit_factors(m);
+    let (d0, v, r) = (d0 * s1 * s2, v * s1 * s2, reach * s1 * s2);
+    let vv = v.length_squared();
+    // closest approach over [0, 1]: if even that is beyond the spheres, no contact
+    let tc = if vv > 0.0 {
+        (-d0.dot(v) / vv).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    // (|d0 + v tc| is computed to a few ulps of the scaled magnitudes, below 1e-14)
+    if (d0 + v * tc).length() > r * (1.0 + 1e-9) + 1e-14 {
+        return None;
+    }
+    let c = d0.length_squared() - r * r * (1.0 + 1e-9) - 1e-14;
+    let b = d0.dot(v);
+    if !(c > 0.0 && b < 0.0) {
+        return Some(0.0);
+    }
+    // the smaller root of |d0 + v τ|² = R² in the cancellation-free form c / (−b + √disc);
+    // rounding errors of b² − vv c stay below 1e-13 at this scale
+    let disc = (b * b - vv * c).max(0.0) + 1e-12;
+    Some((c / (-b + disc.sqrt()) * (1.0 - 1e-9)).clamp(0.0, 1.0))
+}
+
+/// Two powers of two whose product is `2⁻ᵉ` for `m ∈ [2ᵉ, 2ᵉ⁺¹)` (`m` positive and finite,
+/// normal or subnormal; `e ∈ [−1074, 1023]`, where `2⁻ᵉ` alone need not be representable):
+/// multiplying by the first, then the second, brings `m` into `[1, 2)` exactly.
+fn unit_factors(m: f64) -> (f64, f64) {
+    let (up, _) = rescale_factors(m).unwrap_or((1.0, 1.0));
+    // m·up ∈ [2⁻¹⁰⁰, 2¹⁰⁰]: finish with a representable power of two
+    let e = (((m * up).to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    (up, f64::from_bits(((1023 - e) as u64) << 52))
 }
 
 /// A total order on (body, motion) pairs for [`time_of_contact`]'s canonical order: the
@@ -724,21 +574,12 @@ fn run(
         eps: opts.tolerance,
         slack: rounding_allowance(a, motion_a, b, motion_b),
     };
-    // Bounding-sphere sweep: each body stays within its radius of its frame origin, and the
-    // origins move linearly, so if the origins never come closer than the sum of the radii
-    // (plus ε) there is no contact in [0, 1].
+    // Bounding spheres about the origins (moving linearly): no contact before they meet
     let d0 = motion_b.pose_at(0.0).translation - motion_a.pose_at(0.0).translation;
-    let v = q.rates.rel_linear;
-    let vv = v.length_squared();
-    let s = if vv > 0.0 {
-        (-d0.dot(v) / vv).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
     let reach = a.radius() + b.radius() + opts.tolerance;
-    if (d0 + v * s).length() > reach * (1.0 + 1e-9) + 1e-300 {
+    let Some(mut t) = sphere_start(d0, q.rates.rel_linear, reach) else {
         return Ok(None);
-    }
+    };
     let mut ws = Workspace::new();
     let mut stats = Stats::default();
     if opts.mode == Mode::Boolean
@@ -748,16 +589,6 @@ fn run(
         return Ok(Some(q.contact(1.0, w, Status::Converged, stats)));
     }
     let mut scratch = Scratch::default();
-    // Nothing touches before the bounding spheres come within ε of each other: start there
-    // (the smaller root of |d0 + v τ|² = R², in the cancellation-free form, rounded down).
-    let c = d0.length_squared() - reach * reach * (1.0 + 1e-9);
-    let b = d0.dot(v);
-    let mut t = if c > 0.0 && b < 0.0 {
-        let disc = (b * b - vv * c).max(0.0);
-        (c / (-b + disc.sqrt()) * (1.0 - 1e-9)).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
     // horizon of the motion bounds: the whole rest of the step at first, then a few times
     // the last step (steps shrink towards a contact)
     let mut horizon = 1.0 - t;
@@ -779,24 +610,12 @@ fn run(
         if next <= t || next.is_nan() {
             // no progress: the step is below the resolution of t (or not positive); the
             // bodies are apart on [0, t] (no pair within ε at t)
-            let w = ev.closest.unwrap_or(Witness {
-                distance: f64::INFINITY,
-                point_a: DVec3::ZERO,
-                point_b: DVec3::ZERO,
-                feature_a: Feature::Face(0),
-                feature_b: Feature::Face(0),
-            });
+            let w = ev.closest.unwrap_or(Witness::NONE);
             return Ok(Some(q.contact(t, w, Status::Stalled, stats)));
         }
         if stats.iterations >= opts.max_iterations {
             // separated on [0, next): `next` is a conservative lower bound of the TOC
-            let w = ev.closest.unwrap_or(Witness {
-                distance: f64::INFINITY,
-                point_a: DVec3::ZERO,
-                point_b: DVec3::ZERO,
-                feature_a: Feature::Face(0),
-                feature_b: Feature::Face(0),
-            });
+            let w = ev.closest.unwrap_or(Witness::NONE);
             let mut c = q.contact(t, w, Status::OutOfIterations, stats);
             c.toc = next;
             return Ok(Some(c));

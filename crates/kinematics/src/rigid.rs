@@ -385,6 +385,55 @@ impl RigidMotion {
         Self::between(pose, pose)
     }
 
+    /// The same motion in coordinates scaled by `factor`: the same rotations, with the
+    /// translations, the displacement and the rotation centre multiplied by `factor`. For a
+    /// power of two (the use: exact rescaling of a query into a safe numeric range),
+    /// `scaled(f).pose_at(t)` is `pose_at(t)` with its translation multiplied by `f`, exactly
+    /// (barring underflow).
+    ///
+    /// # Errors
+    /// [`KinematicsError::NonFiniteMotion`] for a factor that is not finite and positive;
+    /// [`KinematicsError::MotionOutOfDomain`] when a scaled coordinate exceeds
+    /// [`RigidMotion::MAX_COORDINATE`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::RigidMotion;
+    /// use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
+    ///
+    /// let m = RigidMotion::between(
+    ///     DAffine3::from_translation(DVec3::new(1.0, 2.0, 3.0)),
+    ///     DAffine3::from_rotation_translation(DQuat::from_rotation_z(1.0), DVec3::new(-1.0, 0.5, 0.0)),
+    /// )?;
+    /// let s = m.scaled(0.25)?;
+    /// let (p, q) = (m.pose_at(0.3), s.pose_at(0.3));
+    /// assert_eq!(q.matrix3, p.matrix3);
+    /// assert_eq!(q.translation, p.translation * 0.25);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn scaled(&self, factor: f64) -> Result<Self, KinematicsError> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(KinematicsError::NonFiniteMotion {
+                what: "scale factor",
+            });
+        }
+        let p = &self.params;
+        let check = [
+            ("start", p.translation() * factor),
+            ("displacement", p.displacement() * factor),
+            ("local centre", self.center * factor),
+        ];
+        check_domain(0.0, &check)?;
+        Self::from_parts(
+            p.rotation(),
+            check[0].1,
+            p.axis(),
+            p.angle(),
+            check[1].1,
+            check[2].1,
+        )
+    }
+
     /// The motion parameters (`R₀, C₀, u, ω, s`) of the **centre frame**: the body frame
     /// moved to the rotation centre (the frame origin unless the motion was built by
     /// [`from_velocities`](Self::from_velocities) with a non-zero centre).
