@@ -9,29 +9,11 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use ccd_fuzz::ldexp;
+use ccd_fuzz::Num;
 use ccd_taylor::{Interval, TaylorModel};
 use libfuzzer_sys::fuzz_target;
 
 const U: f64 = f64::EPSILON / 2.0;
-
-/// A number: `k / 256`, `k · 2^e` anywhere in the range, or any `f64`.
-#[derive(Arbitrary, Clone, Copy, Debug)]
-enum Num {
-    Small(i16),
-    Scaled(i16, i16),
-    Raw(f64),
-}
-
-impl Num {
-    fn value(self) -> f64 {
-        match self {
-            Self::Small(k) => f64::from(k) / 256.0,
-            Self::Scaled(k, e) => ldexp(f64::from(k), i32::from(e).clamp(-1100, 1100)),
-            Self::Raw(v) => v,
-        }
-    }
-}
 
 #[derive(Arbitrary, Clone, Copy, Debug)]
 enum Leaf {

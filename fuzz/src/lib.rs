@@ -12,6 +12,7 @@
 use arbitrary::Arbitrary;
 use ccd_geometry::glam::DVec3;
 use ccd_geometry::{TriMesh, io};
+use ccd_la_deformable::{LaError, LaOptions, PrimitiveToc};
 
 /// `x · 2^e` for any `e` (in steps that stay exact while the result is normal).
 pub fn ldexp(mut x: f64, mut e: i32) -> f64 {
@@ -25,6 +26,29 @@ pub fn ldexp(mut x: f64, mut e: i32) -> f64 {
         e += 1000;
     }
     x * pow2(e)
+}
+
+/// A number of the numeric targets (`interval`, `taylor`): `k / 256`, `k · 2^e` anywhere in
+/// the range, or any `f64`.
+#[derive(Arbitrary, Clone, Copy, Debug)]
+pub enum Num {
+    /// `k / 256`.
+    Small(i16),
+    /// `k · 2^e` (`e` clamped to `[-1100, 1100]`).
+    Scaled(i16, i16),
+    /// Any value (NaN, infinities, subnormals).
+    Raw(f64),
+}
+
+impl Num {
+    /// The number.
+    pub fn value(self) -> f64 {
+        match self {
+            Self::Small(k) => f64::from(k) / 256.0,
+            Self::Scaled(k, e) => ldexp(f64::from(k), i32::from(e).clamp(-1100, 1100)),
+            Self::Raw(v) => v,
+        }
+    }
 }
 
 /// A common translation added to every point of a case: large offsets put small features at
@@ -262,6 +286,61 @@ pub fn first_crossing<const N: usize>(
     None
 }
 
+/// The input of the LA kernel targets (`la_vertex_face`, `la_edge_edge`): four points at
+/// `t = 0` and four at `t = 1` on a lattice of any scale, and the options.
+#[derive(Arbitrary, Debug)]
+pub struct LaInput {
+    /// `x0[0..4]` then `x1[0..4]`.
+    pub points: Points<8>,
+    /// The tolerance.
+    pub tolerance: Tolerance,
+    /// The iteration cap (`None`: the default).
+    pub max_iterations: Option<u16>,
+}
+
+/// An LA kernel entry point (`vertex_face` or `edge_edge`).
+pub type LaKernel =
+    fn(&[DVec3; 4], &[DVec3; 4], &LaOptions) -> Result<Option<PrimitiveToc>, LaError>;
+
+/// The oracle of the LA kernel targets: no panic (the caller's harness), non-finite input
+/// is an error, an accepted query's `toc` is in `[0, 1]`, and when the reference (normalised
+/// frame, [`first_crossing`] with `measure`) finds the features clearly passing through
+/// each other by time `t`, the kernel reports a contact at or before `t`.
+pub fn check_la_kernel(input: &LaInput, kernel: LaKernel, measure: Measure<4>) {
+    let p = input.points.points();
+    let x0 = [p[0], p[1], p[2], p[3]];
+    let x1 = [p[4], p[5], p[6], p[7]];
+    let mut opts = LaOptions::default();
+    opts.tolerance = input
+        .tolerance
+        .value(opts.tolerance, input.points.spacing_exp());
+    if let Some(n) = input.max_iterations {
+        opts.max_iterations = u32::from(n);
+    }
+    let result = kernel(&x0, &x1, &opts);
+    if p.iter().any(|q| !q.is_finite()) {
+        assert!(result.is_err(), "non-finite input accepted: {result:?}");
+        return;
+    }
+    let Ok(hit) = result else { return };
+    if let Some(h) = &hit {
+        assert!((0.0..=1.0).contains(&h.toc), "toc {} outside [0, 1]", h.toc);
+    }
+    let Some(n) = normalise(&p) else { return };
+    let q = &n.points;
+    let (n0, n1) = ([q[0], q[1], q[2], q[3]], [q[4], q[5], q[6], q[7]]);
+    if let Some(t) = first_crossing(&n0, &n1, measure) {
+        match hit {
+            None => panic!("missed: the features pass through each other by t = {t}"),
+            Some(h) => assert!(
+                h.toc <= t,
+                "late: toc {} after a crossing by t = {t}",
+                h.toc
+            ),
+        }
+    }
+}
+
 /// Whether two triangles (normalised frame) clearly intersect: an edge of one crosses the
 /// other's plane with both ends at least `1e-6` away on opposite sides, at a point whose
 /// barycentric coordinates in the other triangle are all ≥ 0.05 (both non-degenerate).
@@ -294,7 +373,14 @@ pub fn check_mesh(mesh: &TriMesh) {
     let n = mesh.vertex_count();
     assert!(mesh.triangles().iter().flatten().all(|&i| (i as usize) < n));
     if mesh.triangle_count() == 0 {
-        // PLY/STL accept a mesh without triangles; the OBJ reader rejects a faceless file
+        // PLY/STL accept a mesh without triangles; the OBJ reader rejects a faceless file, so
+        // the writer refuses to write one (nothing written)
+        let mut text = Vec::new();
+        let e = io::write_obj_to(&mut text, mesh, "fuzz.obj");
+        assert!(
+            matches!(e, Err(ccd_geometry::GeometryError::EmptyMesh { .. })) && text.is_empty(),
+            "a mesh without triangles was written: {e:?}"
+        );
         return;
     }
     let back = obj_round_trip(mesh);

@@ -43,6 +43,14 @@ pub enum GeometryError {
         /// What is wrong.
         reason: String,
     },
+    /// A mesh without triangles cannot be written as OBJ: the format (and this crate's
+    /// reader, [`read_obj`](crate::io::read_obj)) needs at least one face, so the file would
+    /// not read back.
+    #[error("cannot write {} as OBJ: the mesh has no triangles (an OBJ mesh needs at least one face)", path.display())]
+    EmptyMesh {
+        /// The file that was to be written.
+        path: PathBuf,
+    },
     /// A file could not be read or written.
     #[error("cannot access {}: {source}", path.display())]
     Io {

@@ -232,6 +232,41 @@ fn first_use_order(m: &TriMesh) -> bool {
 }
 
 #[test]
+fn a_mesh_without_triangles_is_not_written() {
+    // the reader rejects a faceless OBJ file, so the writer refuses to produce one: every
+    // mesh the writer accepts reads back
+    for mesh in [
+        TriMesh::new(vec![], vec![]).unwrap(),
+        TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![]).unwrap(),
+    ] {
+        let mut text = Vec::new();
+        let e = io::write_obj_to(&mut text, &mesh, "memory.obj").unwrap_err();
+        assert!(matches!(e, GeometryError::EmptyMesh { .. }), "{e}");
+        assert!(e.to_string().contains("memory.obj"), "{e}");
+        assert!(text.is_empty(), "nothing is written");
+        // no file is created either
+        let path = std::env::temp_dir().join(format!(
+            "ccd-geometry-empty-{}-{}.obj",
+            std::process::id(),
+            mesh.vertex_count()
+        ));
+        let e = io::write_obj(&path, &mesh).unwrap_err();
+        assert!(matches!(e, GeometryError::EmptyMesh { .. }), "{e}");
+        assert!(!path.exists());
+        // what a faceless file would have been: rejected by the reader
+        let faceless = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        assert!(io::read_obj_from(faceless.as_bytes(), "faceless.obj").is_err());
+    }
+    // one triangle is enough, and it reads back
+    let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]]).unwrap();
+    let mut text = Vec::new();
+    io::write_obj_to(&mut text, &tri, "memory.obj").unwrap();
+    let back = io::read_obj_from(&text[..], "memory.obj").unwrap();
+    assert_eq!(back.vertices(), tri.vertices());
+    assert_eq!(back.triangles(), tri.triangles());
+}
+
+#[test]
 fn writing_to_a_missing_folder_is_an_io_error() {
     let mesh = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]]).unwrap();
     let e = io::write_obj(data("no-such-dir/out.obj"), &mesh).unwrap_err();

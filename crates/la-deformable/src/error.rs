@@ -22,12 +22,13 @@ pub enum LaError {
     },
     /// A coordinate's magnitude exceeds
     /// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`), the domain of the
-    /// elementary kernels' entry points.
+    /// elementary kernels' entry points and of the deforming meshes of a scene.
     #[error(
         "point {vertex} at t = {time} has coordinate {value:e}, beyond the domain |x| <= 1e100"
     )]
     CoordinateOutOfRange {
-        /// Index of the point in the elementary query.
+        /// Index of the point in the elementary query, or of the vertex of the deforming
+        /// mesh.
         vertex: usize,
         /// `0` or `1`: which pose.
         time: u8,

@@ -1,5 +1,6 @@
 //! [`DeformingMesh`]: a triangle mesh whose vertices move linearly from one pose to another.
 
+use ccd_distance::MAX_COORDINATE;
 use ccd_geometry::glam::DVec3;
 
 use crate::LaError;
@@ -46,7 +47,9 @@ impl DeformingMesh {
     ///
     /// # Errors
     /// [`LaError::VertexCountMismatch`], [`LaError::NonFiniteVertex`],
-    /// [`LaError::IndexOutOfRange`], [`LaError::RepeatedIndex`] or
+    /// [`LaError::CoordinateOutOfRange`] (a coordinate beyond
+    /// [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE), the domain of the kernels and the
+    /// scene queries), [`LaError::IndexOutOfRange`], [`LaError::RepeatedIndex`] or
     /// [`LaError::TooManyVertices`].
     pub fn new(triangles: Vec<[u32; 3]>, x0: Vec<DVec3>, x1: Vec<DVec3>) -> Result<Self, LaError> {
         if x0.len() != x1.len() {
@@ -58,11 +61,7 @@ impl DeformingMesh {
         if u32::try_from(x0.len()).is_err() {
             return Err(LaError::TooManyVertices(x0.len()));
         }
-        for (time, xs) in [(0u8, &x0), (1u8, &x1)] {
-            if let Some(vertex) = xs.iter().position(|p| !p.is_finite()) {
-                return Err(LaError::NonFiniteVertex { vertex, time });
-            }
-        }
+        check_positions(&x0, &x1)?;
         let count = x0.len();
         for (triangle, t) in triangles.iter().enumerate() {
             for (k, &index) in t.iter().enumerate() {
@@ -90,8 +89,9 @@ impl DeformingMesh {
     /// Replaces the vertex positions (a new frame pair of the same topology).
     ///
     /// # Errors
-    /// [`LaError::VertexCountMismatch`] (either array differs from the mesh's vertex count)
-    /// or [`LaError::NonFiniteVertex`]; the mesh is unchanged on error.
+    /// [`LaError::VertexCountMismatch`] (either array differs from the mesh's vertex count),
+    /// [`LaError::NonFiniteVertex`] or [`LaError::CoordinateOutOfRange`]; the mesh is
+    /// unchanged on error.
     pub fn set_positions(&mut self, x0: Vec<DVec3>, x1: Vec<DVec3>) -> Result<(), LaError> {
         for xs in [&x0, &x1] {
             if xs.len() != self.x0.len() {
@@ -101,11 +101,7 @@ impl DeformingMesh {
                 });
             }
         }
-        for (time, xs) in [(0u8, &x0), (1u8, &x1)] {
-            if let Some(vertex) = xs.iter().position(|p| !p.is_finite()) {
-                return Err(LaError::NonFiniteVertex { vertex, time });
-            }
-        }
+        check_positions(&x0, &x1)?;
         self.x0 = x0;
         self.x1 = x1;
         Ok(())
@@ -182,6 +178,34 @@ impl DeformingMesh {
     }
 }
 
+/// Checks the positions of a deforming mesh: every coordinate finite and within
+/// [`MAX_COORDINATE`] in magnitude (the domain of the kernels, which a scene query runs on
+/// its vertices), reporting the first offending vertex.
+fn check_positions(x0: &[DVec3], x1: &[DVec3]) -> Result<(), LaError> {
+    for (time, xs) in [(0u8, x0), (1u8, x1)] {
+        if let Some(vertex) = xs.iter().position(|p| !p.is_finite()) {
+            return Err(LaError::NonFiniteVertex { vertex, time });
+        }
+        if let Some(vertex) = xs
+            .iter()
+            .position(|p| p.abs().max_element() > MAX_COORDINATE)
+        {
+            let p = xs[vertex];
+            let value = p
+                .to_array()
+                .into_iter()
+                .find(|c| c.abs() > MAX_COORDINATE)
+                .unwrap_or(f64::INFINITY);
+            return Err(LaError::CoordinateOutOfRange {
+                vertex,
+                time,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// First-use ownership of vertices and edges (see [`DeformingMesh::owned_features`]).
 fn ownership(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<u8> {
     let mut owned = vec![0u8; triangles.len()];
@@ -237,6 +261,41 @@ mod tests {
             Err(LaError::RepeatedIndex { index: 1, .. })
         ));
         assert!(DeformingMesh::new(tri, x.clone(), x).is_ok());
+    }
+
+    #[test]
+    fn coordinates_beyond_max_coordinate_are_typed_errors() {
+        let tri = vec![[0, 1, 2]];
+        let x = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+        // at the bound: accepted, in both poses
+        let edge = vec![
+            DVec3::ZERO,
+            DVec3::X * MAX_COORDINATE,
+            DVec3::Y * -MAX_COORDINATE,
+        ];
+        let mut m = DeformingMesh::new(tri.clone(), edge.clone(), edge.clone()).unwrap();
+        // beyond it: the first offending vertex, its pose and its signed coordinate
+        let mut far = x.clone();
+        far[2].z = -2e100;
+        assert_eq!(
+            DeformingMesh::new(tri.clone(), x.clone(), far.clone()).unwrap_err(),
+            LaError::CoordinateOutOfRange {
+                vertex: 2,
+                time: 1,
+                value: -2e100
+            }
+        );
+        assert_eq!(
+            m.set_positions(far.clone(), x.clone()).unwrap_err(),
+            LaError::CoordinateOutOfRange {
+                vertex: 2,
+                time: 0,
+                value: -2e100
+            }
+        );
+        // unchanged on error
+        assert_eq!(m.x0(), edge.as_slice());
+        assert!(m.set_positions(x.clone(), x).is_ok());
     }
 
     #[test]

@@ -260,6 +260,60 @@ fn bad_options_and_empty_scenes() {
     assert!(s.query(Mode::Global).contacts.is_empty());
 }
 
+#[test]
+fn coordinates_beyond_max_coordinate_are_typed_errors_in_scenes() {
+    use ccd_distance::MAX_COORDINATE;
+    // the kernels' domain holds for scene meshes too: rejected when built and when updated,
+    // the scene unchanged after a rejected update
+    let (tris, x) = grid(2, 1.0);
+    let mut far = x.clone();
+    far[4].y = 1.5e100;
+    assert_eq!(
+        DeformingMesh::new(tris.clone(), x.clone(), far.clone()).unwrap_err(),
+        LaError::CoordinateOutOfRange {
+            vertex: 4,
+            time: 1,
+            value: 1.5e100
+        }
+    );
+    // at the bound: a scene at 1e100 scale finds the same contacts as at unit scale
+    let scaled = |s: f64| -> Vec<DVec3> { x.iter().map(|p| *p * s).collect() };
+    let lifted = |s: f64| -> Vec<DVec3> { x.iter().map(|p| (*p + DVec3::Y * 0.5) * s).collect() };
+    let falling = |s: f64| {
+        vec![
+            DeformingMesh::new(tris.clone(), scaled(s), scaled(s)).unwrap(),
+            DeformingMesh::new(
+                tris.clone(),
+                lifted(s),
+                scaled(s).iter().map(|p| *p - DVec3::Y * 0.5 * s).collect(),
+            )
+            .unwrap(),
+        ]
+    };
+    // 2³³⁰ ≈ 2.2e99: exact scaling, every coordinate within MAX_COORDINATE
+    let s = 2f64.powi(330);
+    assert!(s < MAX_COORDINATE);
+    let opts =
+        |s: f64| SceneOptions::default().with_la(LaOptions::default().with_tolerance(1e-6 * s));
+    let unit = Scene::new(falling(1.0), &opts(1.0))
+        .unwrap()
+        .query(Mode::Global);
+    let mut big = Scene::new(falling(s), &opts(s)).unwrap();
+    let huge = big.query(Mode::Global);
+    let (tu, th) = (
+        unit.toc().expect("the sheets meet"),
+        huge.toc().expect("at 5e99 too"),
+    );
+    assert!((tu - th).abs() < 1e-6, "{tu} vs {th}");
+    assert!(tu <= 0.5 && tu > 0.49, "{tu}");
+    let e = big.update(1, far.clone(), far).unwrap_err();
+    assert!(
+        matches!(e, LaError::CoordinateOutOfRange { vertex: 4, .. }),
+        "{e}"
+    );
+    assert_eq!(big.query(Mode::Global).toc(), huge.toc());
+}
+
 #[cfg(feature = "parallel")]
 #[test]
 fn parallel_query_matches_sequential() {

@@ -75,10 +75,13 @@ pub fn read_obj_from(reader: impl Read, path: impl AsRef<Path>) -> Result<TriMes
 }
 
 /// Writes `mesh` as an OBJ file (`v` lines, then 1-based `f` lines). Coordinates are
-/// written in the shortest form that reads back to the same `f64`.
+/// written in the shortest form that reads back to the same `f64`. Every mesh this accepts
+/// reads back with [`read_obj`] (same triangles, bit-identical corner positions).
 ///
 /// # Errors
-/// [`GeometryError::Io`] when the file cannot be created or written.
+/// [`GeometryError::EmptyMesh`] for a mesh without triangles (no file is created: a faceless
+/// OBJ file would not read back); [`GeometryError::Io`] when the file cannot be created or
+/// written.
 ///
 /// # Example
 /// ```
@@ -94,6 +97,7 @@ pub fn read_obj_from(reader: impl Read, path: impl AsRef<Path>) -> Result<TriMes
 /// ```
 pub fn write_obj(path: impl AsRef<Path>, mesh: &TriMesh) -> Result<(), GeometryError> {
     let path = path.as_ref();
+    check_writable(mesh, path)?;
     let file = File::create(path).map_err(|e| io_error(path, e))?;
     write_obj_to(file, mesh, path)
 }
@@ -102,6 +106,7 @@ pub fn write_obj(path: impl AsRef<Path>, mesh: &TriMesh) -> Result<(), GeometryE
 /// messages. See [`write_obj`].
 ///
 /// # Errors
+/// [`GeometryError::EmptyMesh`] for a mesh without triangles (nothing is written);
 /// [`GeometryError::Io`] when writing fails.
 ///
 /// # Example
@@ -122,6 +127,7 @@ pub fn write_obj_to(
     path: impl AsRef<Path>,
 ) -> Result<(), GeometryError> {
     let path = path.as_ref();
+    check_writable(mesh, path)?;
     let mut out = BufWriter::with_capacity(1 << 16, writer);
     let mut write = || -> std::io::Result<()> {
         writeln!(
@@ -145,6 +151,16 @@ pub fn write_obj_to(
         out.flush()
     };
     write().map_err(|e| io_error(path, e))
+}
+
+/// Rejects a mesh the OBJ reader could not read back: one without triangles.
+fn check_writable(mesh: &TriMesh, path: &Path) -> Result<(), GeometryError> {
+    if mesh.triangle_count() == 0 {
+        return Err(GeometryError::EmptyMesh {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
 }
 
 /// A finite coordinate in the shortest text that parses back to the same `f64`: plain
