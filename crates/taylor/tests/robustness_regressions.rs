@@ -201,3 +201,29 @@ fn wide_domain_gives_no_nan_enclosure() {
     let e = TaylorModel::time(edge) * TaylorModel::time(edge);
     assert!(e.bound().is_finite() && e.bound().contains(1e100));
 }
+
+#[test]
+fn constant_velocity_with_nan_parameters_is_an_error() {
+    // its public fields once let a NaN reach glam (a panic inside `from_axis_angle`); the
+    // fields are private and `new` (which `Deserialize` goes through) rejects it
+    use ccd_taylor::ConstantVelocity;
+    use ccd_taylor::glam::{DMat3, DVec3};
+    let ok = |r: DMat3, t: DVec3, u: DVec3, w: f64, d: DVec3| ConstantVelocity::new(r, t, u, w, d);
+    assert!(ok(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 1.0, DVec3::X).is_ok());
+    let nan = DVec3::new(0.0, f64::NAN, 0.0);
+    for r in [
+        ok(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, f64::NAN, DVec3::X),
+        ok(DMat3::IDENTITY, nan, DVec3::Z, 1.0, DVec3::X),
+        ok(DMat3::IDENTITY, DVec3::ZERO, nan, 1.0, DVec3::X),
+        ok(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 1.0, nan),
+        ok(
+            DMat3::from_cols(nan, DVec3::Y, DVec3::Z),
+            DVec3::ZERO,
+            DVec3::Z,
+            1.0,
+            DVec3::X,
+        ),
+    ] {
+        assert!(matches!(r, Err(TaylorError::InvalidMotion(_))), "{r:?}");
+    }
+}
