@@ -840,11 +840,16 @@ impl Mul for TaylorModel {
         let (a, b) = (&self.coeffs, &rhs.coeffs);
         let mut p = [0.0f64; 7];
         let mut abs = [0.0f64; 7];
+        // whether degree k has a product of two non-zero factors: such a product can
+        // underflow to 0 (or a subnormal) with an absolute error the relative bound misses,
+        // so its degree gets the `TINY` allowance even when every rounded product is 0
+        let mut live = [false; 7];
         for i in 0..4 {
             for j in 0..4 {
                 let x = a[i] * b[j];
                 p[i + j] += x;
                 abs[i + j] += x.abs();
+                live[i + j] |= a[i] != 0.0 && b[j] != 0.0;
             }
         }
         // |p[k]| <= abs[k] (rounding is monotone), so finite sums of magnitudes mean finite
@@ -855,10 +860,10 @@ impl Mul for TaylorModel {
         let hp = powers(self.radius);
         let mut err = [0.0; 4];
         for k in 0..4 {
-            err[k] = if abs[k] == 0.0 {
-                0.0
-            } else {
+            err[k] = if live[k] {
                 up(GAMMA * abs[k] + TINY)
+            } else {
+                0.0
             };
         }
         let mut rem = fold_errors(&err, &hp);
@@ -867,7 +872,7 @@ impl Mul for TaylorModel {
         let high_pow = [h4, up(h4 * self.radius), up(h4 * hp[2])];
         let mut high = LazySum::new(0.0, 0.0);
         for k in 4..7 {
-            if abs[k] == 0.0 {
+            if !live[k] {
                 continue;
             }
             let hk = high_pow[k - 4];

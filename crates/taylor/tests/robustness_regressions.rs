@@ -227,3 +227,33 @@ fn constant_velocity_with_nan_parameters_is_an_error() {
         assert!(matches!(r, Err(TaylorError::InvalidMotion(_))), "{r:?}");
     }
 }
+
+#[test]
+fn products_whose_terms_underflow_keep_their_rounding_allowance() {
+    // fuzz finding (taylor target, 10-minute run of this session): over a domain of radius
+    // ~4.8e32, `(c t⁶)²` with `c = 3.9e-265` has coefficient products that underflow to 0;
+    // their degrees got no rounding allowance, yet the error of an underflowed product is
+    // multiplied by h^k ≈ 1e197 in the enclosure, and `bound()` missed f(b) = 1.04e-133
+    let (a, b) = (95.37109375, 9.671777938928819e32);
+    let dom = Interval::new(a, b);
+    let t = TaylorModel::time(dom);
+    let t3 = t * (t * t);
+    let t6 = t3 * t3;
+    let c = 3.9343947233582947e-265;
+    let g = t6 * TaylorModel::constant(c, dom);
+    let f = g * g;
+    // f(b) = (c b⁶)², evaluated in f64 (relative error ~1e-15, far below the miss of 10%)
+    let fb = (c * b.powi(6)).powi(2);
+    let fa = (c * a.powi(6)).powi(2);
+    assert!(fb > 1e-133 && fb.is_finite());
+    for (x, fx) in [(a, fa), (b, fb)] {
+        let lo = fx * (1.0 - 1e-12);
+        let hi = fx * (1.0 + 1e-12);
+        for iv in [f.bound(), f.eval(x)] {
+            assert!(
+                iv.lo() <= lo && iv.hi() >= hi,
+                "{iv:?} misses f({x:e}) = {fx:e}"
+            );
+        }
+    }
+}
