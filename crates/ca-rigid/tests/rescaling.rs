@@ -293,9 +293,10 @@ proptest! {
     }
 
     /// The same query at a scale outside the window (rescaled into it) and at unit scale gives
-    /// the same answer, up to the rounding of the advancement.
+    /// the same answer, up to the rounding of the advancement (`|k| ≤ 322`: the scaled
+    /// tolerance `1e-3 · 2ᵏ` stays at least `MIN_TOLERANCE`).
     #[test]
-    fn rescaled_queries_agree_with_the_unit_scale_query(sc in scene(), k in 101..=329i32, down in any::<bool>()) {
+    fn rescaled_queries_agree_with_the_unit_scale_query(sc in scene(), k in 101..=322i32, down in any::<bool>()) {
         let k = if down { -k } else { k };
         let s = pow2(k);
         let unit = sc.scaled(1.0);
