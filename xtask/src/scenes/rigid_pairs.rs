@@ -149,33 +149,6 @@ fn terrain(n: usize) -> TriMesh {
     })
 }
 
-fn box_mesh(h: DVec3) -> TriMesh {
-    let v: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).expect("valid box")
-}
-
 fn mesh(m: &TriMesh) -> (Shape, ps::SharedShape) {
     let body = RigidBody::new(Arc::new(
         MeshBvh::<Rss>::new(m.clone(), &BvhOptions::default()).expect("valid mesh"),
@@ -285,7 +258,7 @@ fn workloads() -> Vec<Workload> {
     );
     add(
         "bar spinning 170° - sphere",
-        mesh(&box_mesh(DVec3::new(3.0, 0.05, 0.05))),
+        mesh(&super::rigid_pile::cuboid(DVec3::new(3.0, 0.05, 0.05))),
         mesh(&sph),
         Vel::between(
             pose(DVec3::Z, 0.0, DVec3::ZERO),
@@ -295,7 +268,7 @@ fn workloads() -> Vec<Workload> {
         false,
         Some(true),
     );
-    let plate = box_mesh(DVec3::new(0.5, 0.5, 0.005));
+    let plate = super::rigid_pile::cuboid(DVec3::new(0.5, 0.5, 0.005));
     add(
         "thin plates",
         mesh(&plate),

@@ -59,8 +59,8 @@ fn torus(major: f64, minor: f64, seg: u32, ring: u32) -> TriMesh {
     TriMesh::new(v, t).expect("a valid torus")
 }
 
-/// An axis-aligned box mesh with half extents `h`.
-fn cuboid(h: DVec3) -> TriMesh {
+/// An axis-aligned box mesh with half extents `h` (also the rigid-pairs scene's boxes).
+pub(crate) fn cuboid(h: DVec3) -> TriMesh {
     let v: Vec<DVec3> = (0..8)
         .map(|i| {
             DVec3::new(
