@@ -302,13 +302,19 @@ proptest! {
         let unit = sc.scaled(1.0);
         let far = sc.scaled(s);
         let opts = |s: f64| CaOptions { tolerance: 1e-3 * s, ..CaOptions::default() };
-        let u = time_of_contact(&body(unit.0), &unit.1, &body(unit.2), &unit.3, &opts(1.0)).unwrap();
+        let u = time_of_contact(&body(unit.0.clone()), &unit.1, &body(unit.2.clone()), &unit.3, &opts(1.0)).unwrap();
         let f = time_of_contact(&body(far.0), &far.1, &body(far.2), &far.3, &opts(s)).unwrap();
         prop_assert_eq!(u.is_some(), f.is_some(), "2^{}: {:?} vs {:?}", k, u, f);
         if let (Some(u), Some(f)) = (u, f) {
-            // equal up to the rounding of the advancement (RSS fits, absolute guards), far
-            // below what the tolerance (1e-3 of a unit-sized scene) lets the toc move
-            prop_assert!((u.toc - f.toc).abs() <= 1e-4, "2^{}: toc {} vs {}", k, u.toc, f.toc);
+            // Both are valid answers to the unit-scale query: a converged toc is any time at
+            // which the meshes are within the tolerance and not yet touching, so the two runs
+            // may stop at different points of that window (its width is tolerance / closing
+            // speed; a CI case had 1.3e-4 between them). Check the far answer against the unit
+            // scene: within the tolerance (plus rounding) at its toc.
+            if f.status == Status::Converged {
+                let d = distance_at(&unit.0, &unit.1, &unit.2, &unit.3, f.toc);
+                prop_assert!(d <= 1e-3 * (1.0 + 1e-9) + 1e-12, "2^{}: far toc {} leaves the unit scene at {} (unit toc {})", k, f.toc, d, u.toc);
+            }
             prop_assert_eq!(u.status, f.status);
         }
     }
