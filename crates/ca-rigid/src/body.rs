@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use ccd_bvh::{MeshBvh, Rss};
 use ccd_distance::{ConvexHull, HullError};
+use ccd_geometry::glam::DVec3;
 
 /// A rigid body for CA queries: an `Arc`-shared mesh and RSS hierarchy in the body's local
 /// frame, whose origin is the rotation centre of its motions.
@@ -27,6 +28,9 @@ pub struct RigidBody {
     /// Per BVH node: the largest distance from the local origin of a point of its RSS.
     node_radii: Arc<[f64]>,
     hull: Option<Arc<ConvexHull>>,
+    /// A hash of the mesh's vertex bits and triangles: orders the bodies of a query
+    /// canonically by content (an address would make the answer depend on allocation order).
+    fingerprint: u64,
 }
 
 /// Largest distance from the local origin of a point of the RSS: at a rectangle corner (the
@@ -37,6 +41,29 @@ fn rss_radius(r: &Rss) -> f64 {
         .iter()
         .fold(0.0f64, |m, c| m.max(c.length()));
     (far + r.radius) * (1.0 + 4.0 * f64::EPSILON)
+}
+
+/// FNV-1a over the vertex coordinate bits and the triangle indices (and their counts).
+fn fingerprint(vertices: &[DVec3], triangles: &[[u32; 3]]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| {
+        for byte in x.to_le_bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(PRIME);
+        }
+    };
+    mix(vertices.len() as u64);
+    mix(triangles.len() as u64);
+    for v in vertices {
+        mix(v.x.to_bits());
+        mix(v.y.to_bits());
+        mix(v.z.to_bits());
+    }
+    for t in triangles {
+        mix(u64::from(t[0]) | u64::from(t[1]) << 32);
+        mix(u64::from(t[2]));
+    }
+    h
 }
 
 impl RigidBody {
@@ -54,12 +81,14 @@ impl RigidBody {
             .iter()
             .map(|n| rss_radius(n.bv()))
             .collect();
+        let fingerprint = fingerprint(mesh.mesh().vertices(), mesh.mesh().triangles());
         Self {
             mesh,
             radius,
             max_abs,
             node_radii,
             hull: None,
+            fingerprint,
         }
     }
 
@@ -99,6 +128,12 @@ impl RigidBody {
     #[must_use]
     pub fn mesh_bvh(&self) -> &MeshBvh<Rss> {
         &self.mesh
+    }
+
+    /// A hash of the mesh's vertex coordinates (bits) and triangles, equal for equal meshes.
+    #[inline]
+    pub(crate) fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// The shared handle.

@@ -532,8 +532,10 @@ fn unit_factors(m: f64) -> (f64, f64) {
 }
 
 /// A total order on (body, motion) pairs for [`time_of_contact`]'s canonical order: the
-/// shared mesh's address, then the motion's parameters.
-fn order_key(body: &RigidBody, motion: &RigidMotion) -> (usize, [u64; 15]) {
+/// mesh's content fingerprint, then the motion's parameters. (Not the mesh's address: that
+/// made an answer's last bits depend on which body had been allocated first, e.g. on the
+/// order in which `ccd batch` threads loaded the files.)
+fn order_key(body: &RigidBody, motion: &RigidMotion) -> (u64, [u64; 15]) {
     let p = motion.pose_at(0.0);
     let (v, u) = (motion.linear_velocity(), motion.axis());
     let m = p.matrix3;
@@ -555,7 +557,7 @@ fn order_key(body: &RigidBody, motion: &RigidMotion) -> (usize, [u64; 15]) {
         m.y_axis.y,
     ]
     .map(f64::to_bits);
-    (std::sync::Arc::as_ptr(body.shared()) as usize, bits)
+    (body.fingerprint(), bits)
 }
 
 fn run(

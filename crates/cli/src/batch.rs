@@ -241,94 +241,161 @@ pub fn run_batch(
         threads: options.threads,
         ..Summary::default()
     };
-    let mut buf = Vec::new();
-    let mut group: Vec<Line> = Vec::with_capacity(GROUP_LINES);
-    let mut at_end = false;
-    while !at_end {
-        let (mut group_bytes, mut consumed) = (0usize, 0u64);
-        while group.len() < GROUP_LINES && group_bytes < GROUP_BYTES {
-            let (n, too_long) =
-                read_line_limited(&mut input, &mut buf, MAX_LINE_BYTES).map_err(|source| {
-                    BatchError::Read {
-                        what: what.to_owned(),
-                        source,
-                    }
-                })?;
-            if n == 0 {
-                at_end = true;
-                break;
-            }
-            consumed += n as u64;
-            let index = summary.lines;
-            summary.lines += 1;
-            if !options.shard.contains(index) {
-                continue;
-            }
-            let mut bytes = buf.as_slice();
-            if index == 0 {
-                bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-            }
-            if !too_long && bytes.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            group_bytes += bytes.len();
-            group.push(Line {
-                number: index + 1,
-                bytes: if too_long {
-                    Err(QueryError::LineTooLong {
-                        limit: MAX_LINE_BYTES,
-                    })
-                } else {
-                    Ok(bytes.to_vec())
-                },
-            });
-        }
-        let records: Vec<(Vec<u8>, Option<bool>)> = pool.install(|| {
-            group
-                .par_iter()
-                .map(|line| {
-                    let record = match &line.bytes {
-                        Ok(bytes) => runner.process_line(bytes, line.number),
-                        Err(e) => ResultRecord {
-                            line: Some(line.number),
-                            id: None,
-                            outcome: Outcome::Error(e.to_info()),
-                        },
-                    };
-                    let contact = match &record.outcome {
-                        Outcome::Ok(r) => Some(r.toc().is_some()),
-                        Outcome::Error(_) => None,
-                    };
-                    let mut text = serde_json::to_vec(&record).unwrap_or_else(|e| {
-                        format!(
-                            r#"{{"line":{},"error":{{"kind":"internal","message":{:?}}}}}"#,
-                            line.number,
-                            e.to_string()
-                        )
-                        .into_bytes()
-                    });
-                    text.push(b'\n');
-                    (text, contact)
-                })
-                .collect()
-        });
-        for (text, contact) in &records {
-            out.write_all(text).map_err(BatchError::Write)?;
-            summary.records += 1;
-            match contact {
-                Some(hit) => {
-                    summary.ok += 1;
-                    summary.contacts += u64::from(*hit);
+    // A pipeline of three stages so that reading and writing (serial) overlap the queries
+    // (parallel): this thread reads group k + 1 while the pool runs group k, then writes the
+    // records of group k. The pool is driven from a helper thread because `install` blocks.
+    // At most two groups are in flight (one running, one queued), so memory stays bounded.
+    std::thread::scope(|scope| {
+        let (to_pool, groups) = std::sync::mpsc::sync_channel::<(Vec<Line>, u64)>(1);
+        let (to_writer, done) = std::sync::mpsc::sync_channel::<(Records, u64)>(1);
+        let pool = &pool;
+        scope.spawn(move || {
+            for (group, consumed) in groups {
+                let records = pool.install(|| run_group(runner, &group));
+                if to_writer.send((records, consumed)).is_err() {
+                    break; // the reader stopped (an error): nothing more to do
                 }
-                None => summary.errors += 1,
+            }
+        });
+        let mut buf = Vec::new();
+        let (mut in_flight, mut at_end) = (0usize, false);
+        while !at_end {
+            let (group, consumed) = read_group(
+                &mut input,
+                what,
+                &mut buf,
+                options,
+                &mut summary,
+                &mut at_end,
+            )?;
+            if !group.is_empty() || consumed > 0 {
+                // the pool thread only stops once `to_pool` is dropped: send cannot fail
+                to_pool
+                    .send((group, consumed))
+                    .map_err(|_| BatchError::Internal("the query thread stopped"))?;
+                in_flight += 1;
+            }
+            // keep one group queued behind the running one; write the oldest when more
+            while in_flight > 1 || (at_end && in_flight > 0) {
+                let (records, consumed) = done
+                    .recv()
+                    .map_err(|_| BatchError::Internal("the query thread stopped"))?;
+                in_flight -= 1;
+                write_records(&mut out, &records, &mut summary)?;
+                progress(consumed);
             }
         }
-        group.clear();
-        progress(consumed);
-    }
+        Ok::<(), BatchError>(())
+    })?;
     out.flush().map_err(BatchError::Write)?;
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// The serialized records of one group with, for each, `Some(contact?)` or `None` for an
+/// error record.
+type Records = Vec<(Vec<u8>, Option<bool>)>;
+
+/// Reads the next group of lines of this shard (at most [`GROUP_LINES`] lines or
+/// [`GROUP_BYTES`] bytes); returns it with the input bytes it consumed, and sets `at_end` at
+/// the end of the input.
+fn read_group(
+    input: &mut impl BufRead,
+    what: &str,
+    buf: &mut Vec<u8>,
+    options: &BatchOptions,
+    summary: &mut Summary,
+    at_end: &mut bool,
+) -> Result<(Vec<Line>, u64), BatchError> {
+    let mut group = Vec::with_capacity(GROUP_LINES);
+    let (mut group_bytes, mut consumed) = (0usize, 0u64);
+    while group.len() < GROUP_LINES && group_bytes < GROUP_BYTES {
+        let (n, too_long) =
+            read_line_limited(input, buf, MAX_LINE_BYTES).map_err(|source| BatchError::Read {
+                what: what.to_owned(),
+                source,
+            })?;
+        if n == 0 {
+            *at_end = true;
+            break;
+        }
+        consumed += n as u64;
+        let index = summary.lines;
+        summary.lines += 1;
+        if !options.shard.contains(index) {
+            continue;
+        }
+        let mut bytes = buf.as_slice();
+        if index == 0 {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        if !too_long && bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        group_bytes += bytes.len();
+        group.push(Line {
+            number: index + 1,
+            bytes: if too_long {
+                Err(QueryError::LineTooLong {
+                    limit: MAX_LINE_BYTES,
+                })
+            } else {
+                Ok(bytes.to_vec())
+            },
+        });
+    }
+    Ok((group, consumed))
+}
+
+/// Runs and serializes one group on the current pool, in order.
+fn run_group(runner: &Runner, group: &[Line]) -> Records {
+    group
+        .par_iter()
+        .map(|line| {
+            let record = match &line.bytes {
+                Ok(bytes) => runner.process_line(bytes, line.number),
+                Err(e) => ResultRecord {
+                    line: Some(line.number),
+                    id: None,
+                    outcome: Outcome::Error(e.to_info()),
+                },
+            };
+            let contact = match &record.outcome {
+                Outcome::Ok(r) => Some(r.toc().is_some()),
+                Outcome::Error(_) => None,
+            };
+            let mut text = serde_json::to_vec(&record).unwrap_or_else(|e| {
+                format!(
+                    r#"{{"line":{},"error":{{"kind":"internal","message":{:?}}}}}"#,
+                    line.number,
+                    e.to_string()
+                )
+                .into_bytes()
+            });
+            text.push(b'\n');
+            (text, contact)
+        })
+        .collect()
+}
+
+/// Writes one group's records in order and counts them.
+fn write_records(
+    out: &mut impl Write,
+    records: &Records,
+    summary: &mut Summary,
+) -> Result<(), BatchError> {
+    for (text, contact) in records {
+        out.write_all(text).map_err(BatchError::Write)?;
+        summary.records += 1;
+        match contact {
+            Some(hit) => {
+                summary.ok += 1;
+                summary.contacts += u64::from(*hit);
+            }
+            None => summary.errors += 1,
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -144,4 +144,7 @@ pub enum BatchError {
         /// The pool builder's message.
         message: String,
     },
+    /// The thread running the queries stopped before the input ended (a bug: report it).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
 }

@@ -198,6 +198,36 @@ fn batch_writes_records_in_input_order_on_any_thread_count() {
     );
 }
 
+/// A record depends on its query only, not on what ran before it in the batch: the rigid
+/// query of the cube and the tetrahedron used to order the two bodies by their address, so
+/// its last bits changed when the tetrahedron happened to be loaded first (as happens with
+/// several threads).
+#[test]
+fn a_record_does_not_depend_on_the_order_files_were_loaded_in() {
+    let query = r#"{"kind":"rigid","id":1,"a":"cube.stl","b":"tetra.obj","a_start":[-0.896765,-0.125412,0.212417,0.7357213552064729,0.5256220587470523,-0.42318914207182934,-0.05784884514119828],"a_end":[0.758325,1.40808,-1.527501,0.8647944884334575,0.21131797740131483,0.21789382034635688,-0.3999968603089298],"b_start":[0.075913,-0.097051,1.429045,0.9847834275699798,-0.15258097804193096,0.04999969735149384,0.06648816577443735],"b_end":[0.737658,-1.986143,0.528742,0.7846634976449193,-0.46587494818084574,0.33561285238256683,0.2337257825674643]}"#;
+    let load = |first: &str| {
+        format!(
+            r#"{{"kind":"rigid","id":0,"a":"{first}","b":"{first}","b_start":[0,5,0,1,0,0,0]}}"#
+        )
+    };
+    let mut records = Vec::new();
+    for prefix in ["", "tetra.obj", "cube.stl"] {
+        let input = if prefix.is_empty() {
+            format!("{query}\n")
+        } else {
+            format!("{}\n{query}\n", load(prefix))
+        };
+        let out = ccd_in(&["batch", "-", "--threads", "1"], input.as_bytes());
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let mut record = lines(&out).pop().expect("a record");
+        assert!(record["ok"]["toc"].as_f64().is_some(), "{record}");
+        record["line"] = Value::Null;
+        records.push(record);
+    }
+    assert_eq!(records[0], records[1], "tetrahedron loaded first");
+    assert_eq!(records[0], records[2], "cube loaded first");
+}
+
 #[test]
 fn batch_shards_partition_the_input() {
     let all = lines(&ccd(&["batch", "queries.jsonl"]));
