@@ -19,7 +19,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::mesh_mesh::{REL_ROUNDING, check_vertices};
 use crate::scale::{contact_back, max_abs, rescale_factors, scaled_bodies, scaled_tolerance};
-use crate::traverse::{MotionBound, Scratch, Traversal, Witness, key_along};
+use crate::traverse::{MotionBound, Scratch, Traversal, Witness, closest_pair, key_along};
 use crate::{CaError, CaOptions, Contact, RigidBody, Stats, Status};
 
 /// A bound on the speed of the points of one body along a direction, for all times of the
@@ -426,12 +426,22 @@ fn bounded_run(
         if next >= end {
             return Ok(None);
         }
-        let w = ev.closest.unwrap_or(Witness::NONE);
         if next <= t || next.is_nan() {
             // no progress (a step below the resolution of t, or NaN): conservative stop
+            let w = ev
+                .closest
+                .unwrap_or_else(|| closest_pair(a, b, &(inv * pb), &mut stats));
             return Ok(Some(window_contact(w, &pa, t, Status::Stalled, stats)));
         }
         if stats.iterations >= opts.max_iterations {
+            // the contact's fields are at its toc `next`: the closest pair there
+            // (the poses at `next` passed the domain check at `t`'s step: they are bounded
+            // by it; should the check still refuse them, the pair at `t` stands in)
+            let (pa, pb) = match poses_in_domain(motion, next, a, b, limit, down) {
+                Ok((pa, pb, _)) => (pa, pb),
+                Err(_) => (pa, pb),
+            };
+            let w = closest_pair(a, b, &(rigid_inverse(&pa) * pb), &mut stats);
             return Ok(Some(window_contact(
                 w,
                 &pa,

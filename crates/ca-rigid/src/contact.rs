@@ -88,8 +88,10 @@ pub struct Contact {
     /// Unit direction from A to B at `toc` (world frame; arbitrary when the points
     /// coincide).
     pub normal: DVec3,
-    /// Distance between the witnesses at `toc` (`≤ ε` unless `OutOfIterations` or
-    /// `Stalled`).
+    /// Distance between the witnesses at `toc`, always finite: `≤ ε` unless
+    /// `OutOfIterations` or `Stalled`; with `OutOfIterations` the witnesses are the closest
+    /// pair at `toc`, with `Stalled` the closest pair the last evaluation found (or the
+    /// closest pair at `toc` when it found none).
     pub distance: f64,
     /// Feature of A's mesh carrying `point_a` (indices into the caller's mesh).
     pub feature_a: Feature,

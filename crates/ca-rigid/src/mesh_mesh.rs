@@ -10,7 +10,9 @@ use crate::node_key::rss_extent;
 use crate::scale::{
     contact_back, max_abs, rescale_factors, scaled_bodies, scaled_motion, scaled_tolerance,
 };
-use crate::traverse::{Evaluation, MotionBound, Scratch, Traversal, Witness, exact_witness};
+use crate::traverse::{
+    Evaluation, MotionBound, Scratch, Traversal, Witness, closest_pair, exact_witness,
+};
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
@@ -612,15 +614,16 @@ fn run(
         if next <= t || next.is_nan() {
             // no progress: the step is below the resolution of t (or not positive); the
             // bodies are apart on [0, t] (no pair within ε at t)
-            let w = ev.closest.unwrap_or(Witness::NONE);
+            let w = ev
+                .closest
+                .unwrap_or_else(|| closest_pair(a, b, &q.poses(t).1, &mut stats));
             return Ok(Some(q.contact(t, w, Status::Stalled, stats)));
         }
         if stats.iterations >= opts.max_iterations {
-            // separated on [0, next): `next` is a conservative lower bound of the TOC
-            let w = ev.closest.unwrap_or(Witness::NONE);
-            let mut c = q.contact(t, w, Status::OutOfIterations, stats);
-            c.toc = next;
-            return Ok(Some(c));
+            // separated on [0, next): `next` is a conservative lower bound of the TOC; the
+            // witness is the closest pair at `next` (the contact's fields are at its toc)
+            let w = closest_pair(a, b, &q.poses(next).1, &mut stats);
+            return Ok(Some(q.contact(next, w, Status::OutOfIterations, stats)));
         }
         t = next;
         horizon = (HORIZON_GROWTH * ev.step).min(1.0 - t);

@@ -150,6 +150,45 @@ pub(crate) fn exact_witness(
     }
 }
 
+/// The exact closest pair of the two meshes with B at `pos_ab` in A's frame (best-first
+/// traversal with the RSS lower bound), or [`Witness::NONE`] when no pair has a finite
+/// distance. Used to give a run that stopped early ([`Status::Stalled`](crate::Status),
+/// [`Status::OutOfIterations`](crate::Status)) a real witness at its `toc` when the last
+/// evaluation found none (its steps came from node bounds alone).
+pub(crate) fn closest_pair(
+    a: &RigidBody,
+    b: &RigidBody,
+    pos_ab: &DAffine3,
+    stats: &mut Stats,
+) -> Witness {
+    let (ma, mb) = (a.mesh_bvh().mesh(), b.mesh_bvh().mesh());
+    let mut best = Witness::NONE;
+    let mut ws = ccd_bvh::Workspace::new();
+    let (_, ts) = a.mesh_bvh().bvh().traverse_pair_best_first(
+        b.mesh_bvh().bvh(),
+        &mut ws,
+        f64::INFINITY,
+        |x: &Rss, y: &Rss| x.distance_lower_bound(y, pos_ab),
+        |ia, ib| {
+            let ta = ma.triangle(ia as usize);
+            let tb = mb.triangle(ib as usize);
+            let tb_in_a = Triangle::new(
+                pos_ab.transform_point3(tb.a),
+                pos_ab.transform_point3(tb.b),
+                pos_ab.transform_point3(tb.c),
+            );
+            let w = exact_witness(a, b, ia, ib, &ta, &tb_in_a);
+            if w.distance < best.distance {
+                best = w;
+            }
+            best.distance
+        },
+    );
+    stats.bv_tests += ts.bv_tests;
+    stats.primitive_tests += ts.primitive_tests;
+    best
+}
+
 /// One evaluation at a time `t`: the bodies, B's pose in A's frame, the motion bound over
 /// the horizon, the tolerance and the rounding allowance.
 pub(crate) struct Traversal<'q, M> {
