@@ -85,6 +85,31 @@ pub enum ArticulatedError {
     /// pairs from the scene, so this signals an inconsistency, reported instead of a panic.
     #[error("{0:?} is not a part of the scene with geometry")]
     UnknownPart(crate::Part),
+    /// An adaptive query names an active joint the body does not have (joints are named
+    /// by the link they move; a model has one per link).
+    #[error("body {body}: active joint {joint} does not exist (the model has {count} joints)")]
+    UnknownJoint {
+        /// The articulated body.
+        body: usize,
+        /// The joint id given.
+        joint: u32,
+        /// Joints (links) of the model.
+        count: usize,
+    },
+    /// An adaptive query declares a joint inactive although its value changes over the step.
+    #[error(
+        "body {body}: the joint of link {link:?} is declared inactive but moves from {from} to {to}"
+    )]
+    InactiveJointMoved {
+        /// The articulated body.
+        body: usize,
+        /// The link whose joint moves.
+        link: String,
+        /// Its (first differing) start value.
+        from: f64,
+        /// Its end value.
+        to: f64,
+    },
     /// An error of the conservative-advancement layer.
     #[error(transparent)]
     Ca(#[from] ccd_ca_rigid::CaError),

@@ -13,6 +13,11 @@
 //!   contact ([`Mode::Boolean`], for planner edges) or every colliding pair
 //!   ([`Mode::AllPairs`]), with the pair named by [`Part`]s and the counters of CATCH
 //!   Table 2 ([`Stats`]).
+//! - [`AdaptiveScene`]: the same query for simulators that move only some joints per step
+//!   (adaptive dynamics; Kim, Redon, Kim, "Continuous Collision Detection for Adaptive
+//!   Simulation of Articulated Bodies", Sec. 2–4): the caller names the active joints
+//!   ([`AdaptiveStep`]); each body's assembly tree is updated only along their paths and its
+//!   sub-assembly boxes are culled top-down, with the same answers as [`Scene::query`].
 //!
 //! # Pipeline
 //! 1. **Spatial culling** (Sec. 5): the world transforms of all links over `[0, 1]` as
@@ -77,6 +82,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod adaptive;
 mod body;
 mod bound;
 mod error;
@@ -84,6 +90,7 @@ mod scene;
 #[cfg(feature = "urdf")]
 mod urdf;
 
+pub use adaptive::{AdaptiveScene, AdaptiveStep};
 pub use body::{ArticulatedBody, LinkShape};
 pub use error::ArticulatedError;
 pub use scene::{

@@ -165,10 +165,10 @@ impl QueryResult {
 
 /// A rigid body of a scene with its motion for the next queries.
 #[derive(Clone, Debug)]
-struct RigidEntry {
-    body: RigidBody,
-    corners: [DVec3; 8],
-    motion: RigidMotion,
+pub(crate) struct RigidEntry {
+    pub(crate) body: RigidBody,
+    pub(crate) corners: [DVec3; 8],
+    pub(crate) motion: RigidMotion,
 }
 
 /// The frame two links of one body are seen from: the body and their common ancestor.
@@ -176,20 +176,20 @@ type Frame = Option<(usize, LinkId)>;
 
 /// A potentially colliding pair with its lower bound of the time of contact.
 #[derive(Clone, Copy, Debug)]
-struct Pcl {
-    a: Part,
-    b: Part,
-    lower: f64,
+pub(crate) struct Pcl {
+    pub(crate) a: Part,
+    pub(crate) b: Part,
+    pub(crate) lower: f64,
 }
 
 /// Reusable buffers of [`Scene::query_with`] (one per thread).
 #[derive(Debug, Default)]
 pub struct Workspace {
-    motions: Vec<ArticulatedMotion>,
+    pub(crate) motions: Vec<ArticulatedMotion>,
     boxes: Vec<(Part, Aabb)>,
-    pcls: Vec<Pcl>,
+    pub(crate) pcls: Vec<Pcl>,
     scratch: BoundedScratch,
-    bvh: ccd_bvh::Workspace,
+    pub(crate) bvh: ccd_bvh::Workspace,
 }
 
 /// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
@@ -230,8 +230,8 @@ pub struct Workspace {
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
     bodies: Vec<Arc<ArticulatedBody>>,
-    rigid: Vec<RigidEntry>,
-    environment: Option<RigidBody>,
+    pub(crate) rigid: Vec<RigidEntry>,
+    pub(crate) environment: Option<RigidBody>,
 }
 
 fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
@@ -554,7 +554,7 @@ impl Scene {
     }
 
     /// Lower bounds, sorting and CA with temporal culling (CATCH Alg. 1).
-    fn narrow_phase(
+    pub(crate) fn narrow_phase(
         &self,
         ws: &mut Workspace,
         opts: &QueryOptions,
@@ -615,7 +615,10 @@ impl Scene {
                         k += 1;
                     }
                     None => {
-                        pcls.swap_remove(k);
+                        // order-preserving: pairs with equal bounds keep the order of the
+                        // pair list, so ties between contacts resolve the same way for any
+                        // superset of the pairs (the adaptive query relies on it)
+                        pcls.remove(k);
                     }
                 }
             }
@@ -667,7 +670,7 @@ impl Scene {
     }
 }
 
-fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
+pub(crate) fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
     if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
         return Err(ArticulatedError::InvalidOptions(format!(
             "tolerance {} must be positive and finite",
@@ -684,7 +687,7 @@ fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
 
 /// Whether some environment triangle's box overlaps `bx` (conservative: false only when
 /// none can).
-fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspace) -> bool {
+pub(crate) fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspace) -> bool {
     let q = Rss::fit_points(&bx.corners());
     let mesh = env.mesh_bvh();
     let mut found = false;
@@ -706,7 +709,7 @@ fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspace) -> bool
 }
 
 /// The motion of body `i` for its step, with typed errors naming the body.
-fn body_motion(
+pub(crate) fn body_motion(
     i: usize,
     body: &ArticulatedBody,
     step: &BodyStep<'_>,

@@ -1137,6 +1137,80 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
         self.engine.update(&self.topo)
     }
 
+    /// The enclosure of node `id`'s child-to-parent transform over the domain (kind 3 of
+    /// [`AssemblyTree`]: lower part's principal handle → the node's parent's principal handle;
+    /// the identity for upper parts and the root), after the bottom-up update of the dirty
+    /// nodes. Adaptive CCD bounds a sub-assembly's swept volume in its own frame with it.
+    ///
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of the assembly.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyNode, AssemblyTree, Joint, LinkSpec, NodeId};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    /// use ccd_taylor::Interval;
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let spec = |i: usize| LinkSpec {
+    ///     name: format!("l{i}"),
+    ///     parent: (i > 0).then(|| format!("l{}", i - 1)),
+    ///     joint: hinge,
+    ///     offset: DAffine3::from_translation(DVec3::X),
+    /// };
+    /// let model = ArticulatedModel::new(vec![spec(0), spec(1)])?;
+    /// let tree = AssemblyTree::from_model(&model);
+    /// let motion = ArticulatedMotion::from_joints(&model, &[0.0, 0.0], &[0.0, 1.0])?;
+    /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &motion, Interval::UNIT)?;
+    /// let AssemblyNode::Joint { lower, .. } = tree.node(NodeId(0))? else { unreachable!() };
+    /// // link 1's frame seen from link 0 sweeps a quarter circle of radius 1 about (1, 0, 0)
+    /// let swept = bounds.child_to_parent_bound(lower)?.apply(DVec3::X).aabb();
+    /// assert!(swept.contains_point(DVec3::new(2.0, 0.0, 0.0)));
+    /// assert!(swept.contains_point(DVec3::new(1.0 + 1.0f64.cos(), 1.0f64.sin(), 0.0)));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn child_to_parent_bound(&mut self, id: NodeId) -> Result<Transform<E>, KinematicsError> {
+        let k = check_node(id, self.topo.nodes.len())?;
+        self.engine.update(&self.topo);
+        Ok(self.engine.to_parent[k])
+    }
+
+    /// The enclosure of the world transform of node `id`'s principal handle (the frame of
+    /// its top link) over the domain, accumulated top-down from the nearest node already
+    /// computed since the last update (Sec. 3.2).
+    ///
+    /// # Errors
+    /// [`KinematicsError::UnknownNodeId`] when `id` is not a node of the assembly.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyTree, Joint, LinkId, LinkSpec};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    /// use ccd_taylor::Interval;
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let spec = |i: usize| LinkSpec {
+    ///     name: format!("l{i}"),
+    ///     parent: (i > 0).then(|| format!("l{}", i - 1)),
+    ///     joint: hinge,
+    ///     offset: DAffine3::from_translation(DVec3::X),
+    /// };
+    /// let model = ArticulatedModel::new(vec![spec(0), spec(1), spec(2)])?;
+    /// let tree = AssemblyTree::from_model(&model);
+    /// let motion = ArticulatedMotion::from_joints(&model, &[0.0; 3], &[0.5, 0.0, 0.0])?;
+    /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &motion, Interval::UNIT)?;
+    /// // the leaf of link 2 is its own sub-assembly: its handle is link 2's frame
+    /// let leaf = tree.leaf(LinkId(2))?;
+    /// let w = bounds.node_world_bound(leaf)?.apply(DVec3::ZERO).aabb();
+    /// assert!(w.contains_point(motion.world_at(LinkId(2), 0.7)?.translation.into()));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn node_world_bound(&mut self, id: NodeId) -> Result<Transform<E>, KinematicsError> {
+        let k = check_node(id, self.topo.nodes.len())?;
+        self.engine.update(&self.topo);
+        Ok(*self.engine.world_of(&self.topo, k as u32))
+    }
+
     /// The enclosure of `link`'s world transform over the domain (Sec. 3.1–3.2).
     ///
     /// # Errors
@@ -1163,6 +1237,19 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
             out.push(self.world_bound(l)?);
         }
         Ok(())
+    }
+}
+
+/// The index of `id` when it is one of `len` nodes, else [`KinematicsError::UnknownNodeId`].
+fn check_node(id: NodeId, len: usize) -> Result<usize, KinematicsError> {
+    let i = id.index();
+    if i < len {
+        Ok(i)
+    } else {
+        Err(KinematicsError::UnknownNodeId {
+            id: id.0,
+            nodes: len,
+        })
     }
 }
 

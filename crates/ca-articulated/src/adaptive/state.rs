@@ -1,0 +1,554 @@
+//! Per-body state of the adaptive query: the assembly tree with its cached enclosures
+//! (updated only along the changed joints' paths), a swept box per sub-assembly in its own
+//! frame, world boxes computed top-down on demand, and cached self-collision candidates of
+//! rigid sub-assemblies.
+
+use ccd_geometry::Aabb;
+use ccd_kinematics::{
+    ArticulatedMotion, AssemblyBounds, AssemblyNode, AssemblyTree, LinkId, NodeId, RigidMotion,
+};
+use ccd_taylor::{Enclosure, Interval};
+use glam::DAffine3;
+
+use crate::scene::{Pcl, env_overlaps};
+use crate::{ArticulatedBody, ArticulatedError, Part};
+
+const NONE: u32 = u32::MAX;
+
+/// Whether a relative motion changes the link's pose over the step.
+#[inline]
+fn is_moving(m: &RigidMotion) -> bool {
+    m.angle() != 0.0 || m.linear_velocity() != glam::DVec3::ZERO
+}
+
+/// The adaptive state of one articulated body for one enclosure arithmetic `E`.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyState<E> {
+    /// Index of the body in the scene.
+    body: usize,
+    nodes: Vec<AssemblyNode>,
+    parent: Vec<u32>,
+    /// Per link: the node whose principal joint is the link's joint (`NONE`: model root).
+    joint_node: Vec<u32>,
+    bounds: AssemblyBounds<E>,
+    /// The relative motions the bounds hold.
+    motions: Vec<RigidMotion>,
+    /// Per node: a box (not inflated) holding the sub-assembly's geometry over the step, in
+    /// the frame of the node's principal handle (its top link). Empty without geometry.
+    local: Vec<Aabb>,
+    /// Per node: some joint inside the sub-assembly moves during the step (leaves: never).
+    moving: Vec<bool>,
+    /// Per node: links with geometry in the sub-assembly.
+    geometry: Vec<Vec<LinkId>>,
+    /// Per node: self-collision candidate pairs inside the sub-assembly, valid while no joint
+    /// inside it changes (the sub-assembly is rigid, so their distances are constant).
+    rigid: Vec<Option<Vec<(LinkId, LinkId)>>>,
+    /// Per node: world box over the step (inflated), valid when `world_stamp == stamp`.
+    world: Vec<Aabb>,
+    world_stamp: Vec<u64>,
+    stamp: u64,
+    /// Scratch: nodes marked in this step's update.
+    mark: Vec<u64>,
+    dirty: Vec<u32>,
+    /// World transforms at `t = 0` (computed when a rigid cache is rebuilt).
+    pose0: Vec<DAffine3>,
+    pose0_stamp: u64,
+    /// Half the tolerance, slightly enlarged: the inflation of every box.
+    margin: f64,
+}
+
+impl<E: Enclosure + PartialEq> BodyState<E> {
+    /// The state of body `index` at the start of its first step `motion`.
+    pub(crate) fn new(
+        index: usize,
+        body: &ArticulatedBody,
+        motion: &ArticulatedMotion,
+    ) -> Result<Self, ArticulatedError> {
+        let model = body.model();
+        let err = |source| ArticulatedError::Motion {
+            body: index,
+            source,
+        };
+        let tree = AssemblyTree::from_model(model);
+        let nn = tree.node_count();
+        let mut nodes = Vec::with_capacity(nn);
+        let mut parent = Vec::with_capacity(nn);
+        for k in 0..nn as u32 {
+            nodes.push(tree.node(NodeId(k)).map_err(err)?);
+            parent.push(tree.parent(NodeId(k)).map_err(err)?.map_or(NONE, |p| p.0));
+        }
+        let mut joint_node = vec![NONE; model.len()];
+        for (i, j) in joint_node.iter_mut().enumerate() {
+            if let Some(k) = tree.joint_node(LinkId(i as u32)).map_err(err)? {
+                *j = k.0;
+            }
+        }
+        let mut geometry = vec![Vec::new(); nn];
+        for k in (0..nn).rev() {
+            geometry[k] = match nodes[k] {
+                AssemblyNode::Body { link } => {
+                    if body.link_shape(link).is_some() {
+                        vec![link]
+                    } else {
+                        Vec::new()
+                    }
+                }
+                AssemblyNode::Joint { upper, lower, .. } => {
+                    let mut g = geometry[upper.index()].clone();
+                    g.extend_from_slice(&geometry[lower.index()]);
+                    g
+                }
+            };
+        }
+        let bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        let mut s = Self {
+            body: index,
+            nodes,
+            parent,
+            joint_node,
+            bounds,
+            motions: motion.relatives().to_vec(),
+            local: vec![Aabb::EMPTY; nn],
+            moving: vec![false; nn],
+            geometry,
+            rigid: vec![None; nn],
+            world: vec![Aabb::EMPTY; nn],
+            world_stamp: vec![0; nn],
+            stamp: 1,
+            mark: vec![0; nn],
+            dirty: Vec::new(),
+            pose0: Vec::new(),
+            pose0_stamp: 0,
+            margin: 0.0,
+        };
+        for k in (0..nn as u32).rev() {
+            s.refresh(body, k)?;
+        }
+        Ok(s)
+    }
+
+    /// Recomputes node `k`'s local box and moving flag from its children (which must be up
+    /// to date) and drops its rigid cache.
+    fn refresh(&mut self, body: &ArticulatedBody, k: u32) -> Result<(), ArticulatedError> {
+        let i = k as usize;
+        self.rigid[i] = None;
+        match self.nodes[i] {
+            AssemblyNode::Body { link } => {
+                self.local[i] = body.link_shape(link).map_or(Aabb::EMPTY, |s| {
+                    Aabb::from_points(s.obb_corners().iter().copied())
+                });
+                self.moving[i] = false;
+            }
+            AssemblyNode::Joint {
+                joint,
+                upper,
+                lower,
+            } => {
+                let (u, l) = (upper.index(), lower.index());
+                let below = if self.local[l].is_empty() {
+                    Aabb::EMPTY
+                } else {
+                    self.bounds
+                        .child_to_parent_bound(lower)
+                        .map_err(|source| ArticulatedError::Motion {
+                            body: self.body,
+                            source,
+                        })?
+                        .aabb_of_box(&self.local[l])
+                };
+                self.local[i] = self.local[u].merge(below);
+                self.moving[i] =
+                    self.moving[u] || self.moving[l] || is_moving(&self.motions[joint.index()]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves to the next step: links whose relative motion differs from the cached one
+    /// (the active joints, joints that stopped, joints moved between steps) get new
+    /// enclosures; only the nodes on their paths to the root are recomputed, bottom-up.
+    /// Returns the number of recomputed nodes.
+    pub(crate) fn advance(
+        &mut self,
+        body: &ArticulatedBody,
+        motion: &ArticulatedMotion,
+        tolerance: f64,
+    ) -> Result<usize, ArticulatedError> {
+        self.stamp += 1;
+        let margin = 0.5 * tolerance * (1.0 + 1e-6);
+        if margin != self.margin {
+            // rigid candidates were culled with the old tolerance
+            self.rigid.iter_mut().for_each(|r| *r = None);
+            self.margin = margin;
+        }
+        self.dirty.clear();
+        for (i, m) in motion.relatives().iter().enumerate() {
+            if *m == self.motions[i] {
+                continue;
+            }
+            self.bounds
+                .set_motion(LinkId(i as u32), *m)
+                .map_err(|source| ArticulatedError::Motion {
+                    body: self.body,
+                    source,
+                })?;
+            self.motions[i] = *m;
+            let mut k = self.joint_node[i];
+            while k != NONE && self.mark[k as usize] != self.stamp {
+                self.mark[k as usize] = self.stamp;
+                self.dirty.push(k);
+                k = self.parent[k as usize];
+            }
+        }
+        // children have larger indices than their parents: deepest first
+        let mut dirty = std::mem::take(&mut self.dirty);
+        dirty.sort_unstable_by(|a, b| b.cmp(a));
+        for &k in &dirty {
+            self.refresh(body, k)?;
+        }
+        let count = dirty.len();
+        self.dirty = dirty;
+        Ok(count)
+    }
+
+    /// The inflated world box of node `k` over the step (computed top-down on first use).
+    fn world_box(&mut self, body: &ArticulatedBody, k: u32) -> Result<Aabb, ArticulatedError> {
+        let i = k as usize;
+        if self.world_stamp[i] == self.stamp {
+            return Ok(self.world[i]);
+        }
+        let t =
+            self.bounds
+                .node_world_bound(NodeId(k))
+                .map_err(|source| ArticulatedError::Motion {
+                    body: self.body,
+                    source,
+                })?;
+        let b = match self.nodes[i] {
+            AssemblyNode::Body { link } => match body.link_shape(link) {
+                Some(s) => t.aabb_of_points(s.obb_corners().iter().copied()),
+                None => Aabb::EMPTY,
+            },
+            AssemblyNode::Joint { .. } if self.local[i].is_empty() => Aabb::EMPTY,
+            AssemblyNode::Joint { .. } => t.aabb_of_box(&self.local[i]),
+        };
+        let b = if b.is_empty() {
+            b
+        } else {
+            b.inflate(self.margin)
+        };
+        self.world[i] = b;
+        self.world_stamp[i] = self.stamp;
+        Ok(b)
+    }
+
+    /// The inflated world boxes of all nodes over the current step (index = node id).
+    pub(crate) fn world_boxes(
+        &mut self,
+        body: &ArticulatedBody,
+    ) -> Result<Vec<Aabb>, ArticulatedError> {
+        (0..self.nodes.len() as u32)
+            .map(|k| self.world_box(body, k))
+            .collect()
+    }
+
+    fn part(&self, link: LinkId) -> Part {
+        Part::Link {
+            body: self.body,
+            link,
+        }
+    }
+
+    /// Pairs of this body's links with the environment: node boxes tested top-down, a
+    /// sub-assembly culled as one.
+    pub(crate) fn against_environment(
+        &mut self,
+        body: &ArticulatedBody,
+        env: &ccd_ca_rigid::RigidBody,
+        bvh: &mut ccd_bvh::Workspace,
+        stack: &mut Vec<u32>,
+        out: &mut Vec<Pcl>,
+    ) -> Result<(), ArticulatedError> {
+        stack.clear();
+        stack.push(0);
+        while let Some(k) = stack.pop() {
+            if self.local[k as usize].is_empty() {
+                continue;
+            }
+            let w = self.world_box(body, k)?;
+            if !env_overlaps(env, &w, bvh) {
+                continue;
+            }
+            match self.nodes[k as usize] {
+                AssemblyNode::Body { link } => out.push(Pcl {
+                    a: self.part(link),
+                    b: Part::Environment,
+                    lower: 0.0,
+                }),
+                AssemblyNode::Joint { upper, lower, .. } => {
+                    stack.push(lower.0);
+                    stack.push(upper.0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Pairs of this body's links with a rigid body whose swept box is `rigid`.
+    pub(crate) fn against_box(
+        &mut self,
+        body: &ArticulatedBody,
+        rigid: (Part, &Aabb),
+        stack: &mut Vec<u32>,
+        out: &mut Vec<Pcl>,
+    ) -> Result<(), ArticulatedError> {
+        stack.clear();
+        stack.push(0);
+        while let Some(k) = stack.pop() {
+            if self.local[k as usize].is_empty() || !self.world_box(body, k)?.overlaps(rigid.1) {
+                continue;
+            }
+            match self.nodes[k as usize] {
+                AssemblyNode::Body { link } => out.push(Pcl {
+                    a: self.part(link),
+                    b: rigid.0,
+                    lower: 0.0,
+                }),
+                AssemblyNode::Joint { upper, lower, .. } => {
+                    stack.push(lower.0);
+                    stack.push(upper.0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The node of a pair to split: the internal one, or the one with the larger box.
+    fn split_first(a: (&AssemblyNode, &Aabb), b: (&AssemblyNode, &Aabb)) -> bool {
+        match (a.0, b.0) {
+            (AssemblyNode::Body { .. }, _) => false,
+            (_, AssemblyNode::Body { .. }) => true,
+            _ => a.1.surface_area() >= b.1.surface_area(),
+        }
+    }
+
+    /// Self-collision candidates: for each moving sub-assembly, its two parts' boxes tested
+    /// top-down against each other; a rigid sub-assembly contributes its cached candidates.
+    pub(crate) fn self_pairs(
+        &mut self,
+        body: &ArticulatedBody,
+        motion: &ArticulatedMotion,
+        stack: &mut Vec<(u32, u32)>,
+        out: &mut Vec<Pcl>,
+    ) -> Result<(), ArticulatedError> {
+        let mut nodes = vec![0u32];
+        while let Some(k) = nodes.pop() {
+            let i = k as usize;
+            if self.geometry[i].len() < 2 {
+                continue;
+            }
+            if !self.moving[i] {
+                self.rigid_candidates(body, motion, k);
+                if let Some(list) = &self.rigid[i] {
+                    let b = self.body;
+                    out.extend(list.iter().map(|&(x, y)| Pcl {
+                        a: Part::Link { body: b, link: x },
+                        b: Part::Link { body: b, link: y },
+                        lower: 0.0,
+                    }));
+                }
+                continue;
+            }
+            let AssemblyNode::Joint { upper, lower, .. } = self.nodes[i] else {
+                continue;
+            };
+            nodes.push(lower.0);
+            nodes.push(upper.0);
+            stack.clear();
+            stack.push((upper.0, lower.0));
+            while let Some((a, b)) = stack.pop() {
+                let (ai, bi) = (a as usize, b as usize);
+                if self.local[ai].is_empty() || self.local[bi].is_empty() {
+                    continue;
+                }
+                let (wa, wb) = (self.world_box(body, a)?, self.world_box(body, b)?);
+                if !wa.overlaps(&wb) {
+                    continue;
+                }
+                match (self.nodes[ai], self.nodes[bi]) {
+                    (AssemblyNode::Body { link: x }, AssemblyNode::Body { link: y }) => {
+                        if body.is_self_pair(x, y) {
+                            let (x, y) = (x.min(y), x.max(y));
+                            out.push(Pcl {
+                                a: self.part(x),
+                                b: self.part(y),
+                                lower: 0.0,
+                            });
+                        }
+                    }
+                    (na, nb) => {
+                        if Self::split_first((&na, &wa), (&nb, &wb)) {
+                            if let AssemblyNode::Joint { upper, lower, .. } = na {
+                                stack.push((lower.0, b));
+                                stack.push((upper.0, b));
+                            }
+                        } else if let AssemblyNode::Joint { upper, lower, .. } = nb {
+                            stack.push((a, lower.0));
+                            stack.push((a, upper.0));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the candidate list of rigid node `k` (and of its children) when it is not
+    /// cached: self pairs whose boxes at `t = 0`, inflated by the margin, overlap. Their
+    /// relative pose is constant over the step (no joint between them moves), so boxes apart
+    /// at one instant prove them more than `ε` apart during the whole step.
+    fn rigid_candidates(&mut self, body: &ArticulatedBody, motion: &ArticulatedMotion, k: u32) {
+        let i = k as usize;
+        if self.rigid[i].is_some() {
+            return;
+        }
+        let AssemblyNode::Joint { upper, lower, .. } = self.nodes[i] else {
+            self.rigid[i] = Some(Vec::new());
+            return;
+        };
+        self.rigid_candidates(body, motion, upper.0);
+        self.rigid_candidates(body, motion, lower.0);
+        if self.pose0_stamp != self.stamp {
+            self.pose0 = motion.world_all_at(0.0);
+            self.pose0_stamp = self.stamp;
+        }
+        let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
+            let w = pose0[l.index()];
+            body.link_shape(l).map(|s| {
+                Aabb::from_points(s.obb_corners().iter().map(|&c| w.transform_point3(c)))
+                    .inflate(margin)
+            })
+        };
+        let mut list: Vec<(LinkId, LinkId)> = Vec::new();
+        for src in [upper, lower] {
+            list.extend_from_slice(self.rigid[src.index()].as_deref().unwrap_or(&[]));
+        }
+        for &x in &self.geometry[upper.index()] {
+            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
+                continue;
+            };
+            for &y in &self.geometry[lower.index()] {
+                if !body.is_self_pair(x, y) {
+                    continue;
+                }
+                if let Some(by) = boxes(y, &self.pose0, self.margin)
+                    && bx.overlaps(&by)
+                {
+                    list.push((x.min(y), x.max(y)));
+                }
+            }
+        }
+        self.rigid[i] = Some(list);
+    }
+}
+
+/// Candidate pairs between two different articulated bodies: their assembly trees
+/// traversed together, node boxes tested top-down.
+pub(crate) fn between_bodies<E: Enclosure + PartialEq>(
+    sa: &mut BodyState<E>,
+    ba: &ArticulatedBody,
+    sb: &mut BodyState<E>,
+    bb: &ArticulatedBody,
+    stack: &mut Vec<(u32, u32)>,
+    out: &mut Vec<Pcl>,
+) -> Result<(), ArticulatedError> {
+    stack.clear();
+    stack.push((0, 0));
+    while let Some((a, b)) = stack.pop() {
+        let (ai, bi) = (a as usize, b as usize);
+        if sa.local[ai].is_empty() || sb.local[bi].is_empty() {
+            continue;
+        }
+        let (wa, wb) = (sa.world_box(ba, a)?, sb.world_box(bb, b)?);
+        if !wa.overlaps(&wb) {
+            continue;
+        }
+        match (sa.nodes[ai], sb.nodes[bi]) {
+            (AssemblyNode::Body { link: x }, AssemblyNode::Body { link: y }) => out.push(Pcl {
+                a: sa.part(x),
+                b: sb.part(y),
+                lower: 0.0,
+            }),
+            (na, nb) => {
+                if BodyState::<E>::split_first((&na, &wa), (&nb, &wb)) {
+                    if let AssemblyNode::Joint { upper, lower, .. } = na {
+                        stack.push((lower.0, b));
+                        stack.push((upper.0, b));
+                    }
+                } else if let AssemblyNode::Joint { upper, lower, .. } = nb {
+                    stack.push((a, lower.0));
+                    stack.push((a, upper.0));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccd_geometry::TriMesh;
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    use ccd_taylor::TaylorModel;
+    use glam::DVec3;
+
+    fn chain(n: usize) -> ArticulatedBody {
+        let hinge = Joint::Revolute {
+            axis: DVec3::Z,
+            limits: None,
+        };
+        let specs = (0..n)
+            .map(|i| LinkSpec {
+                name: format!("l{i}"),
+                parent: (i > 0).then(|| format!("l{}", i - 1)),
+                joint: hinge,
+                offset: DAffine3::from_translation(DVec3::X),
+            })
+            .collect();
+        let model = ArticulatedModel::new(specs).unwrap();
+        let rod = TriMesh::new(
+            vec![
+                DVec3::new(0.1, -0.05, -0.05),
+                DVec3::new(0.9, -0.05, -0.05),
+                DVec3::new(0.5, 0.05, -0.05),
+                DVec3::new(0.5, 0.0, 0.05),
+            ],
+            vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        )
+        .unwrap();
+        ArticulatedBody::from_meshes(model, vec![Some(rod); n]).unwrap()
+    }
+
+    #[test]
+    fn only_the_changed_joints_paths_are_recomputed() {
+        let body = chain(16);
+        let q0 = vec![0.1; 16];
+        let m0 = ArticulatedMotion::from_joints(body.model(), &q0, &q0).unwrap();
+        let mut s = BodyState::<TaylorModel>::new(0, &body, &m0).unwrap();
+        assert_eq!(s.advance(&body, &m0, 1e-3).unwrap(), 0);
+        let mut q1 = q0.clone();
+        q1[9] = 0.5;
+        let m1 = ArticulatedMotion::from_joints(body.model(), &q0, &q1).unwrap();
+        // 16 links: the joint of link 9 sits 4 levels deep
+        assert_eq!(s.advance(&body, &m1, 1e-3).unwrap(), 4);
+        assert!(s.moving[0]);
+        // the root's own motion dirties no node
+        let mut q2 = q0.clone();
+        q2[0] = 0.3;
+        let m2 = ArticulatedMotion::from_joints(body.model(), &q0, &q2).unwrap();
+        // link 9 stops (4 nodes), link 0 starts (none)
+        assert_eq!(s.advance(&body, &m2, 1e-3).unwrap(), 4);
+        assert!(!s.moving[0]);
+    }
+}
