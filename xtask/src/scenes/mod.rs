@@ -1,5 +1,6 @@
 //! The benchmark scenes. Each returns a `SceneReport` (see [`crate::report`]).
 
+pub(crate) mod adaptive;
 pub(crate) mod avatar_house;
 pub(crate) mod catch;
 pub(crate) mod cloth_ball;
@@ -78,6 +79,18 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "panda-planner",
         run: catch::scenes::panda_planner,
+    },
+    Scene {
+        name: "wooden-men",
+        run: adaptive::wooden_men,
+    },
+    Scene {
+        name: "pendulum",
+        run: adaptive::pendulum_scene,
+    },
+    Scene {
+        name: "falling-man",
+        run: adaptive::falling_man,
     },
     Scene {
         name: "avatar-house",

@@ -7,9 +7,14 @@
 
 mod state;
 
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
 use ccd_geometry::Aabb;
 use ccd_kinematics::LinkId;
 use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
+use glam::DAffine3;
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
 use crate::{
@@ -127,6 +132,8 @@ pub struct AdaptiveScene {
     states: States,
     /// Per body: which joints are active in the current step.
     active: Vec<Vec<bool>>,
+    /// The environment's k-DOP hierarchy and the key of the mesh it was built for.
+    env_tree: Option<(EnvKey, Arc<MeshBvh<Kdop18>>)>,
     /// The "pairs before culling" count and the scene shape and option it was computed for.
     pairs_before: Option<((usize, usize, bool, bool), u64)>,
     node_stack: Vec<u32>,
@@ -147,6 +154,7 @@ impl AdaptiveScene {
             states: States::Empty,
             active: Vec::new(),
             pairs_before: None,
+            env_tree: None,
             node_stack: Vec::new(),
             pair_stack: Vec::new(),
             rigid_boxes: Vec::new(),
@@ -165,6 +173,39 @@ impl AdaptiveScene {
     #[inline]
     pub fn scene_mut(&mut self) -> &mut Scene {
         &mut self.scene
+    }
+
+    /// A k-DOP hierarchy of the environment's triangles for the node-box tests (large node
+    /// boxes against the environment's RSS tree cost many rectangle distances), rebuilt when
+    /// the environment changes.
+    fn environment_tree(&mut self) -> Result<Option<Arc<MeshBvh<Kdop18>>>, ArticulatedError> {
+        let Some(env) = &self.scene.environment else {
+            self.env_tree = None;
+            return Ok(None);
+        };
+        let mesh = env.mesh_bvh().mesh();
+        let key = (
+            std::ptr::from_ref(env.mesh_bvh()) as usize,
+            mesh.triangle_count(),
+            mesh.vertices()
+                .first()
+                .map(|v| v.to_array().map(f64::to_bits)),
+        );
+        if let Some((k, tree)) = &self.env_tree
+            && *k == key
+        {
+            return Ok(Some(Arc::clone(tree)));
+        }
+        let tree = Arc::new(
+            MeshBvh::<Kdop18>::new(mesh.clone(), &BvhOptions::default()).map_err(|e| {
+                ArticulatedError::LinkGeometry {
+                    link: "environment".into(),
+                    reason: e.to_string(),
+                }
+            })?,
+        );
+        self.env_tree = Some((key, Arc::clone(&tree)));
+        Ok(Some(tree))
     }
 
     /// The world box of every node of body `body`'s assembly tree (indexed by
@@ -276,7 +317,9 @@ impl AdaptiveScene {
             ws.motions.push(body_motion(i, body, &full)?);
             check_active(i, body, step, &mut self.active[i])?;
         }
-        let fresh = |n: usize| n != bodies.len();
+        let env_tree = self.environment_tree()?;
+        let count = self.scene.bodies().len();
+        let fresh = |n: usize| n != count;
         match opts.enclosure {
             EnclosureKind::Taylor => {
                 if !matches!(&self.states, States::Taylor(v) if !fresh(v.len())) {
@@ -291,6 +334,7 @@ impl AdaptiveScene {
                     &mut self.node_stack,
                     &mut self.pair_stack,
                     &mut self.rigid_boxes,
+                    env_tree.as_deref(),
                     ws,
                     opts,
                     &mut out.stats,
@@ -309,6 +353,7 @@ impl AdaptiveScene {
                     &mut self.node_stack,
                     &mut self.pair_stack,
                     &mut self.rigid_boxes,
+                    env_tree.as_deref(),
                     ws,
                     opts,
                     &mut out.stats,
@@ -341,6 +386,7 @@ impl AdaptiveScene {
         node_stack: &mut Vec<u32>,
         pair_stack: &mut Vec<(u32, u32)>,
         rigid_boxes: &mut Vec<Aabb>,
+        env_tree: Option<&MeshBvh<Kdop18>>,
         ws: &mut Workspace,
         opts: &QueryOptions,
         stats: &mut Stats,
@@ -376,8 +422,9 @@ impl AdaptiveScene {
             for (i, rb) in rigid_boxes.iter().enumerate() {
                 sx.against_box(body, (Part::Rigid(i), rb), node_stack, pcls)?;
             }
-            if let Some(env) = &scene.environment {
-                sx.against_environment(body, env, &mut ws.bvh, node_stack, pcls)?;
+            if let Some(tree) = env_tree {
+                let bvh = &mut ws.bvh;
+                sx.against_environment(body, &mut |b| env_touches(tree, b, bvh), node_stack, pcls)?;
             }
         }
         for (i, bi) in rigid_boxes.iter().enumerate() {
@@ -406,6 +453,30 @@ impl AdaptiveScene {
         stats.pairs_after_spatial = pcls.len() as u64;
         Ok(())
     }
+}
+
+/// Identifies an environment mesh: its address, triangle count and first vertex.
+type EnvKey = (usize, usize, Option<[u64; 3]>);
+
+/// Whether some environment triangle's box overlaps `bx` (conservative: false only when
+/// none can), on the k-DOP hierarchy.
+fn env_touches(tree: &MeshBvh<Kdop18>, bx: &Aabb, ws: &mut ccd_bvh::Workspace) -> bool {
+    let q = Kdop18::fit_points(&bx.corners());
+    let mut found = false;
+    tree.bvh().traverse(
+        ws,
+        |bv| bv.overlaps(&q, &DAffine3::IDENTITY),
+        |p| {
+            let t = tree.mesh().triangle(p as usize);
+            if Aabb::from_points([t.a, t.b, t.c]).overlaps(bx) {
+                found = true;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
+    found
 }
 
 /// Validates the active set of body `i` and checks that the other joints keep their values.

@@ -3,6 +3,7 @@
 //! frame, world boxes computed top-down on demand, and cached self-collision candidates of
 //! rigid sub-assemblies.
 
+use ccd_distance::{MeshDistanceOptions, MeshDistanceStatus, mesh_distance};
 use ccd_geometry::Aabb;
 use ccd_kinematics::{
     ArticulatedMotion, AssemblyBounds, AssemblyNode, AssemblyTree, LinkId, NodeId, RigidMotion,
@@ -10,7 +11,7 @@ use ccd_kinematics::{
 use ccd_taylor::{Enclosure, Interval};
 use glam::DAffine3;
 
-use crate::scene::{Pcl, env_overlaps};
+use crate::scene::Pcl;
 use crate::{ArticulatedBody, ArticulatedError, Part};
 
 const NONE: u32 = u32::MAX;
@@ -264,8 +265,7 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
     pub(crate) fn against_environment(
         &mut self,
         body: &ArticulatedBody,
-        env: &ccd_ca_rigid::RigidBody,
-        bvh: &mut ccd_bvh::Workspace,
+        overlaps: &mut dyn FnMut(&Aabb) -> bool,
         stack: &mut Vec<u32>,
         out: &mut Vec<Pcl>,
     ) -> Result<(), ArticulatedError> {
@@ -276,7 +276,7 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
                 continue;
             }
             let w = self.world_box(body, k)?;
-            if !env_overlaps(env, &w, bvh) {
+            if !overlaps(&w) {
                 continue;
             }
             match self.nodes[k as usize] {
@@ -404,9 +404,11 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
     }
 
     /// Builds the candidate list of rigid node `k` (and of its children) when it is not
-    /// cached: self pairs whose boxes at `t = 0`, inflated by the margin, overlap. Their
-    /// relative pose is constant over the step (no joint between them moves), so boxes apart
-    /// at one instant prove them more than `ε` apart during the whole step.
+    /// cached: self pairs whose boxes at `t = 0`, inflated by the margin, overlap and whose
+    /// exact mesh distance is not above `2ε`. Their relative pose is constant over the step
+    /// (no joint between them moves), so boxes apart, or a distance above `2ε`, at one
+    /// instant prove them more than `ε` apart during the whole step: the narrow phase could
+    /// not report them.
     fn rigid_candidates(&mut self, body: &ArticulatedBody, motion: &ArticulatedMotion, k: u32) {
         let i = k as usize;
         if self.rigid[i].is_some() {
@@ -443,12 +445,41 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
                 }
                 if let Some(by) = boxes(y, &self.pose0, self.margin)
                     && bx.overlaps(&by)
+                    && !self.apart(body, x, y)
                 {
                     list.push((x.min(y), x.max(y)));
                 }
             }
         }
         self.rigid[i] = Some(list);
+    }
+}
+
+impl<E> BodyState<E> {
+    /// Whether links `x` and `y` (of a rigid sub-assembly) are proven more than twice the
+    /// tolerance apart at `t = 0` by an exact mesh distance: their distance cannot change
+    /// during the step, so no CA on them can reach `ε`. A failed distance proves nothing.
+    fn apart(&self, body: &ArticulatedBody, x: LinkId, y: LinkId) -> bool {
+        let (Some(sx), Some(sy)) = (body.link_shape(x), body.link_shape(y)) else {
+            return false;
+        };
+        let tolerance = 2.0 * self.margin / (1.0 + 1e-6);
+        let opts = MeshDistanceOptions {
+            upper_bound: 2.0 * tolerance,
+            ..MeshDistanceOptions::default()
+        };
+        mesh_distance(
+            sx.body().mesh_bvh(),
+            &self.pose0[x.index()],
+            sy.body().mesh_bvh(),
+            &self.pose0[y.index()],
+            &opts,
+        )
+        .is_ok_and(|r| match r.status {
+            MeshDistanceStatus::AboveUpperBound => true,
+            MeshDistanceStatus::Converged => r.closest.distance > 2.0 * tolerance,
+            _ => false,
+        })
     }
 }
 

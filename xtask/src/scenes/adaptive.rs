@@ -1,0 +1,892 @@
+//! Adaptive articulated CCD scenes (issue 18; Kim, Redon, Kim, Sec. 4, Fig. 3–4): two
+//! 29-body wooden men pulled together, a pendulum of 30 (and 100) balls self-colliding, and
+//! a wooden man falling onto plates and pots. Each sweeps the number of active joints and
+//! times the adaptive query ([`AdaptiveScene`]) against the full CATCH query
+//! ([`Scene::query_with`]) on the same motions, step by step.
+//!
+//! The motions stand in for an adaptive-dynamics simulation (procedural, seeded): the
+//! active joints follow smooth oscillations around a random configuration, the others stay
+//! at it; the men's roots (floating joints, always among the active joints) are pulled
+//! together or fall. Every step is timed for both queries in turn; a run is repeated with
+//! a fresh adaptive state and the per-step median is kept. Both queries' first contacts
+//! are compared (time bit for bit and pair).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+use ccd_ca_articulated::{
+    AdaptiveScene, AdaptiveStep, ArticulatedBody, BodyStep, QueryOptions, QueryResult, Scene,
+    Workspace,
+};
+use ccd_geometry::TriMesh;
+use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+use glam::{DAffine3, DVec3};
+use serde_json::json;
+
+use super::SceneConfig;
+use super::catch::meshes::{MeshBuilder, limb};
+use crate::report::{Plot, SceneReport, Series};
+use crate::rng::SceneRng;
+
+/// A plot series without a spread band.
+fn series(name: &str, x: Vec<f64>, y: Vec<f64>) -> Series {
+    Series {
+        name: name.into(),
+        x,
+        y,
+    }
+}
+
+/// `(name, parent, joint axis, offset from the parent's frame, limb end, r0, r1)`; the root
+/// (index 0) is floating, every other joint revolute.
+type Bone = (&'static str, usize, DVec3, DVec3, DVec3, f64, f64);
+
+/// The wooden man's 29 bodies (z up, facing +x; metres), parents first. `s` = +1 for the
+/// left side, −1 for the right.
+fn bones() -> Vec<Bone> {
+    let mut b: Vec<Bone> = vec![
+        (
+            "pelvis",
+            0,
+            DVec3::Z,
+            DVec3::ZERO,
+            DVec3::new(0.0, 0.0, 0.14),
+            0.12,
+            0.11,
+        ),
+        (
+            "spine1",
+            0,
+            DVec3::Y,
+            DVec3::new(0.0, 0.0, 0.15),
+            DVec3::new(0.0, 0.0, 0.11),
+            0.1,
+            0.1,
+        ),
+        (
+            "spine2",
+            1,
+            DVec3::X,
+            DVec3::new(0.0, 0.0, 0.12),
+            DVec3::new(0.0, 0.0, 0.11),
+            0.1,
+            0.11,
+        ),
+        (
+            "spine3",
+            2,
+            DVec3::Z,
+            DVec3::new(0.0, 0.0, 0.12),
+            DVec3::new(0.0, 0.0, 0.11),
+            0.11,
+            0.12,
+        ),
+        (
+            "chest",
+            3,
+            DVec3::Y,
+            DVec3::new(0.0, 0.0, 0.12),
+            DVec3::new(0.0, 0.0, 0.17),
+            0.13,
+            0.12,
+        ),
+        (
+            "neck",
+            4,
+            DVec3::X,
+            DVec3::new(0.0, 0.0, 0.21),
+            DVec3::new(0.0, 0.0, 0.07),
+            0.04,
+            0.04,
+        ),
+        (
+            "head",
+            5,
+            DVec3::Y,
+            DVec3::new(0.0, 0.0, 0.09),
+            DVec3::new(0.0, 0.0, 0.19),
+            0.08,
+            0.07,
+        ),
+    ];
+    for (side, s) in [("l", 1.0), ("r", -1.0)] {
+        let base = b.len();
+        let name =
+            |part: &str| -> &'static str { Box::leak(format!("{side}_{part}").into_boxed_str()) };
+        b.extend_from_slice(&[
+            (
+                name("clavicle"),
+                4,
+                DVec3::X,
+                DVec3::new(0.0, s * 0.05, 0.16),
+                DVec3::new(0.0, s * 0.13, 0.0),
+                0.035,
+                0.035,
+            ),
+            (
+                name("upper_arm"),
+                base,
+                DVec3::X,
+                DVec3::new(0.0, s * 0.16, 0.0),
+                DVec3::new(0.0, s * 0.27, 0.0),
+                0.05,
+                0.04,
+            ),
+            (
+                name("forearm"),
+                base + 1,
+                DVec3::Z,
+                DVec3::new(0.0, s * 0.29, 0.0),
+                DVec3::new(0.0, s * 0.24, 0.0),
+                0.04,
+                0.032,
+            ),
+            (
+                name("hand"),
+                base + 2,
+                DVec3::X,
+                DVec3::new(0.0, s * 0.26, 0.0),
+                DVec3::new(0.0, s * 0.07, 0.0),
+                0.03,
+                0.03,
+            ),
+            (
+                name("thumb"),
+                base + 3,
+                DVec3::Z,
+                DVec3::new(0.03, s * 0.02, 0.0),
+                DVec3::new(0.035, s * 0.035, 0.0),
+                0.012,
+                0.01,
+            ),
+            (
+                name("finger1"),
+                base + 3,
+                DVec3::X,
+                DVec3::new(0.012, s * 0.085, 0.0),
+                DVec3::new(0.0, s * 0.06, 0.0),
+                0.011,
+                0.009,
+            ),
+            (
+                name("finger2"),
+                base + 3,
+                DVec3::X,
+                DVec3::new(-0.014, s * 0.085, 0.0),
+                DVec3::new(0.0, s * 0.055, 0.0),
+                0.011,
+                0.009,
+            ),
+        ]);
+    }
+    for (side, s) in [("l", 1.0), ("r", -1.0)] {
+        let base = b.len();
+        let name =
+            |part: &str| -> &'static str { Box::leak(format!("{side}_{part}").into_boxed_str()) };
+        b.extend_from_slice(&[
+            (
+                name("thigh"),
+                0,
+                DVec3::Y,
+                DVec3::new(0.0, s * 0.09, -0.02),
+                DVec3::new(0.0, 0.0, -0.41),
+                0.07,
+                0.05,
+            ),
+            (
+                name("shin"),
+                base,
+                DVec3::Y,
+                DVec3::new(0.0, 0.0, -0.43),
+                DVec3::new(0.0, 0.0, -0.38),
+                0.05,
+                0.035,
+            ),
+            (
+                name("foot"),
+                base + 1,
+                DVec3::Y,
+                DVec3::new(0.0, 0.0, -0.4),
+                DVec3::new(0.14, 0.0, -0.03),
+                0.035,
+                0.03,
+            ),
+            (
+                name("toe"),
+                base + 2,
+                DVec3::Y,
+                DVec3::new(0.15, 0.0, -0.035),
+                DVec3::new(0.05, 0.0, 0.0),
+                0.025,
+                0.02,
+            ),
+        ]);
+    }
+    b
+}
+
+/// A kinematic model and one mesh per link.
+struct Rig {
+    model: ArticulatedModel,
+    meshes: Vec<TriMesh>,
+}
+
+impl Rig {
+    fn triangles(&self) -> usize {
+        self.meshes.iter().map(TriMesh::triangle_count).sum()
+    }
+
+    /// The body; with `ragdoll`, pairs of siblings and of links two joints apart are not
+    /// tested (the usual character set-up: their meshes overlap around the joints).
+    fn body(&self, ragdoll: bool) -> Result<ArticulatedBody> {
+        let mut body = ArticulatedBody::from_meshes(
+            self.model.clone(),
+            self.meshes.iter().cloned().map(Some).collect(),
+        )?;
+        if ragdoll {
+            let links = self.model.links();
+            let parent = |i: usize| links[i].parent.map(|p| p.index());
+            for i in 0..links.len() {
+                for j in 0..i {
+                    let siblings = parent(i).is_some() && parent(i) == parent(j);
+                    let two_apart = parent(i).and_then(parent) == Some(j)
+                        || parent(j).and_then(parent) == Some(i);
+                    if siblings || two_apart {
+                        body.disable_pair(LinkId(i as u32), LinkId(j as u32))?;
+                    }
+                }
+            }
+        }
+        Ok(body)
+    }
+}
+
+/// The 29-body wooden man, about 16K triangles.
+fn wooden_man() -> Result<Rig> {
+    let bones = bones();
+    let mut specs = Vec::new();
+    let mut meshes = Vec::new();
+    for (i, &(name, parent, axis, offset, end, r0, r1)) in bones.iter().enumerate() {
+        specs.push(LinkSpec {
+            name: name.into(),
+            parent: (i > 0).then(|| bones[parent].0.to_string()),
+            joint: if i == 0 {
+                Joint::Floating
+            } else {
+                Joint::Revolute { axis, limits: None }
+            },
+            offset: DAffine3::from_translation(offset),
+        });
+        let mut b = MeshBuilder::new();
+        limb(&mut b, end, r0, r1, 14, 20);
+        meshes.push(b.build()?);
+    }
+    Ok(Rig {
+        model: ArticulatedModel::new(specs)?,
+        meshes,
+    })
+}
+
+/// A chain of `n` balls (radius 0.1, centres 0.24 apart) hanging from a pivot, joints
+/// alternating about y and x; about 560 triangles per ball.
+fn pendulum(n: usize) -> Result<Rig> {
+    let (r, d) = (0.1, 0.24);
+    let mut specs = Vec::new();
+    let mut meshes = Vec::new();
+    for i in 0..n {
+        specs.push(LinkSpec {
+            name: format!("ball{i}"),
+            parent: (i > 0).then(|| format!("ball{}", i - 1)),
+            joint: Joint::Revolute {
+                axis: if i % 2 == 0 { DVec3::Y } else { DVec3::X },
+                limits: None,
+            },
+            offset: DAffine3::from_translation(if i > 0 {
+                DVec3::new(0.0, 0.0, -d)
+            } else {
+                DVec3::ZERO
+            }),
+        });
+        let rings = 15;
+        let profile: Vec<(f64, f64)> = (1..rings)
+            .map(|k| {
+                let a = std::f64::consts::PI * f64::from(k) / f64::from(rings);
+                (-d - r * a.cos(), r * a.sin())
+            })
+            .collect();
+        let mut b = MeshBuilder::new();
+        b.revolve(DAffine3::IDENTITY, &profile, 20, 0, 0.0);
+        meshes.push(b.build()?);
+    }
+    Ok(Rig {
+        model: ArticulatedModel::new(specs)?,
+        meshes,
+    })
+}
+
+/// Plates and pots around the origin on a floor slab, about 44K triangles.
+fn tableware(seed: u64) -> Result<TriMesh> {
+    let mut rng = SceneRng::new(seed);
+    let mut b = MeshBuilder::new();
+    b.cuboid(
+        DAffine3::from_translation(DVec3::new(0.0, 0.0, -0.05)),
+        DVec3::new(2.0, 2.0, 0.05),
+        20,
+    );
+    for k in 0..24 {
+        let at = DVec3::new(rng.uniform(-0.8, 0.8), rng.uniform(-0.8, 0.8), 0.0);
+        if k % 2 == 0 {
+            // a pot: a bulging surface of revolution with fluting
+            let (h, rad) = (rng.uniform(0.15, 0.35), rng.uniform(0.08, 0.16));
+            let profile: Vec<(f64, f64)> = (0..20)
+                .map(|i| {
+                    let u = f64::from(i) / 19.0;
+                    (u * h, rad * (0.7 + 0.5 * (std::f64::consts::PI * u).sin()))
+                })
+                .collect();
+            b.revolve(DAffine3::from_translation(at), &profile, 56, 8, 0.04);
+        } else {
+            // a plate: a shallow dish
+            let rad = rng.uniform(0.1, 0.2);
+            let profile: Vec<(f64, f64)> = (0..8)
+                .map(|i| {
+                    let u = f64::from(i) / 7.0;
+                    (0.02 * u * u, rad * (0.35 + 0.65 * u))
+                })
+                .collect();
+            b.revolve(DAffine3::from_translation(at), &profile, 64, 0, 0.0);
+        }
+    }
+    b.build()
+}
+
+/// One body's motion in a run: per step `(q0, q1)`, and the active joints.
+struct Motion {
+    steps: Vec<(Vec<f64>, Vec<f64>)>,
+    active: Vec<LinkId>,
+}
+
+/// Joint vectors of `steps` steps for `model`: the first `m` links of `order` are active
+/// (oscillating around a random configuration of amplitude `base_amp`), the others stay;
+/// the root (when floating) follows `root(k)`, as `[x, y, z, rx, ry, rz]`.
+#[allow(clippy::too_many_arguments)]
+fn motion(
+    model: &ArticulatedModel,
+    order: &[usize],
+    m: usize,
+    steps: usize,
+    base_amp: f64,
+    amp: f64,
+    seed: u64,
+    root: &dyn Fn(f64) -> [f64; 6],
+) -> Motion {
+    let mut rng = SceneRng::new(seed);
+    let n = model.dof();
+    let base: Vec<f64> = (0..n).map(|_| rng.uniform(-base_amp, base_amp)).collect();
+    let wave: Vec<(f64, f64)> = (0..n)
+        .map(|_| {
+            (
+                rng.uniform(0.5, 1.5),
+                rng.uniform(0.0, std::f64::consts::TAU),
+            )
+        })
+        .collect();
+    let active: Vec<LinkId> = order[..m].iter().map(|&i| LinkId(i as u32)).collect();
+    let floating = matches!(
+        model.links().first().map(|l| l.joint),
+        Some(Joint::Floating)
+    );
+    let root_active = order[..m].contains(&0);
+    let q = |k: usize| -> Vec<f64> {
+        let t = k as f64 / steps as f64;
+        let mut q = base.clone();
+        if floating {
+            // an inactive root stays where the motion starts
+            q[..6].copy_from_slice(&root(if root_active { t } else { 0.0 }));
+        }
+        for l in &active {
+            let link = &model.links()[l.index()];
+            if matches!(link.joint, Joint::Floating) {
+                continue;
+            }
+            for j in link.first_dof..link.first_dof + link.joint.dof() {
+                let (f, phase) = wave[j];
+                q[j] = base[j] + amp * (std::f64::consts::TAU * f * t + phase).sin();
+            }
+        }
+        q
+    };
+    Motion {
+        steps: (0..steps).map(|k| (q(k), q(k + 1))).collect(),
+        active,
+    }
+}
+
+/// Per-step medians of one sweep point.
+struct Timing {
+    full_ms: Vec<f64>,
+    adaptive_ms: Vec<f64>,
+    contacts: usize,
+    disagreements: usize,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
+/// queries up and is not timed), timing each step of both queries.
+fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
+    let opts = QueryOptions::default();
+    let steps = motions[0].steps.len();
+    let mut full = vec![Vec::new(); steps];
+    let mut ours = vec![Vec::new(); steps];
+    let (mut contacts, mut disagreements) = (0, 0);
+    let (mut ws_full, mut ws_ours) = (Workspace::default(), Workspace::default());
+    let (mut out_full, mut out_ours) = (QueryResult::default(), QueryResult::default());
+    for rep in 0..reps {
+        let mut adaptive = AdaptiveScene::new(scene.clone());
+        for k in 0..steps {
+            let full_steps: Vec<BodyStep<'_>> = motions
+                .iter()
+                .map(|m| BodyStep::Joints {
+                    q0: &m.steps[k].0,
+                    q1: &m.steps[k].1,
+                })
+                .collect();
+            let our_steps: Vec<AdaptiveStep<'_>> = motions
+                .iter()
+                .map(|m| AdaptiveStep {
+                    q0: &m.steps[k].0,
+                    q1: &m.steps[k].1,
+                    active: &m.active,
+                })
+                .collect();
+            let t0 = Instant::now();
+            scene.query_with(&full_steps, &opts, &mut ws_full, &mut out_full)?;
+            let t1 = Instant::now();
+            adaptive.query_with(&our_steps, &opts, &mut ws_ours, &mut out_ours)?;
+            let t2 = Instant::now();
+            if k == 0 {
+                continue;
+            }
+            full[k].push((t1 - t0).as_secs_f64() * 1e3);
+            ours[k].push((t2 - t1).as_secs_f64() * 1e3);
+            if rep == 0 {
+                let key = |r: &QueryResult| r.first().map(|c| (c.a, c.b, c.contact.toc.to_bits()));
+                contacts += usize::from(out_full.first().is_some());
+                disagreements += usize::from(key(&out_full) != key(&out_ours));
+            }
+        }
+    }
+    Ok(Timing {
+        full_ms: full[1..].iter_mut().map(|v| median(v)).collect(),
+        adaptive_ms: ours[1..].iter_mut().map(|v| median(v)).collect(),
+        contacts,
+        disagreements,
+    })
+}
+
+/// One row of a sweep.
+#[derive(Clone)]
+struct Point {
+    label: String,
+    links: usize,
+    active: usize,
+    full: f64,
+    adaptive: f64,
+    worst: f64,
+    contacts: usize,
+    steps: usize,
+    disagreements: usize,
+}
+
+fn point(label: &str, links: usize, active: usize, t: &Timing) -> Point {
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    Point {
+        label: label.into(),
+        links,
+        active,
+        full: mean(&t.full_ms),
+        adaptive: mean(&t.adaptive_ms),
+        worst: t
+            .adaptive_ms
+            .iter()
+            .zip(&t.full_ms)
+            .map(|(a, f)| a / f)
+            .fold(0.0, f64::max),
+        contacts: t.contacts,
+        steps: t.full_ms.len(),
+        disagreements: t.disagreements,
+    }
+}
+
+fn columns() -> Vec<String> {
+    [
+        "run",
+        "links",
+        "active joints",
+        "full ms/step",
+        "adaptive ms/step",
+        "adaptive/full",
+        "worst step ratio",
+        "steps with contact",
+        "disagreements",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn rows(points: &[Point]) -> Vec<Vec<String>> {
+    points
+        .iter()
+        .map(|p| {
+            vec![
+                p.label.clone(),
+                p.links.to_string(),
+                p.active.to_string(),
+                format!("{:.3}", p.full),
+                format!("{:.3}", p.adaptive),
+                format!("{:.2}", p.adaptive / p.full),
+                format!("{:.2}", p.worst),
+                format!("{}/{}", p.contacts, p.steps),
+                p.disagreements.to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn plot_of(file: &str, title: &str, groups: &[(&str, &[Point])]) -> Plot {
+    let mut s = Vec::new();
+    for (label, pts) in groups {
+        let x: Vec<f64> = pts.iter().map(|p| p.active as f64).collect();
+        s.push(series(
+            &format!("adaptive{label}"),
+            x.clone(),
+            pts.iter().map(|p| p.adaptive).collect(),
+        ));
+        s.push(series(
+            &format!("full CATCH{label}"),
+            x,
+            pts.iter().map(|p| p.full).collect(),
+        ));
+    }
+    Plot {
+        file: file.into(),
+        title: title.into(),
+        x_label: "active joints".into(),
+        y_label: "CCD ms per step".into(),
+        log_y: false,
+        series: s,
+    }
+}
+
+/// Sweep settings: active-joint counts, steps per run, repeats.
+struct Sweep {
+    counts: Vec<usize>,
+    steps: usize,
+    reps: usize,
+}
+
+fn sweep(cfg: &SceneConfig, all: usize, quick: &[usize], full: &[usize]) -> Sweep {
+    let pick = if cfg.quick { quick } else { full };
+    let mut counts: Vec<usize> = pick.iter().copied().filter(|&m| m <= all).collect();
+    // every joint active: kept out of quick runs of long chains (seconds per step)
+    if !counts.contains(&all) && (!cfg.quick || all <= 30) {
+        counts.push(all);
+    }
+    Sweep {
+        counts,
+        steps: if cfg.quick { 5 } else { 21 },
+        reps: if cfg.quick { 3 } else { 5 },
+    }
+}
+
+/// A seeded order of a model's joints with the root first (`root_first`) or shuffled in.
+fn joint_order(n: usize, seed: u64, root_first: bool) -> Vec<usize> {
+    let mut rng = SceneRng::new(seed);
+    let mut v: Vec<usize> = (usize::from(root_first)..n).collect();
+    for i in (1..v.len()).rev() {
+        let j = (rng.uniform(0.0, (i + 1) as f64) as usize).min(i);
+        v.swap(i, j);
+    }
+    if root_first {
+        v.insert(0, 0);
+    }
+    v
+}
+
+fn summary_of(points: &[Point]) -> serde_json::Value {
+    json!(
+        points
+            .iter()
+            .map(|p| json!({
+                "run": p.label, "links": p.links, "active": p.active,
+                "full_ms": p.full, "adaptive_ms": p.adaptive,
+                "ratio": p.adaptive / p.full, "worst_step_ratio": p.worst,
+                "contacts": p.contacts, "steps": p.steps, "disagreements": p.disagreements,
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+fn worst_and_disagreements(points: &[Point]) -> (f64, usize) {
+    (
+        points.iter().map(|p| p.worst).fold(0.0, f64::max),
+        points.iter().map(|p| p.disagreements).sum(),
+    )
+}
+
+/// `wooden-men`: two wooden men pulled together by a spring from random configurations.
+pub(crate) fn wooden_men(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+    let rig = wooden_man()?;
+    let body = Arc::new(rig.body(true)?);
+    let mut scene = Scene::new();
+    scene.add_articulated(Arc::clone(&body));
+    scene.add_articulated(body);
+    let n = rig.model.len();
+    let sw = sweep(cfg, n, &[1, 3, 15], &[1, 2, 3, 5, 8, 11, 15, 20, 25]);
+    bar.set_length(sw.counts.len() as u64);
+    let mut points = Vec::new();
+    for &m in &sw.counts {
+        let motions: Vec<Motion> = (0..2u64)
+            .map(|who| {
+                let sign = if who == 0 { -1.0 } else { 1.0 };
+                // the spring pulls the roots from 0.9 m to 0.3 m off the middle
+                let root = move |t: f64| {
+                    let x = sign * (0.9 - 0.6 * t);
+                    let yaw = if who == 0 { 0.0 } else { std::f64::consts::PI };
+                    [x, 0.05 * sign, 0.95, 0.1 * t, 0.05 * t, yaw + 0.2 * t]
+                };
+                motion(
+                    &rig.model,
+                    &joint_order(n, 11 + who, true),
+                    m,
+                    sw.steps,
+                    0.3,
+                    0.5,
+                    101 + who,
+                    &root,
+                )
+            })
+            .collect();
+        let t = time_runs(&scene, &motions, sw.reps)?;
+        points.push(point("2 men", 2 * n, m, &t));
+        bar.inc(1);
+    }
+    let (worst, dis) = worst_and_disagreements(&points);
+    let at3 = points.iter().find(|p| p.active == 3);
+    let headline = format!(
+        "3 of {n} joints active: adaptive {} of the full query per step (target ≤ 0.25: {}); worst step adaptive/full {worst:.2} (target ≤ 1.10: {}); {dis} answer disagreements",
+        at3.map_or("—".into(), |p| format!("{:.2}", p.adaptive / p.full)),
+        if at3.is_some_and(|p| p.adaptive / p.full <= 0.25) {
+            "met"
+        } else {
+            "NOT met"
+        },
+        if worst <= 1.10 { "met" } else { "NOT met" },
+    );
+    if dis > 0 {
+        bail!("wooden-men: {dis} steps where the adaptive and full answers differ");
+    }
+    Ok(SceneReport {
+        name: "wooden-men".into(),
+        paper: "Adaptive CCD Sec. 4, Fig. 3 left, Fig. 4".into(),
+        description: format!(
+            "two {n}-body wooden men ({} triangles each, floating root + revolute joints) pulled together from random configurations; the first m joints of a seeded order are active (roots first), the rest stay; {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            rig.triangles(),
+            sw.steps - 1,
+            sw.reps
+        ),
+        columns: columns(),
+        rows: rows(&points),
+        headline,
+        summary: summary_of(&points),
+        plots: vec![plot_of(
+            "wooden-men.svg",
+            "Wooden men: CCD time per step vs active joints",
+            &[("", &points)],
+        )],
+    })
+}
+
+/// `pendulum`: chains of 30 and 100 balls swinging, self-collision between balls.
+pub(crate) fn pendulum_scene(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<SceneReport> {
+    let mut groups: Vec<(String, Vec<Point>)> = Vec::new();
+    let mut tris = Vec::new();
+    let plans: [(usize, &[usize], &[usize]); 2] = [
+        (30, &[1, 3], &[1, 2, 3, 5, 8, 12, 16, 20, 25]),
+        (100, &[1, 3], &[1, 3, 5, 10, 20, 30, 50, 75]),
+    ];
+    let total: usize = plans
+        .iter()
+        .map(|(n, q, f)| sweep(cfg, *n, q, f).counts.len())
+        .sum();
+    bar.set_length(total as u64);
+    for (n, quick, full) in plans {
+        let rig = pendulum(n)?;
+        tris.push(rig.triangles());
+        let mut scene = Scene::new();
+        scene.add_articulated(rig.body(false)?);
+        let sw = sweep(cfg, n, quick, full);
+        let mut points = Vec::new();
+        for &m in &sw.counts {
+            let motions = vec![motion(
+                &rig.model,
+                &joint_order(n, 21, false),
+                m,
+                sw.steps,
+                0.2,
+                0.5,
+                202,
+                &|_| [0.0; 6],
+            )];
+            let t = time_runs(&scene, &motions, sw.reps)?;
+            points.push(point(&format!("{n} balls"), n, m, &t));
+            bar.inc(1);
+        }
+        groups.push((format!(" ({n} balls)"), points));
+    }
+    let all: Vec<&Point> = groups.iter().flat_map(|(_, p)| p).collect();
+    let worst = all.iter().map(|p| p.worst).fold(0.0, f64::max);
+    let dis: usize = all.iter().map(|p| p.disagreements).sum();
+    if dis > 0 {
+        bail!("pendulum: {dis} steps where the adaptive and full answers differ");
+    }
+    let at = |n: usize, m: usize| {
+        all.iter()
+            .find(|p| p.links == n && p.active == m)
+            .map_or("—".into(), |p| format!("{:.3}", p.adaptive))
+    };
+    let headline = format!(
+        "3 active joints: adaptive {} ms/step with 30 balls, {} ms/step with 100; worst step adaptive/full {worst:.2} (target ≤ 1.10: {}); {dis} disagreements",
+        at(30, 3),
+        at(100, 3),
+        if worst <= 1.10 { "met" } else { "NOT met" }
+    );
+    let plot_groups: Vec<(&str, &[Point])> = groups
+        .iter()
+        .map(|(l, p)| (l.as_str(), p.as_slice()))
+        .collect();
+    let points: Vec<Point> = all.iter().map(|&p| p.clone()).collect();
+    let sw = sweep(cfg, 30, &[1], &[1]);
+    Ok(SceneReport {
+        name: "pendulum".into(),
+        paper: "Adaptive CCD Sec. 4, Fig. 3 centre, Fig. 4".into(),
+        description: format!(
+            "a chain of 30 balls ({} triangles) and of 100 balls ({} triangles) swinging from a pivot, self-collision between balls; the first m joints of a seeded order oscillate, the rest hold a random bend; {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            tris[0],
+            tris[1],
+            sw.steps - 1,
+            sw.reps
+        ),
+        columns: columns(),
+        rows: rows(&points),
+        headline,
+        summary: summary_of(&points),
+        plots: vec![plot_of(
+            "pendulum.svg",
+            "Pendulum: CCD time per step vs active joints",
+            &plot_groups,
+        )],
+    })
+}
+
+/// `falling-man`: a wooden man falling onto plates and pots.
+pub(crate) fn falling_man(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
+    let rig = wooden_man()?;
+    let env = tableware(7)?;
+    let env_tris = env.triangle_count();
+    let mut scene = Scene::new();
+    scene.add_articulated(rig.body(true)?);
+    scene.set_environment(Arc::new(MeshBvh::<Rss>::new(env, &BvhOptions::default())?));
+    let n = rig.model.len();
+    let sw = sweep(cfg, n, &[1, 3, 15], &[1, 2, 3, 5, 8, 11, 15, 20, 25]);
+    bar.set_length(sw.counts.len() as u64);
+    let mut points = Vec::new();
+    for &m in &sw.counts {
+        // falls from 2.2 m to where the feet reach the tableware, tumbling slowly
+        let root = |t: f64| {
+            let z = 2.2 - 1.3 * t * t;
+            [0.1 * t, -0.05 * t, z, 0.3 * t, 0.2 * t, 0.1]
+        };
+        let motions = vec![motion(
+            &rig.model,
+            &joint_order(n, 31, true),
+            m,
+            sw.steps,
+            0.3,
+            0.5,
+            303,
+            &root,
+        )];
+        let t = time_runs(&scene, &motions, sw.reps)?;
+        points.push(point("1 man", n, m, &t));
+        bar.inc(1);
+    }
+    let (worst, dis) = worst_and_disagreements(&points);
+    if dis > 0 {
+        bail!("falling-man: {dis} steps where the adaptive and full answers differ");
+    }
+    let at3 = points.iter().find(|p| p.active == 3);
+    let headline = format!(
+        "3 of {n} joints active: adaptive {} of the full query per step; worst step adaptive/full {worst:.2} (target ≤ 1.10: {})",
+        at3.map_or("—".into(), |p| format!("{:.2}", p.adaptive / p.full)),
+        if worst <= 1.10 { "met" } else { "NOT met" }
+    );
+    Ok(SceneReport {
+        name: "falling-man".into(),
+        paper: "Adaptive CCD Sec. 4, Fig. 3 right, Fig. 4".into(),
+        description: format!(
+            "a {n}-body wooden man ({} triangles) falling and tumbling onto plates and pots ({env_tris} triangles); the first m joints of a seeded order are active (root first); {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            rig.triangles(),
+            sw.steps - 1,
+            sw.reps
+        ),
+        columns: columns(),
+        rows: rows(&points),
+        headline,
+        summary: summary_of(&points),
+        plots: vec![plot_of(
+            "falling-man.svg",
+            "Falling man: CCD time per step vs active joints",
+            &[("", &points)],
+        )],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wooden_man_has_29_bodies_and_about_16k_triangles() {
+        let rig = wooden_man().unwrap();
+        assert_eq!(rig.model.len(), 29);
+        let t = rig.triangles();
+        assert!((14_000..18_000).contains(&t), "{t} triangles");
+        let env = tableware(7).unwrap().triangle_count();
+        assert!((40_000..48_000).contains(&env), "{env} triangles");
+    }
+
+    #[test]
+    fn inactive_joints_keep_their_values() {
+        let rig = pendulum(10).unwrap();
+        let order = joint_order(10, 3, false);
+        let m = motion(&rig.model, &order, 3, 4, 0.3, 0.9, 1, &|_| [0.0; 6]);
+        for (q0, q1) in &m.steps {
+            for i in 0..10 {
+                if !m.active.contains(&LinkId(i as u32)) {
+                    assert_eq!(q0[i], q1[i]);
+                }
+            }
+        }
+        assert!(m.steps.iter().any(|(q0, q1)| q0 != q1));
+    }
+}
