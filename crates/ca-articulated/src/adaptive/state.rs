@@ -56,6 +56,9 @@ pub(crate) struct BodyState<E> {
     pose0_stamp: u64,
     /// Half the tolerance, slightly enlarged: the inflation of every box.
     margin: f64,
+    /// Per node pair `(a, b)` at `a · nodes + b`: 0 unknown, 1 when no self-collision pair
+    /// joins a link of `a` to a link of `b`, 2 when one does (the filter never changes).
+    joins: Vec<u8>,
 }
 
 impl<E: Enclosure + PartialEq> BodyState<E> {
@@ -121,6 +124,7 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
             pose0: Vec::new(),
             pose0_stamp: 0,
             margin: 0.0,
+            joins: vec![0; nn * nn],
         };
         for k in (0..nn as u32).rev() {
             s.refresh(body, k)?;
@@ -323,6 +327,34 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
         Ok(())
     }
 
+    /// Whether some self-collision pair joins a link of node `a` to a link of node `b`
+    /// (memoised; a descent stops at node pairs around a joint whose links are all filtered
+    /// out, e.g. adjacent links).
+    fn joins(&mut self, body: &ArticulatedBody, a: u32, b: u32) -> bool {
+        let nn = self.nodes.len();
+        let (ai, bi) = (a as usize, b as usize);
+        match self.joins[ai * nn + bi] {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        let r = match (self.nodes[ai], self.nodes[bi]) {
+            (AssemblyNode::Body { link: x }, AssemblyNode::Body { link: y }) => {
+                body.is_self_pair(x, y)
+            }
+            (AssemblyNode::Joint { upper, lower, .. }, _) => {
+                self.joins(body, upper.0, b) || self.joins(body, lower.0, b)
+            }
+            (_, AssemblyNode::Joint { upper, lower, .. }) => {
+                self.joins(body, a, upper.0) || self.joins(body, a, lower.0)
+            }
+        };
+        let v = 1 + u8::from(r);
+        self.joins[ai * nn + bi] = v;
+        self.joins[bi * nn + ai] = v;
+        r
+    }
+
     /// The node of a pair to split: the internal one, or the one with the larger box.
     fn split_first(a: (&AssemblyNode, &Aabb), b: (&AssemblyNode, &Aabb)) -> bool {
         match (a.0, b.0) {
@@ -368,7 +400,8 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
             stack.push((upper.0, lower.0));
             while let Some((a, b)) = stack.pop() {
                 let (ai, bi) = (a as usize, b as usize);
-                if self.local[ai].is_empty() || self.local[bi].is_empty() {
+                if self.local[ai].is_empty() || self.local[bi].is_empty() || !self.joins(body, a, b)
+                {
                     continue;
                 }
                 let (wa, wb) = (self.world_box(body, a)?, self.world_box(body, b)?);
