@@ -10,12 +10,15 @@
 //! - `cargo xtask catch-step [--scene NAME] [--motion I] [--step K] [--reps N] [--interval]
 //!   [--no-temporal] [--compare]`: the steps of a CATCH scene with chosen options (profiling;
 //!   `--compare` lists the steps whose answers differ with temporal culling on and off).
+//! - `cargo xtask pile [--bodies N] [--steps S] [--threads T] [--no-scheduling] [--all-pairs]
+//!   [--reps R]`: the `rigid-pile` simulation alone (profiling, before/after timings).
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
 mod bench;
 mod catch_step;
 mod la_step;
+mod pile;
 mod report;
 mod rng;
 mod scenes;
@@ -42,6 +45,8 @@ enum Command {
     LaStep(la_step::LaStepArgs),
     /// Query the steps of a CATCH scene with chosen options (profiling, `--compare`).
     CatchStep(catch_step::CatchStepArgs),
+    /// Run the rigid-pile simulation with chosen size and options (profiling).
+    Pile(pile::PileArgs),
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -52,6 +57,7 @@ fn main() -> Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::LaStep(args) => la_step::run(&args),
         Command::CatchStep(args) => catch_step::run(&args),
+        Command::Pile(args) => pile::run(&args),
         Command::Tidy => tidy::run(&workspace_root()),
     }
 }

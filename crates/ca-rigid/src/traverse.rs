@@ -8,7 +8,7 @@ use ccd_distance::triangle_triangle;
 use ccd_geometry::{Feature, Triangle};
 use glam::{DAffine3, DVec3};
 
-use crate::node_key::{rect_direction, rss_center, rss_gap};
+use crate::node_key::{rect_direction, rss_center, rss_gap, rss_near_points};
 use crate::{RigidBody, Stats};
 
 /// A bound on `|(v_b − v_a)·n|` (direction `n` of any length, A's frame) for the points of
@@ -212,7 +212,7 @@ impl<M: MotionBound> Traversal<'_, M> {
     /// Key of a node pair and the direction (A's frame) that gave it: first along `hint`
     /// (the parent pair's direction, coherent down the tree), and, unless that already
     /// reaches `cutoff`, along the direction between the closest points of the two RSS
-    /// rectangles (C2A). A node pair's key is a safe advancement time for its contents: they
+    /// rectangles (C2A), unless the volumes are within `ε/2` of each other (key 0). A node pair's key is a safe advancement time for its contents: they
     /// stay inside their RSS, and the slab of width `gap` along `n` stays open while the
     /// motion projected on `n` is below it, for any `n` (see `node_key`).
     #[inline]
@@ -225,6 +225,14 @@ impl<M: MotionBound> Traversal<'_, M> {
         hint: DVec3,
         cutoff: f64,
     ) -> (f64, DVec3) {
+        // volumes within ε/2 of each other (by an upper bound of their distance): no
+        // direction separates them by more than `|n| (ε/2 + δ)`, so every key is 0 and the
+        // pair is descended; the searches below are skipped (they would give key 0 along
+        // the hint, the answer returned here)
+        let (p, q) = rss_near_points(x, y, &self.pos_ab);
+        if p.distance(q) - x.radius - y.radius <= 0.5 * self.eps {
+            return (0.0, hint);
+        }
         let key = |n: DVec3| {
             let gap = rss_gap(x, y, &self.pos_ab, n);
             self.key_along(gap, n, self.bound.nodes(n, x, y, ra, rb))

@@ -123,8 +123,12 @@ impl Sap {
     }
 
     /// Adds box `b` at `slot` (which must be free; the caller checked it is finite and
-    /// not empty). Returns the swaps: the new endpoints enter at the top of each axis and
-    /// sink into place, so every box they overlap is found among the crossings.
+    /// not empty). Returns the swaps an insertion sort would make (the endpoints above the
+    /// new ones on each axis). The endpoints go in at their sorted places found by binary
+    /// search, and the new pairs come from one overlap test per present box: O(n) per
+    /// insertion, where sinking the endpoints from the top of each axis made every box
+    /// above them a candidate (hash-set work for most of the world when bodies fall asleep
+    /// and are re-inserted as static ones).
     pub(crate) fn insert(&mut self, slot: u32, b: Aabb) -> u64 {
         let s = slot as usize;
         if self.boxes.len() <= s {
@@ -132,22 +136,32 @@ impl Sap {
             self.present.resize(s + 1, false);
         }
         debug_assert!(!self.present[s]);
-        self.boxes[s] = b;
-        self.present[s] = true;
         let mut swaps = 0;
         for (axis, list) in self.axes.iter_mut().enumerate() {
-            let from = list.len();
-            list.push(Endpoint {
-                value: b.max[axis] + 0.0,
-                tag: (slot << 1) | 1,
-            });
-            list.push(Endpoint {
-                value: b.min[axis] + 0.0,
-                tag: slot << 1,
-            });
-            swaps += Self::settle(list, from, &mut self.candidates);
+            for e in [
+                Endpoint {
+                    value: b.max[axis] + 0.0,
+                    tag: (slot << 1) | 1,
+                },
+                Endpoint {
+                    value: b.min[axis] + 0.0,
+                    tag: slot << 1,
+                },
+            ] {
+                // the place insertion sort would sink it to: after every endpoint it is
+                // not less than (the list is sorted, so those form a prefix)
+                let at = list.partition_point(|o| !e.less(*o));
+                swaps += (list.len() - at) as u64;
+                list.insert(at, e);
+            }
         }
-        self.retest();
+        for (o, ob) in self.boxes.iter().enumerate() {
+            if self.present[o] && overlaps(ob, &b) {
+                self.pairs.insert(pair_key(o as u32, slot));
+            }
+        }
+        self.boxes[s] = b;
+        self.present[s] = true;
         swaps
     }
 

@@ -169,10 +169,10 @@ fn convex_collider(mesh: TriMesh) -> Result<Collider> {
 }
 
 /// A shape of the library: name, triangles, collider.
-type Shape = (String, usize, Collider);
+pub(crate) type Shape = (String, usize, Collider);
 
 /// The shape library, and a note on what was used.
-fn library(data: Option<&Path>) -> Result<(Vec<Shape>, String)> {
+pub(crate) fn library(data: Option<&Path>) -> Result<(Vec<Shape>, String)> {
     let mut shapes = Vec::new();
     let mut add = |name: String, c: Collider| {
         let tris = c.body().mesh_bvh().mesh().triangles().len();
@@ -234,21 +234,21 @@ fn library(data: Option<&Path>) -> Result<(Vec<Shape>, String)> {
 }
 
 /// What one simulation measured.
-struct Run {
-    ms: Vec<f64>,
-    stats: Vec<StepStats>,
-    contacts_per_step: Vec<usize>,
-    asleep: usize,
+pub(crate) struct Run {
+    pub(crate) ms: Vec<f64>,
+    pub(crate) stats: Vec<StepStats>,
+    pub(crate) contacts_per_step: Vec<usize>,
+    pub(crate) asleep: usize,
 }
 
 impl Run {
-    fn mean_ms(&self) -> f64 {
+    pub(crate) fn mean_ms(&self) -> f64 {
         self.ms.iter().sum::<f64>() / self.ms.len().max(1) as f64
     }
-    fn worst_ms(&self) -> f64 {
+    pub(crate) fn worst_ms(&self) -> f64 {
         self.ms.iter().copied().fold(0.0, f64::max)
     }
-    fn per_step(&self, f: impl Fn(&StepStats) -> f64) -> f64 {
+    pub(crate) fn per_step(&self, f: impl Fn(&StepStats) -> f64) -> f64 {
         self.stats.iter().map(f).sum::<f64>() / self.stats.len().max(1) as f64
     }
 }
@@ -269,7 +269,7 @@ fn motion_from(pose: DAffine3, v: DVec3, w: DVec3) -> Result<RigidMotion> {
 }
 
 /// Simulates `n` bodies for `steps` steps with `opts`; times only `World::step`.
-fn simulate(
+pub(crate) fn simulate(
     shapes: &[Shape],
     n: usize,
     steps: usize,
