@@ -30,6 +30,10 @@ pub(crate) struct PileArgs {
     /// Repetitions (the median and minimum of the mean step time are printed).
     #[arg(long, default_value_t = 1)]
     reps: usize,
+    /// The library before the world took analytic shapes: boxes and plates as convex
+    /// meshes, no balls, capsules or cylinders (and the bin's walls as convex meshes).
+    #[arg(long)]
+    meshes_only: bool,
     /// Folder of real inputs (default: ../shared/data beside the workspace).
     #[arg(long)]
     data: Option<std::path::PathBuf>,
@@ -40,7 +44,7 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
         .data
         .clone()
         .unwrap_or_else(|| crate::workspace_root().join("../shared/data"));
-    let (shapes, note) = library(Some(&data))?;
+    let (shapes, note) = library(Some(&data), !args.meshes_only)?;
     println!("{note}");
     let mut opts = StepOptions::default()
         .with_mode(Mode::AllContacts)

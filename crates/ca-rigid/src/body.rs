@@ -123,6 +123,14 @@ impl RigidBody {
         self.hull.as_deref()
     }
 
+    /// The convex hull's shared handle (e.g. for [`Shape::ConvexHull`](crate::Shape)), when
+    /// built with [`RigidBody::with_hull`].
+    #[inline]
+    #[must_use]
+    pub fn shared_hull(&self) -> Option<&Arc<ConvexHull>> {
+        self.hull.as_ref()
+    }
+
     /// The mesh and its hierarchy.
     #[inline]
     #[must_use]

@@ -48,8 +48,9 @@ pub struct ShapeContact {
     pub stats: Stats,
 }
 
-impl ShapeContact {
-    fn from_mesh(c: Contact) -> Self {
+impl From<Contact> for ShapeContact {
+    /// A mesh-pair contact as a shape contact (parts 0).
+    fn from(c: Contact) -> Self {
         Self {
             toc: c.toc,
             point_a: c.point_a,
@@ -208,6 +209,98 @@ fn rss_point(r: &Rss, p: DVec3) -> (f64, DVec3) {
     (len - r.radius, n)
 }
 
+/// `max y·dir` over the points `y` of a convex shape (its frame; `dir` any length).
+fn convex_support(c: ConvexShape<'_>, dir: DVec3) -> f64 {
+    match c {
+        ConvexShape::Ball(b) => b.radius() * dir.length(),
+        ConvexShape::Capsule(s) => {
+            let g = s.segment();
+            dir.dot(g.a).max(dir.dot(g.b)) + s.radius() * dir.length()
+        }
+        ConvexShape::Cuboid(b) => dir.abs().dot(b.half_extents()),
+        ConvexShape::Cylinder(y) => {
+            dir.y.abs() * y.half_height() + y.radius() * (dir.x * dir.x + dir.z * dir.z).sqrt()
+        }
+        ConvexShape::Hull(h) => dir.dot(h.support(dir).0),
+        ConvexShape::Triangle(t) => dir.dot(t.a).max(dir.dot(t.b)).max(dir.dot(t.c)),
+    }
+}
+
+/// A point of a convex shape near `p` (its frame): exact for balls, capsules, cuboids and
+/// cylinders, the centroid for hulls and triangles. Only gives a direction to try: the gap
+/// along it is computed from the support functions.
+fn convex_near(c: ConvexShape<'_>, p: DVec3) -> DVec3 {
+    match c {
+        ConvexShape::Ball(_) => DVec3::ZERO,
+        ConvexShape::Capsule(s) => {
+            let g = s.segment();
+            let d = g.b - g.a;
+            let dd = d.length_squared();
+            let t = if dd > 0.0 {
+                ((p - g.a).dot(d) / dd).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            g.a + d * t
+        }
+        ConvexShape::Cuboid(b) => p.clamp(-b.half_extents(), b.half_extents()),
+        ConvexShape::Cylinder(y) => {
+            let l = (p.x * p.x + p.z * p.z).sqrt();
+            let s = if l > y.radius() { y.radius() / l } else { 1.0 };
+            DVec3::new(
+                p.x * s,
+                p.y.clamp(-y.half_height(), y.half_height()),
+                p.z * s,
+            )
+        }
+        ConvexShape::Hull(h) => h.centroid(),
+        ConvexShape::Triangle(t) => (t.a + t.b + t.c) / 3.0,
+    }
+}
+
+/// A lower bound of `min n·(y − x)` over the points `x` of the RSS `r` (mesh frame) and `y`
+/// of the convex shape `c` placed in the mesh frame by `pos` (`n` unit, mesh frame), from
+/// their support functions, rounded down.
+fn rss_convex_gap(r: &Rss, c: ConvexShape<'_>, pos: &DAffine3, n: DVec3) -> f64 {
+    let hx = n.dot(r.origin)
+        + (r.lengths[0] * n.dot(r.rotation.x_axis)).max(0.0)
+        + (r.lengths[1] * n.dot(r.rotation.y_axis)).max(0.0)
+        + r.radius;
+    // min over the shape of n·(R y + T) = n·T − max over y of (−Rᵀ n)·y
+    let local = pos.matrix3.transpose() * n;
+    let ly = n.dot(pos.translation) - convex_support(c, -local);
+    let scale = r.origin.abs().max_element()
+        + r.lengths[0]
+        + r.lengths[1]
+        + r.radius
+        + pos.translation.abs().max_element()
+        + convex_support(c, local).abs()
+        + convex_support(c, -local).abs();
+    ly - hx - 64.0 * f64::EPSILON * scale - 1e-300
+}
+
+/// A lower bound of `min n·(y − x)` over the points `x` of the triangle `t` (mesh frame) and
+/// `y` of the convex shape `c` placed in the mesh frame by `pos` (`n` unit), rounded down.
+fn tri_convex_gap(t: &Triangle, c: ConvexShape<'_>, pos: &DAffine3, n: DVec3) -> f64 {
+    let hx = n.dot(t.a).max(n.dot(t.b)).max(n.dot(t.c));
+    let local = pos.matrix3.transpose() * n;
+    let ly = n.dot(pos.translation) - convex_support(c, -local);
+    let scale = (t.a.abs() + t.b.abs() + t.c.abs()).max_element()
+        + pos.translation.abs().max_element()
+        + convex_support(c, local).abs()
+        + convex_support(c, -local).abs();
+    ly - hx - 64.0 * f64::EPSILON * scale - 1e-300
+}
+
+/// The largest distance of a triangle's vertices from `c`, rounded up.
+fn tri_radius_about(t: &Triangle, c: DVec3) -> f64 {
+    [t.a, t.b, t.c]
+        .iter()
+        .map(|v| (*v - c).length())
+        .fold(0.0, f64::max)
+        * (1.0 + 4.0 * f64::EPSILON)
+}
+
 impl Query<'_> {
     /// Bound on `|(v_b − v_a)·n|` for unit `n` (world) and points within `ra`, `rb` of the
     /// rotation centres.
@@ -358,14 +451,34 @@ impl Query<'_> {
                 self.mu(n, r_mesh, cp.core_r)
             }
         };
-        let node_key = |i: u32| {
-            let (d, n) = rss_point(bvh.node(i).bv(), centre);
-            let gap = (d - rad) * (1.0 - 1e-12) - 1e-300;
-            let n = rot * if swapped { -n } else { n };
-            if n == DVec3::ZERO {
+        // the convex part's frame from the mesh part's
+        let pos_inv = rigid_inverse(&pos);
+        // a safe key along the mesh-frame unit direction `n` (from the node towards the
+        // convex part) for a gap along it
+        let key_along = |i: u32, gap: f64, n: DVec3| {
+            let w = rot * if swapped { -n } else { n };
+            if w == DVec3::ZERO {
                 return 0.0;
             }
-            self.key(gap, mu(n, radii[i as usize] + lever))
+            self.key(gap, mu(w, radii[i as usize] + lever))
+        };
+        // two directions: towards the convex part's bounding sphere (gap from the sphere),
+        // and towards the point of the convex part nearest the node's centre (gap from the
+        // support functions: tight for large shapes, e.g. a floor under a mesh)
+        let node_key = |i: u32| {
+            let bv = bvh.node(i).bv();
+            let (d, n) = rss_point(bv, centre);
+            let k_sphere = key_along(i, (d - rad) * (1.0 - 1e-12) - 1e-300, n);
+            let near = pos.transform_point3(convex_near(
+                convex,
+                pos_inv.transform_point3(crate::node_key::rss_center(bv)),
+            ));
+            let (_, m) = rss_point(bv, near);
+            if m == DVec3::ZERO {
+                return k_sphere;
+            }
+            let k_support = key_along(i, rss_convex_gap(bv, convex, &pos, m), m);
+            k_sphere.max(k_support)
         };
         heap.clear();
         stats.bv_tests += 1;
@@ -387,8 +500,27 @@ impl Query<'_> {
                 }
                 continue;
             }
+            // a cheap key per triangle first, along the leaf's direction towards the convex
+            // part: a triangle separated by more than ε along it is not touching, and if
+            // that key already reaches the step its exact distance cannot lower the step
+            let leaf = bvh.node(node).bv();
+            let near = pos.transform_point3(convex_near(
+                convex,
+                pos_inv.transform_point3(crate::node_key::rss_center(leaf)),
+            ));
+            let (_, m) = rss_point(leaf, near);
             for &it in bvh.node_primitives(node) {
                 let tri: Triangle = tris.triangle(it as usize);
+                if m != DVec3::ZERO {
+                    let gap = tri_convex_gap(&tri, convex, &pos, m);
+                    if gap > self.eps {
+                        let r_tri = tri_radius_about(&tri, mp.centre);
+                        let w = rot * if swapped { -m } else { m };
+                        if self.key(gap, mu(w, r_tri)) >= ev.best {
+                            continue;
+                        }
+                    }
+                }
                 stats.primitive_tests += 1;
                 let d = convex_distance(ConvexShape::Triangle(&tri), convex, &pos);
                 let feature_m = d.feature_a.lift(tris.triangles()[it as usize], it);
@@ -421,11 +553,7 @@ impl Query<'_> {
                     heap.clear();
                     return;
                 }
-                let r_tri = [tri.a, tri.b, tri.c]
-                    .iter()
-                    .map(|v| (*v - mp.centre).length())
-                    .fold(0.0, f64::max)
-                    * (1.0 + 4.0 * f64::EPSILON);
+                let r_tri = tri_radius_about(&tri, mp.centre);
                 let n = rot * if swapped { -d.normal } else { d.normal };
                 ev.best = ev.best.min(self.key(d.lower_bound, mu(n, r_tri)));
             }
@@ -547,7 +675,7 @@ pub fn time_of_contact_shapes(
             };
             time_of_contact_bounded(ma, mb, &pair, 0.0, 1.0, opts, &mut Default::default())?
         };
-        return Ok(c.map(ShapeContact::from_mesh));
+        return Ok(c.map(ShapeContact::from));
     }
     let (ca, cb) = (motion_a.local_center(), motion_b.local_center());
     let q = Query {

@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | two rigid triangle meshes (polygon soups), each moving between two poses | the first contact, or only whether the path is free | [`ca_rigid::time_of_contact`] ([`ca_rigid`]) |
 //! | two convex rigid bodies | the same, faster (GJK on hulls) | [`ca_rigid::time_of_contact_convex`] |
-//! | many rigid bodies (meshes, convex bodies, static ones) moving step after step | each step's earliest contact, every contact, or yes/no, with sweep-and-prune and TOC scheduling | [`world::World`] ([`world`]) |
+//! | many rigid bodies (meshes, convex bodies, analytic shapes, static ones) moving step after step | each step's earliest contact, every contact, or yes/no, with sweep-and-prune and TOC scheduling | [`world::World`] ([`world`]) |
 //! | a character of capsules on a link tree driven by motion capture, and a static world mesh | the first contact per frame step: swept volumes with backtracking, or exact capsule CA | [`avatar_sv::step`], [`avatar_sv::AvatarStream`] ([`avatar_sv`]) |
 //! | meshes whose vertices move linearly (cloth, soft bodies, fracture), several meshes, self-collision | the first contact in the scene, every contact, or yes/no | [`la_deformable::scene::Scene`] ([`la_deformable`]) |
 //! | one vertex–face or edge–edge pair moving linearly | its time of contact | [`la_deformable::vertex_face`], [`la_deformable::edge_edge`] |

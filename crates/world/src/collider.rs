@@ -1,11 +1,16 @@
 //! What a world body is made of: a shape with its per-pair TOC query.
 
+use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{
-    CaError, CaOptions, Contact, RigidBody, time_of_contact, time_of_contact_convex,
+    CaError, CaOptions, RigidBody, Shape, ShapeContact, time_of_contact, time_of_contact_convex,
+    time_of_contact_shapes,
 };
-use ccd_distance::MAX_COORDINATE;
+use ccd_distance::{ConvexShape, MAX_COORDINATE};
 use ccd_geometry::Aabb;
+use ccd_geometry::TriMesh;
 use ccd_kinematics::RigidMotion;
+use glam::DVec3;
+use std::sync::Arc;
 
 use crate::WorldError;
 
@@ -13,8 +18,11 @@ use crate::WorldError;
 /// of its motions).
 ///
 /// Pairs dispatch on the two kinds: two [`Convex`](Self::Convex) bodies use the GJK fast
-/// path ([`time_of_contact_convex`]), any pair with a [`Mesh`](Self::Mesh) the per-node
-/// mesh CA ([`time_of_contact`]). More kinds (analytic shapes) join as variants.
+/// path ([`time_of_contact_convex`]), a [`Mesh`](Self::Mesh) with a mesh or convex body the
+/// per-node mesh CA ([`time_of_contact`]), and any pair with a [`Shape`](Self::Shape) (an
+/// analytic shape, a hull or a compound) the shape CA ([`time_of_contact_shapes`]; a
+/// convex body enters it as its hull). A [`Polyhedron`](Self::Polyhedron) (a cuboid) counts
+/// as a convex body against meshes and convex bodies, as a shape otherwise.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -26,6 +34,9 @@ use crate::WorldError;
 /// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?;
 /// let c = Collider::convex(body)?;
 /// assert_eq!(c.radius(), 1.0);
+/// // an analytic shape
+/// let ball = Collider::shape(ccd_ca_rigid::Shape::Ball(ccd_distance::Ball::new(0.5)?))?;
+/// assert!((ball.radius() - 0.5).abs() < 1e-12);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -37,6 +48,15 @@ pub enum Collider {
     /// A convex body: the hull of the mesh is the shape (built with
     /// [`RigidBody::with_hull`]).
     Convex(RigidBody),
+    /// An analytic shape (ball, capsule, cylinder), a convex hull or a compound (never
+    /// [`Shape::Mesh`]: [`Collider::shape`] makes that a [`Mesh`](Self::Mesh), and a
+    /// cuboid a [`Polyhedron`](Self::Polyhedron)).
+    Shape(Shape),
+    /// An analytic polyhedron (a [`Shape::Cuboid`]) with its exact triangle mesh (and hull):
+    /// against meshes and convex bodies the pair runs the mesh CA on the mesh (the fast
+    /// path for a box under a large mesh; like a [`Convex`](Self::Convex) body), against
+    /// analytic shapes and other polyhedra the shape CA on the shape.
+    Polyhedron(Shape, RigidBody),
 }
 
 impl Collider {
@@ -64,31 +84,118 @@ impl Collider {
         Ok(Self::Convex(body))
     }
 
-    /// The underlying body.
+    /// A collider of any [`Shape`] (a [`Shape::Mesh`] becomes a [`Mesh`](Self::Mesh)
+    /// collider).
+    ///
+    /// # Errors
+    /// [`WorldError::BadShape`] for coordinates beyond [`MAX_COORDINATE`], an empty or
+    /// non-finite bounding box, or zero radius about the origin (shapes are otherwise
+    /// validated by their constructors: `Ball::new`, … and `Compound::new`).
+    ///
+    /// ```
+    /// use ccd_world::Collider;
+    /// use ccd_ca_rigid::Shape;
+    /// use ccd_distance::{Capsule, Cuboid};
+    /// use ccd_geometry::glam::DVec3;
+    /// let capsule = Collider::shape(Shape::Capsule(Capsule::new_y(0.5, 0.2)?))?;
+    /// assert!(capsule.body().is_none());
+    /// // a cuboid keeps its exact triangle mesh for the pairs with meshes
+    /// let cuboid = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::ONE)?))?;
+    /// assert_eq!(cuboid.body().map(|b| b.mesh_bvh().mesh().triangles().len()), Some(12));
+    /// let b = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 2.0, 3.0))?))?.local_aabb();
+    /// assert_eq!(b.max, DVec3::new(1.0, 2.0, 3.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shape(shape: Shape) -> Result<Self, WorldError> {
+        let shape = match shape {
+            Shape::Mesh(body) => return Self::mesh(body),
+            Shape::Cuboid(c) => {
+                let body = cuboid_body(c.half_extents())?;
+                check_body(&body)?;
+                return Ok(Self::Polyhedron(Shape::Cuboid(c), body));
+            }
+            s => s,
+        };
+        let b = shape.local_aabb();
+        if !(b.min.is_finite() && b.max.is_finite()) || b.min.cmpgt(b.max).any() {
+            return Err(WorldError::BadShape("the shape has an empty bounding box"));
+        }
+        if shape.max_abs_coordinate() > MAX_COORDINATE {
+            return Err(WorldError::BadShape(
+                "vertex coordinates must be finite and within 1e100",
+            ));
+        }
+        let r = shape.radius_about(DVec3::ZERO);
+        if !(r.is_finite() && r > 0.0) {
+            return Err(WorldError::BadShape(
+                "the shape has zero radius about its origin (a single point)",
+            ));
+        }
+        Ok(Self::Shape(shape))
+    }
+
+    /// The underlying mesh body (`None` for a [`Shape`](Self::Shape) collider).
     #[inline]
     #[must_use]
-    pub fn body(&self) -> &RigidBody {
+    pub fn body(&self) -> Option<&RigidBody> {
         match self {
-            Self::Mesh(b) | Self::Convex(b) => b,
+            Self::Mesh(b) | Self::Convex(b) | Self::Polyhedron(_, b) => Some(b),
+            Self::Shape(_) => None,
         }
     }
 
-    /// Largest distance of a point of the shape from the local origin.
+    /// The collider as a [`Shape`] (a convex body as its hull; cheap: shared handles).
+    #[must_use]
+    pub fn to_shape(&self) -> Shape {
+        match self {
+            Self::Mesh(b) => Shape::Mesh(b.clone()),
+            Self::Convex(b) => b
+                .shared_hull()
+                .map_or_else(|| Shape::Mesh(b.clone()), |h| Shape::ConvexHull(h.clone())),
+            Self::Shape(s) | Self::Polyhedron(s, _) => s.clone(),
+        }
+    }
+
+    /// A convex set containing the collider (its shape, or a mesh body's hull), for the
+    /// scheduler's distance lower bounds; `None` for a mesh without hull or a compound.
+    pub(crate) fn convex_bound(&self) -> Option<ConvexShape<'_>> {
+        Some(match self {
+            Self::Mesh(b) | Self::Convex(b) => ConvexShape::Hull(b.hull()?),
+            Self::Shape(s) | Self::Polyhedron(s, _) => match s {
+                Shape::Ball(x) => ConvexShape::Ball(x),
+                Shape::Capsule(x) => ConvexShape::Capsule(x),
+                Shape::Cuboid(x) => ConvexShape::Cuboid(x),
+                Shape::Cylinder(x) => ConvexShape::Cylinder(x),
+                Shape::ConvexHull(h) => ConvexShape::Hull(h),
+                _ => return None,
+            },
+        })
+    }
+
+    /// Largest distance of a point of the shape from the local origin (rounded up for
+    /// shapes).
     #[inline]
     #[must_use]
     pub fn radius(&self) -> f64 {
-        self.body().radius()
+        match self {
+            Self::Mesh(b) | Self::Convex(b) => b.radius(),
+            Self::Shape(s) | Self::Polyhedron(s, _) => s.radius_about(DVec3::ZERO),
+        }
     }
 
     /// The local bounding box.
     #[inline]
     #[must_use]
     pub fn local_aabb(&self) -> Aabb {
-        self.body().mesh_bvh().aabb()
+        match self {
+            Self::Mesh(b) | Self::Convex(b) => b.mesh_bvh().aabb(),
+            Self::Shape(s) | Self::Polyhedron(s, _) => s.local_aabb(),
+        }
     }
 
     /// The first time of contact of this shape under `motion` with `other` under
     /// `other_motion` (the per-pair query the world runs; also its brute-force reference).
+    /// Contacts of mesh and convex bodies have parts 0.
     ///
     /// # Errors
     /// The [`CaError`]s of the per-pair queries.
@@ -114,14 +221,69 @@ impl Collider {
         other: &Self,
         other_motion: &RigidMotion,
         opts: &CaOptions,
-    ) -> Result<Option<Contact>, CaError> {
-        match (self, other) {
-            (Self::Convex(a), Self::Convex(b)) => {
-                time_of_contact_convex(a, motion, b, other_motion, opts)
+    ) -> Result<Option<ShapeContact>, CaError> {
+        let c = match (self, other) {
+            (Self::Polyhedron(..), Self::Polyhedron(..)) => {
+                return time_of_contact_shapes(
+                    &self.to_shape(),
+                    motion,
+                    &other.to_shape(),
+                    other_motion,
+                    opts,
+                );
             }
-            _ => time_of_contact(self.body(), motion, other.body(), other_motion, opts),
-        }
+            (
+                Self::Convex(a) | Self::Polyhedron(_, a),
+                Self::Convex(b) | Self::Polyhedron(_, b),
+            ) => time_of_contact_convex(a, motion, b, other_motion, opts)?,
+            (
+                Self::Mesh(a) | Self::Convex(a) | Self::Polyhedron(_, a),
+                Self::Mesh(b) | Self::Convex(b) | Self::Polyhedron(_, b),
+            ) => time_of_contact(a, motion, b, other_motion, opts)?,
+            _ => {
+                return time_of_contact_shapes(
+                    &self.to_shape(),
+                    motion,
+                    &other.to_shape(),
+                    other_motion,
+                    opts,
+                );
+            }
+        };
+        Ok(c.map(ShapeContact::from))
     }
+}
+
+/// The exact triangle mesh of a box with half extents `h` (and its hull).
+fn cuboid_body(h: DVec3) -> Result<RigidBody, WorldError> {
+    let bad = |_| WorldError::BadShape("the cuboid's mesh could not be built");
+    let v: Vec<DVec3> = (0..8)
+        .map(|i| {
+            DVec3::new(
+                if i & 1 == 0 { -h.x } else { h.x },
+                if i & 2 == 0 { -h.y } else { h.y },
+                if i & 4 == 0 { -h.z } else { h.z },
+            )
+        })
+        .collect();
+    // outward-facing triangles, two per face
+    let t = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    let mesh = TriMesh::new(v, t).map_err(|e| bad(e.to_string()))?;
+    let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(|e| bad(e.to_string()))?;
+    RigidBody::with_hull(Arc::new(tree)).map_err(|e| bad(e.to_string()))
 }
 
 fn check_body(body: &RigidBody) -> Result<(), WorldError> {

@@ -10,8 +10,10 @@
 //!   whose swaps ([`StepStats::swaps`]) are few when motion is coherent.
 //! - **Scheduling** (slides, "Scheduling Scheme", `a_max`): a pair found apart carries the
 //!   first step at which it could come within `ε`, from a distance lower bound (spheres,
-//!   boxes, GJK between hulls) and the declared per-body speed growth; a heap orders those
+//!   boxes, GJK between hulls, the shape-pair kernels) and the declared per-body speed growth; a heap orders those
 //!   steps. A body that moves faster than declared, or jumps, re-queues its pairs.
+//! - **Bodies** ([`Collider`]): triangle meshes, convex bodies and the analytic shapes of
+//!   `ccd-ca-rigid` (`Shape`: balls, capsules, cuboids, cylinders, hulls, compounds).
 //! - **Narrow phase**: the per-pair CA of `ccd-ca-rigid` ([`Collider::time_of_contact`]),
 //!   in order of TOC lower bounds with a running minimum for the world's earliest contact
 //!   (CATCH's temporal culling), every contact, or a Boolean answer; `parallel` feature:

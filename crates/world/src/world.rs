@@ -1,7 +1,7 @@
 //! The world: bodies, their motions for the current step, and the step query.
 
-use ccd_ca_rigid::{CaOptions, Contact, MIN_TOLERANCE, Mode as CaMode};
-use ccd_distance::{GjkOptions, gjk_distance};
+use ccd_ca_rigid::{CaOptions, MIN_TOLERANCE, Mode as CaMode, ShapeContact as Contact};
+use ccd_distance::{ConvexShape, GjkOptions, convex_distance, gjk_distance};
 use ccd_geometry::Aabb;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
@@ -126,7 +126,7 @@ pub struct PairContact {
     pub a: BodyHandle,
     /// Second body (the contact's body B).
     pub b: BodyHandle,
-    /// The per-pair contact (time in the step's `[0, 1]`).
+    /// The per-pair contact (time in the step's `[0, 1]`; parts index compounds).
     pub contact: Contact,
 }
 
@@ -274,9 +274,10 @@ impl Body {
 }
 
 /// A lower bound of the distance of two bodies at poses `pa`, `pb` with world boxes `ba`,
-/// `bb`: the best of the sphere gap, the box gap and (when both carry hulls) GJK's lower
-/// bound between the hulls, less a rounding allowance. GJK runs only while the cheap bounds
-/// are below `enough`.
+/// `bb`: the best of the sphere gap, the box gap and (when both are convex or carry hulls)
+/// the proven lower bound of their convex distance (GJK between hulls, the pair kernels of
+/// `ccd-distance` for analytic shapes), less a rounding allowance. The convex distance runs
+/// only while the cheap bounds are below `enough`.
 fn distance_lower_bound(
     a: &Body,
     pa: &DAffine3,
@@ -293,13 +294,30 @@ fn distance_lower_bound(
     // (the boxes are widened: their distance is below the bodies')
     let mut d = sphere.max(ba.distance(bb));
     if d < enough
-        && let (Some(ha), Some(hb)) = (a.collider.body().hull(), b.collider.body().hull())
-        && let Ok(r) = gjk_distance(ha, pa, hb, pb, &GjkOptions::default())
-        && r.lower_bound.is_finite()
+        && let (Some(ca), Some(cb)) = (a.collider.convex_bound(), b.collider.convex_bound())
     {
-        d = d.max(r.lower_bound);
+        let lower = match (ca, cb) {
+            (ConvexShape::Hull(ha), ConvexShape::Hull(hb)) => {
+                gjk_distance(ha, pa, hb, pb, &GjkOptions::default())
+                    .map_or(f64::NAN, |r| r.lower_bound)
+            }
+            // (B's pose in A's frame: a rigid inverse)
+            _ => convex_distance(ca, cb, &(rigid_inverse(pa) * *pb)).lower_bound,
+        };
+        if lower.is_finite() {
+            d = d.max(lower);
+        }
     }
     d - 1e-9 * scale
+}
+
+/// The inverse of a rigid transform.
+fn rigid_inverse(p: &DAffine3) -> DAffine3 {
+    let r = p.matrix3.transpose();
+    DAffine3 {
+        matrix3: r,
+        translation: -(r * p.translation),
+    }
 }
 
 /// A candidate pair's TOC lower bound and its slots.

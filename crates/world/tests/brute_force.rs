@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, Mode as CaMode, RigidBody, Status};
+use ccd_ca_rigid::{CaOptions, Compound, Mode as CaMode, RigidBody, Shape, Status};
+use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
@@ -68,6 +69,29 @@ fn shapes() -> Vec<Collider> {
         Collider::mesh(RigidBody::new(tree(box_mesh(DVec3::new(1.2, 0.1, 0.1))))).unwrap(),
         Collider::convex(RigidBody::with_hull(tree(box_mesh(DVec3::splat(0.25)))).unwrap())
             .unwrap(),
+        // analytic shapes: a ball, a capsule, a cylinder and a cuboid (a polyhedron: its
+        // exact mesh against meshes, the shape kernels against shapes), and a compound
+        Collider::shape(Shape::Ball(Ball::new(0.3).unwrap())).unwrap(),
+        Collider::shape(Shape::Capsule(Capsule::new_y(0.4, 0.15).unwrap())).unwrap(),
+        Collider::shape(Shape::Cylinder(Cylinder::new(0.3, 0.25).unwrap())).unwrap(),
+        Collider::shape(Shape::Cuboid(
+            Cuboid::new(DVec3::new(0.6, 0.2, 0.3)).unwrap(),
+        ))
+        .unwrap(),
+        Collider::shape(Shape::Compound(Arc::new(
+            Compound::new(vec![
+                (
+                    DAffine3::from_translation(DVec3::new(0.4, 0.0, 0.0)),
+                    Shape::Ball(Ball::new(0.2).unwrap()),
+                ),
+                (
+                    DAffine3::from_rotation_z(0.5),
+                    Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.1, 0.1)).unwrap()),
+                ),
+            ])
+            .unwrap(),
+        )))
+        .unwrap(),
     ]
 }
 
@@ -101,7 +125,7 @@ impl Rng {
 
 /// The brute force: every pair with a dynamic body, by the per-pair query (in `mode`),
 /// keyed by slots.
-fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::Contact> {
+fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
     let opts = CaOptions {
         mode,
         ..*world.ca_options()
@@ -124,7 +148,7 @@ fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::C
 }
 
 /// The brute force of the first-contact queries.
-fn brute(world: &World) -> BTreeMap<(u32, u32), ccd_ca_rigid::Contact> {
+fn brute(world: &World) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
     brute_in(world, CaMode::Toc)
 }
 
@@ -167,12 +191,12 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         hs[0]
     };
     for _ in 0..statics {
-        let c = shapes[(rng.next() % 4) as usize].clone();
+        let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
         let p = rng.pose(extent);
         apply(&mut worlds, &|w| w.insert_static(c.clone(), p));
     }
     let add_body = |rng: &mut Rng, worlds: &mut Vec<World>| {
-        let c = shapes[(rng.next() % 4) as usize].clone();
+        let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
         let p = rng.pose(extent);
         // slow, medium and fast bodies (slow ones get deferred)
         let scale = [0.03, 0.3, 1.0][(rng.next() % 3) as usize];
@@ -201,7 +225,11 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         // Boolean per-pair queries may also report a pair that comes within ε but not ε/2
         // (a near miss the first-contact query may pass: both are valid answers)
         let boolean = !brute_in(&worlds[3], CaMode::Boolean).is_empty();
-        prop_assert!(reference.is_empty() || boolean, "Boolean brute force missed (seed {})", seed);
+        prop_assert!(
+            reference.is_empty() || boolean,
+            "Boolean brute force missed (seed {})",
+            seed
+        );
         let mut answers = Vec::new();
         for (w, o) in worlds.iter_mut().zip(&configs) {
             answers.push(w.step(o).unwrap());
@@ -218,7 +246,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         for (k, (answer, o)) in answers.iter().zip(&configs).enumerate() {
             match o.mode {
                 Mode::AllContacts => {
-                    let got: BTreeMap<(u32, u32), ccd_ca_rigid::Contact> = answer
+                    let got: BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> = answer
                         .contacts
                         .iter()
                         .map(|c| ((c.a.index(), c.b.index()), c.contact))
@@ -238,13 +266,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
                         }
                     }
                 },
-                _ => prop_assert_eq!(
-                    answer.collides(),
-                    boolean,
-                    "world {} (seed {})",
-                    k,
-                    seed
-                ),
+                _ => prop_assert_eq!(answer.collides(), boolean, "world {} (seed {})", k, seed),
             }
         }
         // the caller's dynamics: most keep their velocity or change it a little, some
@@ -297,7 +319,8 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
 }
 
 proptest! {
-    /// Every step of a random world (convex, mesh and non-convex bodies, statics, velocity
+    /// Every step of a random world (convex, mesh and non-convex bodies, analytic shapes and
+    /// a compound, statics, velocity
     /// changes within and beyond the declarations, teleports, insertions and removals):
     /// all-contacts answers equal the brute force pair for pair (TOC, witnesses, status)
     /// with sweep-and-prune + scheduling and with the all-pairs broad phase; the earliest

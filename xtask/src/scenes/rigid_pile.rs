@@ -21,6 +21,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{CaOptions, RigidBody};
+use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_kinematics::RigidMotion;
 use ccd_world::{BodyHandle, BroadPhase, Collider, Mode, StepOptions, StepStats, World};
@@ -168,26 +169,55 @@ fn convex_collider(mesh: TriMesh) -> Result<Collider> {
     Ok(Collider::convex(RigidBody::with_hull(tree)?)?)
 }
 
-/// A shape of the library: name, triangles, collider.
+/// A shape of the library: name, triangles (0 for an analytic shape), collider.
 pub(crate) type Shape = (String, usize, Collider);
 
-/// The shape library, and a note on what was used.
-pub(crate) fn library(data: Option<&Path>) -> Result<(Vec<Shape>, String)> {
+/// An analytic shape as a collider.
+fn analytic(shape: ccd_ca_rigid::Shape) -> Result<Collider> {
+    Ok(Collider::shape(shape)?)
+}
+
+/// A cuboid scaled to radius `radius` about its centre.
+fn scaled_cuboid(h: DVec3, radius: f64) -> Result<ccd_ca_rigid::Shape> {
+    Ok(ccd_ca_rigid::Shape::Cuboid(Cuboid::new(
+        h * (radius / h.length()),
+    )?))
+}
+
+/// The shape library, and a note on what was used. With `analytic`, boxes and plates are
+/// analytic cuboids and balls, capsules and cylinders join (the scene's mix); without, the
+/// boxes and plates are convex meshes and there are no analytic shapes (the library before
+/// the world took analytic shapes, kept for comparisons: `cargo xtask pile --meshes-only`).
+pub(crate) fn library(data: Option<&Path>, analytic_shapes: bool) -> Result<(Vec<Shape>, String)> {
     let mut shapes = Vec::new();
     let mut add = |name: String, c: Collider| {
-        let tris = c.body().mesh_bvh().mesh().triangles().len();
+        let tris = c
+            .body()
+            .map_or(0, |b| b.mesh_bvh().mesh().triangles().len());
         shapes.push((name, tris, c));
     };
     add("torus".into(), mesh_collider(torus(0.7, 0.3, 24, 12))?);
     add("thin torus".into(), mesh_collider(torus(0.8, 0.15, 32, 8))?);
-    add(
-        "box".into(),
-        convex_collider(cuboid(DVec3::new(0.5, 0.35, 0.2)))?,
-    );
-    add(
-        "plate".into(),
-        convex_collider(cuboid(DVec3::new(0.6, 0.6, 0.08)))?,
-    );
+    let (box_h, plate_h) = (DVec3::new(0.5, 0.35, 0.2), DVec3::new(0.6, 0.6, 0.08));
+    if analytic_shapes {
+        add("box".into(), analytic(scaled_cuboid(box_h, 0.5)?)?);
+        add("plate".into(), analytic(scaled_cuboid(plate_h, 0.5)?)?);
+        add(
+            "ball".into(),
+            analytic(ccd_ca_rigid::Shape::Ball(Ball::new(0.4)?))?,
+        );
+        add(
+            "capsule".into(),
+            analytic(ccd_ca_rigid::Shape::Capsule(Capsule::new_y(0.3, 0.2)?))?,
+        );
+        add(
+            "cylinder".into(),
+            analytic(ccd_ca_rigid::Shape::Cylinder(Cylinder::new(0.3, 0.4)?))?,
+        );
+    } else {
+        add("box".into(), convex_collider(cuboid(box_h))?);
+        add("plate".into(), convex_collider(cuboid(plate_h))?);
+    }
     let mut real = Vec::new();
     if let Some(dir) = data.filter(|d| d.is_dir()) {
         let arm = dir.join("unc-frames/armadillo-rollers/326.ply");
@@ -222,13 +252,15 @@ pub(crate) fn library(data: Option<&Path>) -> Result<(Vec<Shape>, String)> {
             }
         }
     }
-    let note = if real.is_empty() {
-        "procedural shapes only (tori, boxes, plates): ../shared/data not found".to_string()
+    let procedural = if analytic_shapes {
+        "procedural tori and analytic boxes, plates, balls, capsules and cylinders"
     } else {
-        format!(
-            "real meshes ({}) and procedural tori, boxes and plates",
-            real.join(", ")
-        )
+        "procedural tori and convex-mesh boxes and plates"
+    };
+    let note = if real.is_empty() {
+        format!("procedural shapes only ({procedural}): ../shared/data not found")
+    } else {
+        format!("real meshes ({}) and {procedural}", real.join(", "))
     };
     Ok((shapes, note))
 }
@@ -284,7 +316,14 @@ pub(crate) fn simulate(
     let half = 0.5 * inner + 0.5;
     let height = layers as f64 * SPACING + 4.0;
     // the bin: a floor and four walls (static boxes)
+    // the bin: analytic cuboids with an analytic library, convex meshes without
+    let analytic_bin = shapes.iter().any(|s| matches!(s.2, Collider::Shape(_)));
     let slab = |h: DVec3| -> Result<Collider> {
+        if analytic_bin {
+            return Ok(Collider::shape(ccd_ca_rigid::Shape::Cuboid(Cuboid::new(
+                h,
+            )?))?);
+        }
         let tree = Arc::new(MeshBvh::<Rss>::new(cuboid(h), &BvhOptions::default())?);
         Ok(Collider::convex(RigidBody::with_hull(tree)?)?)
     };
@@ -399,7 +438,7 @@ pub(crate) fn simulate(
 }
 
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
-    let (shapes, note) = library(cfg.data.as_deref())?;
+    let (shapes, note) = library(cfg.data.as_deref(), true)?;
     let (n, steps) = if cfg.quick { (300, 60) } else { (1000, 200) };
     let scaling: &[usize] = if cfg.quick {
         &[100, 300]
@@ -575,7 +614,7 @@ mod tests {
 
     #[test]
     fn procedural_pile_runs_and_runs_agree() {
-        let (shapes, note) = library(None).unwrap();
+        let (shapes, note) = library(None, true).unwrap();
         assert!(note.contains("procedural shapes only"));
         let base = StepOptions::default().with_mode(Mode::AllContacts);
         let a = simulate(&shapes, 27, 40, base, None).unwrap();
