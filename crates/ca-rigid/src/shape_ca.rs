@@ -14,7 +14,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::shape::rigid_inverse;
 use crate::{
-    CaError, CaOptions, Contact, RigidBody, RigidPair, Shape, Stats, Status, time_of_contact,
+    CaError, CaOptions, Contact, Mode, RigidBody, RigidPair, Shape, Stats, Status, time_of_contact,
     time_of_contact_bounded,
 };
 
@@ -623,7 +623,9 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 /// `≤ ε` at `toc` when [`Status::Converged`] or [`Status::InitiallyTouching`]); with
 /// [`Status::OutOfIterations`] or [`Status::Stalled`] `toc` is a lower bound. Witness points
 /// and normal in world coordinates at `toc`, features as [`ShapeContact`] documents.
-/// [`Mode::Boolean`](crate::Mode::Boolean) queries return the first contact, like `Toc`.
+/// [`Mode::Boolean`] queries first look for a pair within `ε` at `t = 1` and report it
+/// (toc 1, [`Status::Converged`]: contact is certain, the first contact may be earlier),
+/// else run like `Toc`.
 ///
 /// Two meshes (`Shape::Mesh` both) go to [`time_of_contact`] (rotation centres at the frame
 /// origins) or, with offset centres, to [`time_of_contact_bounded`] whose speed bounds add
@@ -749,6 +751,15 @@ pub fn time_of_contact_shapes(
         status,
         stats,
     };
+    if opts.mode == Mode::Boolean && t < 1.0 {
+        // contact is certain if some pair is within ε at the end of the step (the first
+        // contact may be earlier): one evaluation at t = 1 that only descends node pairs
+        // whose key is 0 (a cap just above 0), looking for a touching pair
+        let ev = q.evaluate(1.0, f64::MIN_POSITIVE, &mut stats, &mut heap);
+        if let Some(h) = ev.touching {
+            return Ok(Some(contact(h, 1.0, Status::Converged, stats)));
+        }
+    }
     loop {
         let ev = q.evaluate(t, 1.0 - t, &mut stats, &mut heap);
         stats.iterations += 1;
