@@ -77,6 +77,17 @@ fn plan_steps(
     out
 }
 
+/// Query options from the defaults (field by field: the struct may be non-exhaustive).
+#[allow(clippy::field_reassign_with_default)]
+fn options(mode: Mode, kind: EnclosureKind, self_collision: bool, tolerance: f64) -> QueryOptions {
+    let mut o = QueryOptions::default();
+    o.mode = mode;
+    o.enclosure = kind;
+    o.self_collision = self_collision;
+    o.tolerance = tolerance;
+    o
+}
+
 fn same(full: &QueryResult, adaptive: &QueryResult, what: &str) -> Result<(), TestCaseError> {
     let key = |r: &QueryResult| {
         r.contacts
@@ -140,16 +151,12 @@ proptest! {
                 plan_steps(m, &shifted, &active, &jumps, 4)
             })
             .collect();
-        let base = QueryOptions {
-            enclosure: if interval { EnclosureKind::Interval } else { EnclosureKind::Taylor },
-            self_collision,
-            ..QueryOptions::default()
-        };
+        let kind = if interval { EnclosureKind::Interval } else { EnclosureKind::Taylor };
         for k in 0..4 {
             let full_steps: Vec<_> = plans.iter().map(|p| BodyStep::Joints { q0: &p[k].0, q1: &p[k].1 }).collect();
             let steps: Vec<_> = plans.iter().map(|p| AdaptiveStep { q0: &p[k].0, q1: &p[k].1, active: &p[k].2 }).collect();
             for mode in [Mode::Toc, Mode::Boolean, Mode::AllPairs] {
-                let opts = QueryOptions { mode, ..base };
+                let opts = options(mode, kind, self_collision, 1e-3);
                 let full = scene.query(&full_steps, &opts).unwrap();
                 let ours = adaptive.query(&steps, &opts).unwrap();
                 same(&full, &ours, &format!("step {k}, {mode:?}"))?;
@@ -183,10 +190,8 @@ proptest! {
                 }
             };
         }
-        let opts = QueryOptions {
-            enclosure: if interval { EnclosureKind::Interval } else { EnclosureKind::Taylor },
-            ..QueryOptions::default()
-        };
+        let kind = if interval { EnclosureKind::Interval } else { EnclosureKind::Taylor };
+        let opts = options(Mode::Toc, kind, true, 1e-3);
         // three steps: the boxes of the last one are checked after incremental updates
         for (q0, q1, ids) in plan_steps(&model, &values, &active, &[false, true], 3) {
             adaptive
@@ -339,10 +344,7 @@ fn other_bad_input_is_the_full_querys_error() {
         a.query(&[bad], &opts),
         Err(ArticulatedError::InvalidJointValue { .. })
     ));
-    let bad_opts = QueryOptions {
-        tolerance: -1.0,
-        ..QueryOptions::default()
-    };
+    let bad_opts = options(Mode::Toc, EnclosureKind::Taylor, true, -1.0);
     assert!(matches!(
         a.query(&[step], &bad_opts),
         Err(ArticulatedError::InvalidOptions(_))
