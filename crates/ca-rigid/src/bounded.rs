@@ -13,7 +13,7 @@
 
 use ccd_bvh::Rss;
 use ccd_distance::{GjkCache, GjkOptions, MAX_COORDINATE, gjk_distance_cached};
-use ccd_geometry::{Feature, Triangle};
+use ccd_geometry::{Aabb, Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
@@ -377,7 +377,99 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
         start,
         opts,
         |a, b, motion, opts, limit, down| {
-            bounded_run(a, b, motion, start, end, opts, limit, down, scratch)
+            bounded_run(a, b, motion, start, end, opts, limit, down, None, scratch)
+        },
+    )
+}
+
+/// [`time_of_contact_bounded`] when the caller knows a box in B's frame that A never leaves
+/// during the window: B's nodes and triangles outside `region` are pruned from every
+/// evaluation, so a large B (a static environment) costs only the part of it near A's path.
+///
+/// The caller's guarantee: at every time of `[start, end]`, every point of A grown by `ε/2`
+/// (its Minkowski sum with a ball of radius `ε/2`) lies in `region`, in B's local frame.
+/// For a static B whose local frame is the world, a swept box of A over the window inflated
+/// by `ε/2` (e.g. from Taylor-model or interval enclosures of A's motion) qualifies. B's
+/// contents outside `region` then stay farther than `ε/2` from A over the whole window, so
+/// they can neither touch nor shorten a safe step: the answer keeps the contract of
+/// [`time_of_contact_bounded`]. Pruning compares the axis-aligned boxes of B's nodes and
+/// triangles with `region` grown by the query's rounding allowance. An empty `region` (or
+/// one B does not reach) gives `Ok(None)` without any distance evaluation.
+///
+/// # Errors
+/// As [`time_of_contact_bounded`]; [`CaError::InvalidRegion`] when `region` has a NaN
+/// coordinate.
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{time_of_contact_bounded_within, BoundedScratch, CaOptions, RigidBody, RigidPair};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, Aabb, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?));
+/// // B stands still at the origin; A slides from x = 3 to x = -1
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// let moving = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
+/// let pair = RigidPair { a: &moving, b: &still };
+/// let eps = CaOptions::default().tolerance;
+/// // A's swept box over [0, 1], grown by ε/2
+/// let swept = Aabb { min: DVec3::new(-1.0, 0.0, 0.0), max: DVec3::new(4.0, 1.0, 1.0) }.inflate(0.5 * eps);
+/// let mut scratch = BoundedScratch::default();
+/// let c = time_of_contact_bounded_within(&body, &body, &pair, 0.0, 1.0, &swept, &CaOptions::default(), &mut scratch)?;
+/// assert!(c.expect("contact").toc <= 0.5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn time_of_contact_bounded_within<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    region: &Aabb,
+    opts: &CaOptions,
+    scratch: &mut BoundedScratch,
+) -> Result<Option<Contact>, CaError> {
+    crate::mesh_mesh::check_options(opts)?;
+    check_window(start, end)?;
+    if region.min.is_nan() || region.max.is_nan() {
+        return Err(CaError::InvalidRegion);
+    }
+    if start >= end || region.is_empty() {
+        return Ok(None);
+    }
+    let scratch = &mut scratch.inner;
+    in_window(
+        a,
+        b,
+        motion,
+        start,
+        opts,
+        |a, b, motion, opts, limit, down| {
+            // the region in the query's coordinates, grown by the rounding allowance of the
+            // boxes it is compared with (B's coordinates and the region's own)
+            let up = 1.0 / down;
+            let scaled = Aabb {
+                min: region.min * up,
+                max: region.max * up,
+            };
+            let reach = b.radius() + max_abs([scaled.min, scaled.max]);
+            let r = scaled.inflate(REL_ROUNDING * reach);
+            bounded_run(
+                a,
+                b,
+                motion,
+                start,
+                end,
+                opts,
+                limit,
+                down,
+                Some(r),
+                scratch,
+            )
         },
     )
 }
@@ -393,6 +485,7 @@ fn bounded_run(
     opts: &CaOptions,
     limit: f64,
     down: f64,
+    region_b: Option<Aabb>,
     scratch: &mut Scratch,
 ) -> Result<Option<Contact>, CaError> {
     let mut stats = Stats::default();
@@ -411,6 +504,7 @@ fn bounded_run(
             },
             eps: opts.tolerance,
             slack,
+            region_b,
         }
         .run(end - t, scratch, &mut stats);
         stats.iterations += 1;

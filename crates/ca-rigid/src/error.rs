@@ -62,4 +62,7 @@ pub enum CaError {
     /// unscaled).
     #[error("the rescaled copy of the query could not be built: {0}")]
     Rescaling(String),
+    /// The region of `time_of_contact_bounded_within` has a NaN coordinate.
+    #[error("the region has a NaN coordinate")]
+    InvalidRegion,
 }

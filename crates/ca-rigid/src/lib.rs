@@ -87,7 +87,7 @@ mod traverse;
 pub use body::RigidBody;
 pub use bounded::{
     BoundedScratch, PairMotion, RigidPair, SpeedBound, time_of_contact_bounded,
-    time_of_contact_convex_bounded,
+    time_of_contact_bounded_within, time_of_contact_convex_bounded,
 };
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::time_of_contact_convex;

@@ -217,6 +217,7 @@ impl Query<'_> {
             bound: f,
             eps: self.eps,
             slack: self.slack,
+            region_b: None,
         }
         .run(horizon, scratch, stats)
     }

@@ -5,7 +5,7 @@
 
 use ccd_bvh::{BoundingVolume, Rss};
 use ccd_distance::triangle_triangle;
-use ccd_geometry::{Feature, Triangle};
+use ccd_geometry::{Aabb, Feature, Triangle};
 use glam::{DAffine3, DVec3};
 
 use crate::node_key::{rect_direction, rss_center, rss_gap, rss_near_points};
@@ -201,6 +201,10 @@ pub(crate) struct Traversal<'q, M> {
     /// Rounding allowance `δ` of distances and gaps along a unit direction: a computed
     /// distance may exceed the true one by `δ`.
     pub(crate) slack: f64,
+    /// A box in B's frame that A, grown by `ε/2`, never leaves over the evaluation's horizon
+    /// (the caller's guarantee, e.g. a swept box): B's nodes and triangles outside it can
+    /// never come within `ε/2` of A and are pruned. `None`: no pruning.
+    pub(crate) region_b: Option<Aabb>,
 }
 
 impl<M: MotionBound> Traversal<'_, M> {
@@ -273,7 +277,12 @@ impl<M: MotionBound> Traversal<'_, M> {
         if ba.node_count() == 0 || bb.node_count() == 0 {
             return done(best, None, None);
         }
+        // B's contents outside the region never come within ε/2 of A: they bound nothing
+        let outside = |bv: &Rss| self.region_b.is_some_and(|r| !bv.aabb().overlaps(&r));
         let (x0, y0) = (ba.node(0).bv(), bb.node(0).bv());
+        if outside(y0) {
+            return done(best, None, None);
+        }
         let centre = pos_ab.transform_point3(rss_center(y0)) - rss_center(x0);
         stats.bv_tests += 1;
         let (k0, n0) = self.node_key(x0, y0, rad_a[0], rad_b[0], centre, best);
@@ -296,14 +305,19 @@ impl<M: MotionBound> Traversal<'_, M> {
                     scratch.tris_b.clear();
                     scratch
                         .tris_b
-                        .extend(bb.node_primitives(b).iter().map(|&ib| {
+                        .extend(bb.node_primitives(b).iter().filter_map(|&ib| {
                             let tb = mb.triangle(ib as usize);
+                            if let Some(r) = &self.region_b
+                                && !Aabb::from_points([tb.a, tb.b, tb.c]).overlaps(r)
+                            {
+                                return None;
+                            }
                             let moved = Triangle::new(
                                 pos_ab.transform_point3(tb.a),
                                 pos_ab.transform_point3(tb.b),
                                 pos_ab.transform_point3(tb.c),
                             );
-                            (ib, moved, tri_radius(&tb))
+                            Some((ib, moved, tri_radius(&tb)))
                         }));
                     for &ia in ba.node_primitives(a) {
                         let ta = ma.triangle(ia as usize);
@@ -359,8 +373,12 @@ impl<M: MotionBound> Traversal<'_, M> {
                 }
             };
             for (ca, cb) in children {
-                stats.bv_tests += 1;
                 let (x, y) = (ba.node(ca).bv(), bb.node(cb).bv());
+                // (B's node is tested when B was split; an A split keeps a tested node)
+                if cb != b && outside(y) {
+                    continue;
+                }
+                stats.bv_tests += 1;
                 let (k, kn) = self.node_key(x, y, rad_a[ca as usize], rad_b[cb as usize], n, best);
                 if k < best {
                     heap.push(Entry {
