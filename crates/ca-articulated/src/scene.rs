@@ -190,6 +190,7 @@ pub struct Workspace {
     pub(crate) pcls: Vec<Pcl>,
     scratch: BoundedScratch,
     pub(crate) bvh: ccd_bvh::Workspace,
+    stack: Vec<u32>,
 }
 
 /// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
@@ -232,6 +233,9 @@ pub struct Scene {
     bodies: Vec<Arc<ArticulatedBody>>,
     pub(crate) rigid: Vec<RigidEntry>,
     pub(crate) environment: Option<RigidBody>,
+    /// Per node of the environment's hierarchy, the exact box of the node's triangles
+    /// (spatial culling tests swept boxes against these, then triangle by triangle).
+    env_boxes: Vec<Aabb>,
 }
 
 fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
@@ -288,6 +292,10 @@ impl Scene {
 
     /// Sets the static environment (world frame), replacing any previous one.
     pub fn set_environment(&mut self, mesh: Arc<MeshBvh<Rss>>) {
+        self.env_boxes = vec![Aabb::EMPTY; mesh.bvh().node_count()];
+        if !self.env_boxes.is_empty() {
+            fit_node_box(&mesh, 0, &mut self.env_boxes);
+        }
         self.environment = Some(RigidBody::new(mesh));
     }
 
@@ -478,7 +486,7 @@ impl Scene {
             }
             if let Some(env) = &self.environment {
                 stats.pairs_before += 1;
-                if env_overlaps(env, &ba, &mut ws.bvh) {
+                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack) {
                     ws.pcls.push(Pcl {
                         a: pa,
                         b: Part::Environment,
@@ -708,6 +716,85 @@ pub(crate) fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspa
     found
 }
 
+/// Whether some triangle of the environment `env` meets `bx` (its node boxes `boxes`
+/// tested top-down, then each triangle by an exact separating-axis test grown by a rounding
+/// allowance: false only when none can).
+fn env_meets_box(env: &RigidBody, boxes: &[Aabb], bx: &Aabb, stack: &mut Vec<u32>) -> bool {
+    let mesh = env.mesh_bvh();
+    let bvh = mesh.bvh();
+    if boxes.len() != bvh.node_count() || boxes.is_empty() {
+        return true; // (not expected: the boxes are built with the environment)
+    }
+    stack.clear();
+    stack.push(0);
+    while let Some(i) = stack.pop() {
+        if !boxes[i as usize].overlaps(bx) {
+            continue;
+        }
+        match bvh.node(i).children() {
+            Some([l, r]) => stack.extend([l, r]),
+            None => {
+                for &p in bvh.node_primitives(i) {
+                    let t = mesh.mesh().triangle(p as usize);
+                    if triangle_meets_box(t.a, t.b, t.c, bx) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Fills `boxes[i]` and its subtree's boxes with the exact boxes of their triangles.
+fn fit_node_box(mesh: &MeshBvh<Rss>, i: u32, boxes: &mut [Aabb]) -> Aabb {
+    let b = match mesh.bvh().node(i).children() {
+        Some([l, r]) => fit_node_box(mesh, l, boxes).merge(fit_node_box(mesh, r, boxes)),
+        None => mesh
+            .bvh()
+            .node_primitives(i)
+            .iter()
+            .fold(Aabb::EMPTY, |b, &p| {
+                let t = mesh.mesh().triangle(p as usize);
+                b.merge(Aabb::from_points([t.a, t.b, t.c]))
+            }),
+    };
+    boxes[i as usize] = b;
+    b
+}
+
+/// Whether triangle `abc` meets the box `bx` (separating-axis test on the 13 axes: the box
+/// normals, the triangle normal and the 9 edge cross products), with every separation
+/// required to exceed a rounding allowance (`1e-12` times the coordinate scale): false only
+/// when they are certainly apart.
+fn triangle_meets_box(a: DVec3, b: DVec3, c: DVec3, bx: &Aabb) -> bool {
+    let tb = Aabb::from_points([a, b, c]);
+    if !tb.overlaps(bx) {
+        return false;
+    }
+    let centre = bx.center();
+    let h = 0.5 * (bx.max - bx.min);
+    let (a, b, c) = (a - centre, b - centre, c - centre);
+    let scale = a.abs().max(b.abs()).max(c.abs()).max_element() + h.max_element();
+    let slack = 1e-12 * scale;
+    let (e0, e1, e2) = (b - a, c - b, a - c);
+    // separated along `n` when the triangle's projection clears the box's by the allowance
+    let apart = |n: DVec3| {
+        let (pa, pb, pc) = (n.dot(a), n.dot(b), n.dot(c));
+        let r = h.x * n.x.abs() + h.y * n.y.abs() + h.z * n.z.abs();
+        let m = slack * (n.x.abs() + n.y.abs() + n.z.abs());
+        pa.min(pb).min(pc) > r + m || pa.max(pb).max(pc) < -r - m
+    };
+    for e in [e0, e1, e2] {
+        for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
+            if apart(axis.cross(e)) {
+                return false;
+            }
+        }
+    }
+    !apart(e0.cross(e1))
+}
+
 /// The motion of body `i` for its step, with typed errors naming the body.
 pub(crate) fn body_motion(
     i: usize,
@@ -748,6 +835,106 @@ pub(crate) fn body_motion(
                 Pose::new(model, p.relative.clone()).map_err(motion_err)?;
             }
             ArticulatedMotion::between(model, p0, p1).map_err(motion_err)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift) for the sampled checks.
+    fn rng(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn triangle_box_test_never_separates_meeting_sets() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut r = |lo: f64, hi: f64| lo + (hi - lo) * rng(&mut s);
+        let (mut met, mut apart) = (0, 0);
+        for _ in 0..20_000 {
+            let c = DVec3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0));
+            let h = DVec3::new(r(0.01, 0.6), r(0.01, 0.6), r(0.01, 0.6));
+            let bx = Aabb {
+                min: c - h,
+                max: c + h,
+            };
+            let mut p = || DVec3::new(r(-1.6, 1.6), r(-1.6, 1.6), r(-1.6, 1.6));
+            let (a, b, t) = (p(), p(), p());
+            if triangle_meets_box(a, b, t, &bx) {
+                met += 1;
+                continue;
+            }
+            apart += 1;
+            // no point of the triangle (on a barycentric grid) lies in the box
+            for i in 0..=24 {
+                for j in 0..=24 - i {
+                    let (u, v) = (f64::from(i) / 24.0, f64::from(j) / 24.0);
+                    let q = a + (b - a) * u + (t - a) * v;
+                    assert!(!bx.contains_point(q), "{a} {b} {t} vs {bx:?}: {q} inside");
+                }
+            }
+        }
+        assert!(met > 1000 && apart > 1000, "{met} meeting, {apart} apart");
+    }
+
+    #[test]
+    fn triangle_box_test_keeps_exact_touches() {
+        let bx = Aabb {
+            min: DVec3::ZERO,
+            max: DVec3::ONE,
+        };
+        // a vertex on the corner, an edge along an edge, a face on a face, an edge crossing
+        // a box edge diagonally; and a triangle whose box overlaps but that passes by the
+        // corner (its plane x + y + z = 3.3 misses the box)
+        let cases = [
+            (
+                [
+                    DVec3::ONE,
+                    DVec3::new(2.0, 1.5, 1.0),
+                    DVec3::new(1.5, 2.0, 3.0),
+                ],
+                true,
+            ),
+            (
+                [
+                    DVec3::new(1.0, 0.0, 1.0),
+                    DVec3::new(1.0, 1.0, 1.0),
+                    DVec3::new(2.0, 0.5, 2.0),
+                ],
+                true,
+            ),
+            (
+                [
+                    DVec3::new(0.2, 0.2, 1.0),
+                    DVec3::new(0.8, 0.2, 1.0),
+                    DVec3::new(0.5, 0.9, 1.0),
+                ],
+                true,
+            ),
+            (
+                [
+                    DVec3::new(1.5, 0.5, 1.0),
+                    DVec3::new(0.5, 1.5, 1.0),
+                    DVec3::new(1.5, 1.5, 3.0),
+                ],
+                true,
+            ),
+            (
+                [
+                    DVec3::new(2.3, 0.5, 0.5),
+                    DVec3::new(0.5, 2.3, 0.5),
+                    DVec3::new(0.5, 0.5, 2.3),
+                ],
+                false,
+            ),
+        ];
+        for ([a, b, c], meets) in cases {
+            assert_eq!(triangle_meets_box(a, b, c, &bx), meets, "{a} {b} {c}");
         }
     }
 }
