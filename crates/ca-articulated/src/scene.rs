@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
 use ccd_ca_rigid::{
     BoundedScratch, CaOptions, Contact, RigidBody, Status, time_of_contact_bounded,
-    time_of_contact_convex_bounded,
+    time_of_contact_bounded_within, time_of_contact_convex_bounded,
 };
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMotion};
@@ -192,6 +192,10 @@ pub struct Workspace {
     pub(crate) bvh: ccd_bvh::Workspace,
     stack: Vec<u32>,
 }
+
+/// The number of equal time windows over which environment pairs get their own swept
+/// boxes in the narrow phase.
+const WINDOWS: usize = 8;
 
 /// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
 ///
@@ -498,6 +502,60 @@ impl Scene {
         stats.pairs_after_spatial = ws.pcls.len() as u64;
     }
 
+    /// The world motion of part `p` (a link or a rigid body) over the step as order-3
+    /// Taylor models (the chain's relative motions composed as in Eq. 1), with its OBB
+    /// corners, for its swept boxes per time window.
+    fn env_sweep(
+        &self,
+        motions: &[ArticulatedMotion],
+        p: Part,
+        eps: f64,
+    ) -> Result<Sweep, ArticulatedError> {
+        let (world, corners): (Transform<TaylorModel>, &[DVec3; 8]) = match p {
+            Part::Link { body, link } => {
+                let (b, m) = self
+                    .bodies
+                    .get(body)
+                    .zip(motions.get(body))
+                    .ok_or(ArticulatedError::UnknownPart(p))?;
+                let shape = b.link_shape(link).ok_or(ArticulatedError::UnknownPart(p))?;
+                let links = b.model().links();
+                // the chain from the root down to the link, composed as in Eq. 1
+                let mut chain = vec![link];
+                while let Some(parent) = links[chain[chain.len() - 1].index()].parent {
+                    chain.push(parent);
+                }
+                let mut world: Option<Transform<TaylorModel>> = None;
+                for &j in chain.iter().rev() {
+                    let local = m.relatives()[j.index()]
+                        .enclosure::<TaylorModel>(Interval::UNIT)
+                        .map_err(|source| ArticulatedError::Motion { body, source })?;
+                    world = Some(match world {
+                        Some(w) => w.compose(&local),
+                        None => local,
+                    });
+                }
+                (
+                    world.ok_or(ArticulatedError::UnknownPart(p))?,
+                    shape.obb_corners(),
+                )
+            }
+            Part::Rigid(i) => {
+                let r = self.rigid.get(i).ok_or(ArticulatedError::UnknownPart(p))?;
+                (
+                    r.motion.enclosure::<TaylorModel>(Interval::UNIT)?,
+                    &r.corners,
+                )
+            }
+            Part::Environment => return Err(ArticulatedError::UnknownPart(p)),
+        };
+        Ok(Sweep {
+            world,
+            corners: *corners,
+            margin: 0.5 * eps * (1.0 + 1e-9),
+        })
+    }
+
     fn part_body(&self, p: Part) -> Result<&RigidBody, ArticulatedError> {
         let body = match p {
             Part::Link { body, link } => self
@@ -577,6 +635,7 @@ impl Scene {
             motions,
             pcls,
             scratch,
+            stack,
             ..
         } = ws;
         let stats = &mut out.stats;
@@ -646,7 +705,13 @@ impl Scene {
             }
             let (a, b, pair, frame) = self.pair(motions, pcl)?;
             stats.pairs_after_temporal += 1;
-            let r = time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?;
+            let r = if pcl.b == Part::Environment {
+                let sweep = self.env_sweep(motions, pcl.a, opts.tolerance)?;
+                let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
+                env_ca(a, &pair, &sweep, env, stack, pcl.lower, end, &ca, scratch)?
+            } else {
+                time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?
+            };
             let Some(mut c) = r else { continue };
             stats.ca_iterations += u64::from(c.stats.iterations);
             if let Some((body, base)) = frame {
@@ -714,6 +779,84 @@ pub(crate) fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspa
         },
     );
     found
+}
+
+/// A part's world motion over the step as Taylor models, for its swept box per window.
+struct Sweep {
+    world: Transform<TaylorModel>,
+    corners: [DVec3; 8],
+    /// `ε/2` and a relative allowance for the rounding of the inflation.
+    margin: f64,
+}
+
+impl Sweep {
+    /// The part's swept box over window `k` of [`WINDOWS`] equal windows of the step (the
+    /// Taylor models restricted to the window), grown by `ε/2`.
+    fn window_box(&self, k: usize) -> Aabb {
+        let w = Interval::new(k as f64 / WINDOWS as f64, (k + 1) as f64 / WINDOWS as f64);
+        // (the windows lie in the step: a failed restriction, not expected, falls back to
+        // the whole step's box, which holds the window's)
+        self.world
+            .restrict(w)
+            .as_ref()
+            .unwrap_or(&self.world)
+            .aabb_of_points(self.corners.iter().copied())
+            .inflate(self.margin)
+    }
+}
+
+/// Mesh CA of part `a` against the environment (`env`: its body and node boxes) over
+/// `[start, end]`, run only over the time windows whose swept boxes meet some environment
+/// triangle (consecutive ones merged into one window search), each restricted to the
+/// triangles inside its boxes: the windows whose boxes meet none are free. The first contact
+/// found is the pair's (every window before it is free). Boxes are computed as the search
+/// reaches their windows.
+#[allow(clippy::too_many_arguments)]
+fn env_ca(
+    a: &RigidBody,
+    pair: &MoverPair<'_>,
+    sweep: &Sweep,
+    (env, env_boxes): (&RigidBody, &[Aabb]),
+    stack: &mut Vec<u32>,
+    start: f64,
+    end: f64,
+    ca: &CaOptions,
+    scratch: &mut BoundedScratch,
+) -> Result<Option<Contact>, ArticulatedError> {
+    let mut hit = |k: usize| {
+        let bx = sweep.window_box(k);
+        env_meets_box(env, env_boxes, &bx, stack).then_some(bx)
+    };
+    let w = WINDOWS as f64;
+    // windows are [k/W, (k+1)/W]; the search starts in the one holding `start`
+    let mut k = ((start * w) as usize).min(WINDOWS - 1);
+    while k < WINDOWS && (k as f64 / w) < end {
+        let Some(mut region) = hit(k) else {
+            k += 1;
+            continue;
+        };
+        // the run k..m of consecutive windows whose boxes meet the environment (window m,
+        // when tested, is free)
+        let mut m = k + 1;
+        while m < WINDOWS && (m as f64 / w) < end {
+            match hit(m) {
+                Some(bx) => {
+                    region = region.merge(bx);
+                    m += 1;
+                }
+                None => break,
+            }
+        }
+        let (from, to) = ((k as f64 / w).max(start), (m as f64 / w).min(end));
+        if from < to
+            && let Some(c) =
+                time_of_contact_bounded_within(a, env, pair, from, to, &region, ca, scratch)?
+        {
+            return Ok(Some(c));
+        }
+        k = m + 1;
+    }
+    Ok(None)
 }
 
 /// Whether some triangle of the environment `env` meets `bx` (its node boxes `boxes`

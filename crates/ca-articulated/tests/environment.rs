@@ -119,45 +119,24 @@ fn link(l: LinkId) -> Part {
 }
 
 fn options() -> Vec<(&'static str, QueryOptions)> {
-    let base = QueryOptions::default();
+    let with = |f: &dyn Fn(&mut QueryOptions)| {
+        let mut o = QueryOptions::default();
+        f(&mut o);
+        o
+    };
     vec![
-        ("taylor", base),
-        (
-            "interval",
-            QueryOptions {
-                enclosure: EnclosureKind::Interval,
-                ..base
-            },
-        ),
-        (
-            "no temporal culling",
-            QueryOptions {
-                temporal_culling: false,
-                ..base
-            },
-        ),
-        (
-            "boolean",
-            QueryOptions {
-                mode: Mode::Boolean,
-                ..base
-            },
-        ),
+        ("taylor", QueryOptions::default()),
+        ("interval", with(&|o| o.enclosure = EnclosureKind::Interval)),
+        ("no temporal culling", with(&|o| o.temporal_culling = false)),
+        ("boolean", with(&|o| o.mode = Mode::Boolean)),
         (
             "boolean interval",
-            QueryOptions {
-                mode: Mode::Boolean,
-                enclosure: EnclosureKind::Interval,
-                ..base
-            },
+            with(&|o| {
+                o.mode = Mode::Boolean;
+                o.enclosure = EnclosureKind::Interval;
+            }),
         ),
-        (
-            "all",
-            QueryOptions {
-                mode: Mode::AllPairs,
-                ..base
-            },
-        ),
+        ("all", with(&|o| o.mode = Mode::AllPairs)),
     ]
 }
 
