@@ -37,6 +37,7 @@ impl Workspace {
 
 /// Counters of one traversal (the papers' tables report them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraversalStats {
     /// Node (or node pair) volume tests made.
     pub bv_tests: u64,
@@ -83,7 +84,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::geometry::Aabb;
     /// use ccd_bvh::glam::DVec3;
     /// let pts: Vec<DVec3> = (0..50).map(|i| DVec3::splat(f64::from(i))).collect();
-    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let mut hits = 0;
     /// let mut ws = Workspace::new();
     /// bvh.traverse(&mut ws, |bv| bv.max.x >= 47.5, |_| { hits += 1; ControlFlow::Continue(()) });
@@ -137,7 +138,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::geometry::Aabb;
     /// use ccd_bvh::glam::DVec3;
     /// let pts: Vec<DVec3> = (0..50).map(|i| DVec3::splat(f64::from(i))).collect();
-    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let mut out = Vec::new();
     /// bvh.query_aabb_into(&Aabb::new(DVec3::splat(9.5), DVec3::splat(11.5)), &mut Workspace::new(), &mut out);
     /// out.sort();
@@ -174,7 +175,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Obb, Workspace};
     /// use ccd_bvh::glam::{DAffine3, DVec3};
     /// let pts: Vec<DVec3> = (0..20).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
-    /// let bvh = Bvh::<Obb>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Obb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let pos12 = DAffine3::from_translation(DVec3::new(19.0, 0.0, 0.0));
     /// let mut pairs = Vec::new();
     /// bvh.traverse_pair(&bvh, &mut Workspace::new(), |a, b| a.overlaps(b, &pos12), |a, b| {
@@ -214,7 +215,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::geometry::Aabb;
     /// use ccd_bvh::glam::DVec3;
     /// let pts: Vec<DVec3> = (0..8).map(|i| DVec3::splat(f64::from(i))).collect();
-    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let mut visited = Vec::new();
     /// let stats = bvh.traverse_pair_nodes(&bvh, &mut Workspace::new(), |a, b| {
     ///     visited.push((a, b));
@@ -243,42 +244,13 @@ impl<B: BoundingVolume> Bvh<B> {
         ws.pairs.clear();
         ws.pairs.push((0, 0));
         while let Some((a, b)) = ws.pairs.pop() {
-            let na = &self.nodes[a as usize];
-            let nb = &other.nodes[b as usize];
             stats.bv_tests += 1;
             if !descend(a, b) {
                 continue;
             }
-            match (na.children(), nb.children()) {
-                (None, None) => {
-                    for &pa in &self.primitives[na.primitive_range()] {
-                        for &pb in &other.primitives[nb.primitive_range()] {
-                            stats.primitive_tests += 1;
-                            if leaf(pa, pb).is_break() {
-                                stats.stopped = true;
-                                ws.pairs.clear();
-                                return stats;
-                            }
-                        }
-                    }
-                }
-                (Some([l, r]), None) => {
-                    ws.pairs.push((r, b));
-                    ws.pairs.push((l, b));
-                }
-                (None, Some([l, r])) => {
-                    ws.pairs.push((a, r));
-                    ws.pairs.push((a, l));
-                }
-                (Some([la, ra]), Some([lb, rb])) => {
-                    if na.bv.size() >= nb.bv.size() {
-                        ws.pairs.push((ra, b));
-                        ws.pairs.push((la, b));
-                    } else {
-                        ws.pairs.push((a, rb));
-                        ws.pairs.push((a, lb));
-                    }
-                }
+            if expand_pair(self, other, a, b, &mut ws.pairs, &mut leaf, &mut stats).is_break() {
+                ws.pairs.clear();
+                return stats;
             }
         }
         stats
@@ -292,7 +264,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::{Bvh, BvhOptions, Rss, Workspace};
     /// use ccd_bvh::glam::{DAffine3, DVec3};
     /// let pts: Vec<DVec3> = (0..20).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
-    /// let bvh = Bvh::<Rss>::build(pts.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Rss>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let mut out = Vec::new();
     /// let pos12 = DAffine3::from_translation(DVec3::new(-18.0, 0.0, 0.0));
     /// bvh.overlapping_pairs_into(&bvh, &pos12, &mut Workspace::new(), &mut out);
@@ -332,7 +304,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::{BoundingVolume, Bvh, BvhOptions, Sphere, Workspace};
     /// use ccd_bvh::glam::{DAffine3, DVec3};
     /// let pts: Vec<DVec3> = (0..30).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
-    /// let bvh = Bvh::<Sphere>::build(pts.as_slice(), &BvhOptions { leaf_size: 2, split: None })?;
+    /// let bvh = Bvh::<Sphere>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(2))?;
     /// let pos12 = DAffine3::from_translation(DVec3::new(0.0, 3.0, 0.0));
     /// let mut best = f64::INFINITY;
     /// let (threshold, _stats) = bvh.traverse_pair_best_first(
@@ -470,7 +442,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::geometry::Aabb;
     /// use ccd_bvh::glam::{DAffine3, DVec3};
     /// let pts: Vec<DVec3> = (0..10).map(|i| DVec3::new(f64::from(i), 0.0, 0.0)).collect();
-    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions { leaf_size: 3, split: None })?;
+    /// let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(3))?;
     /// let mut n = 0;
     /// bvh.traverse_self(&mut Workspace::new(), |_, _| true, |_, _| { n += 1; ControlFlow::Continue(()) });
     /// assert_eq!(n, 45);
@@ -505,9 +477,7 @@ impl<B: BoundingVolume> Bvh<B> {
                         let prims = &self.primitives[na.primitive_range()];
                         for i in 0..prims.len() {
                             for j in i + 1..prims.len() {
-                                stats.primitive_tests += 1;
-                                if leaf(prims[i], prims[j]).is_break() {
-                                    stats.stopped = true;
+                                if report(prims[i], prims[j], &mut leaf, &mut stats).is_break() {
                                     ws.pairs.clear();
                                     return stats;
                                 }
@@ -522,36 +492,9 @@ impl<B: BoundingVolume> Bvh<B> {
             if !descend(&na.bv, &nb.bv) {
                 continue;
             }
-            match (na.children(), nb.children()) {
-                (None, None) => {
-                    for &pa in &self.primitives[na.primitive_range()] {
-                        for &pb in &self.primitives[nb.primitive_range()] {
-                            stats.primitive_tests += 1;
-                            if leaf(pa, pb).is_break() {
-                                stats.stopped = true;
-                                ws.pairs.clear();
-                                return stats;
-                            }
-                        }
-                    }
-                }
-                (Some([l, r]), None) => {
-                    ws.pairs.push((r, b));
-                    ws.pairs.push((l, b));
-                }
-                (None, Some([l, r])) => {
-                    ws.pairs.push((a, r));
-                    ws.pairs.push((a, l));
-                }
-                (Some([la, ra]), Some([lb, rb])) => {
-                    if na.bv.size() >= nb.bv.size() {
-                        ws.pairs.push((ra, b));
-                        ws.pairs.push((la, b));
-                    } else {
-                        ws.pairs.push((a, rb));
-                        ws.pairs.push((a, lb));
-                    }
-                }
+            if expand_pair(self, self, a, b, &mut ws.pairs, &mut leaf, &mut stats).is_break() {
+                ws.pairs.clear();
+                return stats;
             }
         }
         stats
@@ -570,7 +513,7 @@ impl<B: BoundingVolume> Bvh<B> {
     ///     Aabb::new(DVec3::splat(0.5), DVec3::splat(2.0)),
     ///     Aabb::new(DVec3::splat(5.0), DVec3::splat(6.0)),
     /// ];
-    /// let bvh = Bvh::<Aabb>::build(boxes.as_slice(), &BvhOptions { leaf_size: 1, split: None })?;
+    /// let bvh = Bvh::<Aabb>::build(boxes.as_slice(), &BvhOptions::default().with_leaf_size(1))?;
     /// let mut out = Vec::new();
     /// bvh.self_overlapping_pairs_into(&mut Workspace::new(), &mut out);
     /// assert_eq!(out.len(), 1);
@@ -590,4 +533,57 @@ impl<B: BoundingVolume> Bvh<B> {
             },
         )
     }
+}
+
+/// Reports one primitive pair to `leaf`, counting it; a break marks the traversal stopped.
+#[inline]
+fn report<L>(a: u32, b: u32, leaf: &mut L, stats: &mut TraversalStats) -> ControlFlow<()>
+where
+    L: FnMut(u32, u32) -> ControlFlow<()>,
+{
+    stats.primitive_tests += 1;
+    let flow = leaf(a, b);
+    stats.stopped |= flow.is_break();
+    flow
+}
+
+/// The step shared by the pair and self traversals, for a node pair `(a, b)` (`a` in `first`,
+/// `b` in `second`, distinct nodes when both are the same tree) that passed `descend`: two
+/// leaves report their primitive pairs; otherwise the inner node, or the larger of two inner
+/// nodes, is split and its two children are pushed (left on top).
+#[inline]
+fn expand_pair<B, L>(
+    first: &Bvh<B>,
+    second: &Bvh<B>,
+    a: u32,
+    b: u32,
+    pairs: &mut Vec<(u32, u32)>,
+    leaf: &mut L,
+    stats: &mut TraversalStats,
+) -> ControlFlow<()>
+where
+    B: BoundingVolume,
+    L: FnMut(u32, u32) -> ControlFlow<()>,
+{
+    let na = &first.nodes[a as usize];
+    let nb = &second.nodes[b as usize];
+    match (na.children(), nb.children()) {
+        (None, None) => {
+            for &pa in &first.primitives[na.primitive_range()] {
+                for &pb in &second.primitives[nb.primitive_range()] {
+                    report(pa, pb, leaf, stats)?;
+                }
+            }
+        }
+        (Some([l, r]), None) => pairs.extend([(r, b), (l, b)]),
+        (None, Some([l, r])) => pairs.extend([(a, r), (a, l)]),
+        (Some([la, ra]), Some([lb, rb])) => {
+            if na.bv.size() >= nb.bv.size() {
+                pairs.extend([(ra, b), (la, b)]);
+            } else {
+                pairs.extend([(a, rb), (a, lb)]);
+            }
+        }
+    }
+    ControlFlow::Continue(())
 }
