@@ -18,7 +18,7 @@ use ccd_distance::{Closest, point_triangle, segment_segment};
 use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
 
-use crate::kernels::check_finite;
+use crate::kernels::{check_finite, checked};
 use crate::{LaError, LaOptions, PrimitiveToc, Status};
 
 pub use cubic::cubic_roots_in;
@@ -112,19 +112,12 @@ pub fn vertex_face_cubic(
     x1: &[DVec3; 4],
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
-    opts.validate()?;
-    check_finite(x0, x1)?;
-    Ok(vertex_face_cubic_until(
-        x0,
-        x1,
-        1.0,
-        opts.tolerance,
-        opts.max_iterations,
-    ))
+    checked(x0, x1, opts, check_finite, vertex_face_cubic_until)
 }
 
 /// [`vertex_face_cubic`] on `[0, t_max]` without validation (non-finite input gives
-/// `None`; `max_iterations` is unused: a cubic has at most three roots).
+/// `None`; `max_iterations` is unused — a cubic has at most three roots — and kept so that
+/// both kernel families share one signature, the one [`Kernel`](crate::scene::Kernel) dispatches on).
 ///
 /// # Example
 /// ```
@@ -176,15 +169,7 @@ pub fn edge_edge_cubic(
     x1: &[DVec3; 4],
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
-    opts.validate()?;
-    check_finite(x0, x1)?;
-    Ok(edge_edge_cubic_until(
-        x0,
-        x1,
-        1.0,
-        opts.tolerance,
-        opts.max_iterations,
-    ))
+    checked(x0, x1, opts, check_finite, edge_edge_cubic_until)
 }
 
 /// [`edge_edge_cubic`] on `[0, t_max]` without validation (non-finite input gives `None`).

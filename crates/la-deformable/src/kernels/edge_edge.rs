@@ -4,7 +4,7 @@ use ccd_distance::{Closest, segment_segment};
 use ccd_geometry::Segment;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_points};
+use super::{PairGeometry, advance, check_points, checked};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Edge `p[0] → p[1]` against edge `p[2] → p[3]`.
@@ -77,15 +77,7 @@ pub fn edge_edge(
     x1: &[DVec3; 4],
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
-    opts.validate()?;
-    check_points(x0, x1)?;
-    Ok(edge_edge_until(
-        x0,
-        x1,
-        1.0,
-        opts.tolerance,
-        opts.max_iterations,
-    ))
+    checked(x0, x1, opts, check_points, edge_edge_until)
 }
 
 /// [`edge_edge`] restricted to `t ∈ [0, t_max]`, without input validation (the hot variant

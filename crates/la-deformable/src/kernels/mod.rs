@@ -326,6 +326,25 @@ fn certified_step<const N: usize>(
     best
 }
 
+/// The `_until` form shared by the elementary queries (LA kernels and the cubic baseline):
+/// points at `t = 0` and `t = 1`, `t_max`, tolerance, iteration cap.
+pub(crate) type Until<const N: usize> =
+    fn(&[DVec3; N], &[DVec3; N], f64, f64, u32) -> Option<PrimitiveToc>;
+
+/// The checked entry point of every elementary query: validates the options and the points
+/// (`check`), then runs `until` over the whole step with the options' tolerance and cap.
+pub(crate) fn checked<const N: usize>(
+    x0: &[DVec3; N],
+    x1: &[DVec3; N],
+    opts: &crate::LaOptions,
+    check: fn(&[DVec3; N], &[DVec3; N]) -> Result<(), LaError>,
+    until: Until<N>,
+) -> Result<Option<PrimitiveToc>, LaError> {
+    opts.validate()?;
+    check(x0, x1)?;
+    Ok(until(x0, x1, 1.0, opts.tolerance, opts.max_iterations))
+}
+
 /// Checks the domain of the elementary kernels' entry points: every coordinate finite and
 /// at most [`MAX_COORDINATE`] in magnitude, reporting the first offending point.
 pub(crate) fn check_points<const N: usize>(

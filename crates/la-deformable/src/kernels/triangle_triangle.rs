@@ -4,7 +4,7 @@ use ccd_distance::{Closest, triangle_triangle as triangle_distance};
 use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_points};
+use super::{PairGeometry, advance, check_points, checked};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Triangle `p[0..3]` against triangle `p[3..6]`.
@@ -79,15 +79,7 @@ pub fn triangle_triangle(
     x1: &[DVec3; 6],
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
-    opts.validate()?;
-    check_points(x0, x1)?;
-    Ok(triangle_triangle_until(
-        x0,
-        x1,
-        1.0,
-        opts.tolerance,
-        opts.max_iterations,
-    ))
+    checked(x0, x1, opts, check_points, triangle_triangle_until)
 }
 
 /// [`triangle_triangle`] restricted to `t ∈ [0, t_max]`, without input validation. Same

@@ -4,7 +4,7 @@ use ccd_distance::{Closest, point_triangle};
 use ccd_geometry::Triangle;
 use ccd_geometry::glam::DVec3;
 
-use super::{PairGeometry, advance, check_points};
+use super::{PairGeometry, advance, check_points, checked};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Vertex `p[0]` against face `p[1], p[2], p[3]`.
@@ -82,15 +82,7 @@ pub fn vertex_face(
     x1: &[DVec3; 4],
     opts: &LaOptions,
 ) -> Result<Option<PrimitiveToc>, LaError> {
-    opts.validate()?;
-    check_points(x0, x1)?;
-    Ok(vertex_face_until(
-        x0,
-        x1,
-        1.0,
-        opts.tolerance,
-        opts.max_iterations,
-    ))
+    checked(x0, x1, opts, check_points, vertex_face_until)
 }
 
 /// [`vertex_face`] restricted to `t ∈ [0, t_max]`, without input validation (the hot
