@@ -61,7 +61,7 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         s => bail!("unknown scene {s:?}; scenes: cloth-ball, n-body, exploding-dragon"),
     };
     let output = match args.output.as_str() {
-        "global" => Mode::Global,
+        "global" => Mode::Toc,
         "all" => Mode::All,
         "boolean" => Mode::Boolean,
         o => bail!("unknown output {o:?}; outputs: global, all, boolean"),

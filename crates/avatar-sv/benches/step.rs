@@ -53,10 +53,7 @@ fn floor_and_plate(n: usize, half: f64, y: f64, plate: DVec3, normal: DVec3) -> 
 }
 
 fn options(methods: Methods) -> StepOptions {
-    StepOptions {
-        methods,
-        ..StepOptions::default()
-    }
+    StepOptions::default().with_methods(methods)
 }
 
 fn arm_swing(c: &mut Criterion) {

@@ -43,10 +43,7 @@ impl Environment {
                 limit: crate::MAX_COORDINATE,
             });
         }
-        let options = BvhOptions {
-            leaf_size: 4,
-            ..BvhOptions::default()
-        };
+        let options = BvhOptions::default().with_leaf_size(4);
         Ok(Self {
             bvh: Arc::new(MeshBvh::new(mesh, &options)?),
         })

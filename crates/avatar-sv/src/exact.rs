@@ -24,21 +24,32 @@
 //! CA iteration at all, where a motion bound alone would advance in many small steps.
 
 use ccd_distance::segment_triangle;
-use ccd_geometry::Triangle;
+use ccd_geometry::{Status, Triangle};
 use ccd_kinematics::{ArticulatedMotion, LinkId};
 use glam::DVec3;
 
 use crate::swept::{SplitRule, walk_groups};
 use crate::{AvatarError, Capsule};
 
-/// Options of the exact method.
+/// Options of the exact method: start from [`Default`] and change fields with the `with_*`
+/// builders (the struct is `#[non_exhaustive]`).
+///
+/// # Example
+/// ```
+/// use ccd_avatar_sv::ExactOptions;
+///
+/// let options = ExactOptions::default().with_tolerance(1e-4);
+/// assert_eq!(options.max_iterations, 10_000);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ExactOptions {
-    /// Absolute distance tolerance `ε` (> 0): a reported contact has a surface gap `≤ ε`
-    /// at its time and none before.
-    pub epsilon: f64,
+    /// Absolute distance tolerance `ε` (> 0, default `1e-6`): a reported contact has a
+    /// surface gap `≤ ε` at its time and none before.
+    pub tolerance: f64,
     /// Conservative-advancement iterations per capsule before giving up (the answer is then
-    /// the time reached, still conservative, with [`CaStatus::OutOfIterations`]).
+    /// the time reached, still conservative, with [`Status::OutOfIterations`]).
     pub max_iterations: usize,
     /// Most time groups per capsule and step used to cull triangles before CA (≥ 1; 1 culls
     /// with the volume of the whole step only). See the module documentation.
@@ -48,7 +59,7 @@ pub struct ExactOptions {
 impl Default for ExactOptions {
     fn default() -> Self {
         Self {
-            epsilon: 1e-6,
+            tolerance: 1e-6,
             max_iterations: 10_000,
             max_groups: 16,
         }
@@ -56,11 +67,38 @@ impl Default for ExactOptions {
 }
 
 impl ExactOptions {
+    /// The same options with absolute distance tolerance `tolerance` (validated by the
+    /// step: finite and positive).
+    #[inline]
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with iteration cap `max_iterations` per capsule (validated by the
+    /// step: at least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: usize) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// The same options culling with at most `max_groups` time groups per capsule (validated
+    /// by the step: at least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_groups(mut self, max_groups: usize) -> Self {
+        self.max_groups = max_groups;
+        self
+    }
+
     pub(crate) fn validate(&self) -> Result<(), AvatarError> {
-        if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             return Err(AvatarError::InvalidOption(format!(
-                "ExactOptions::epsilon = {} (must be finite and positive)",
-                self.epsilon
+                "ExactOptions::tolerance = {} (must be finite and positive)",
+                self.tolerance
             )));
         }
         if self.max_iterations == 0 || self.max_groups == 0 {
@@ -72,38 +110,49 @@ impl ExactOptions {
     }
 }
 
-/// How a conservative-advancement run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CaStatus {
-    /// The gap fell below `ε`.
-    Converged,
-    /// The iteration cap was hit: `toc` is the time reached, a conservative (early) answer.
-    OutOfIterations,
-}
+/// The old name of [`Status`] (the workspace's shared status; the exact method ends
+/// `Converged`, `InitiallyTouching` or `OutOfIterations`).
+#[deprecated(
+    since = "0.2.0",
+    note = "use `Status` (ccd_geometry::Status, one vocabulary across crates)"
+)]
+pub type CaStatus = Status;
 
-/// The first contact of one step found by the exact method.
+/// The first contact of one step found by the exact method, in the workspace's contact
+/// vocabulary: side `a` is the avatar (feature: [`capsule`](Self::capsule) on
+/// [`link`](Self::link)), side `b` the environment (feature: face
+/// [`triangle`](Self::triangle) of its mesh).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ExactContact {
     /// Time of contact in `[0, 1]`: gap `≤ ε` here, no contact before.
     pub toc: f64,
-    /// Index of the capsule.
+    /// Index of the capsule (the avatar's feature).
     pub capsule: usize,
     /// Its link.
     pub link: LinkId,
-    /// The environment triangle.
+    /// The environment triangle (index into the environment mesh).
     pub triangle: u32,
-    /// Witness on the capsule's surface (world).
-    pub point_avatar: DVec3,
-    /// Witness on the triangle (world).
-    pub point_environment: DVec3,
-    /// Surface gap at `toc` (≤ ε; negative when the capsule already penetrates at `t = 0`).
-    pub gap: f64,
-    /// Whether CA converged or hit its cap.
-    pub status: CaStatus,
+    /// Witness on the capsule's surface at `toc` (world).
+    pub point_a: DVec3,
+    /// Witness on the triangle at `toc` (world).
+    pub point_b: DVec3,
+    /// Unit direction from the capsule's axis to the triangle's witness at `toc` (world;
+    /// zero when the axis touches the triangle).
+    pub normal: DVec3,
+    /// Surface gap at `toc`: `|point_b − point_a|` when separated (≤ ε), negative when the
+    /// capsule already penetrates at `t = 0`.
+    pub distance: f64,
+    /// How the run ended: `Converged`, `InitiallyTouching` (within `ε` at `t = 0`) or
+    /// `OutOfIterations`.
+    pub status: Status,
 }
 
 /// Counters of one exact step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ExactStats {
     /// CA iterations over all capsules.
     pub iterations: usize,
@@ -164,7 +213,7 @@ pub(crate) fn capsule_exact(
 
 /// Runs CA for one capsule over `[t_start, t_end]` against `triangles[list]`, spending at
 /// most `budget` iterations (decremented; at 0 the time reached is returned with
-/// [`CaStatus::OutOfIterations`]).
+/// [`Status::OutOfIterations`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn capsule_ca(
     motion: &ArticulatedMotion,
@@ -180,7 +229,7 @@ pub(crate) fn capsule_ca(
     if list.is_empty() {
         return Ok(None);
     }
-    let eps = options.epsilon;
+    let eps = options.tolerance;
     let reach = capsule.reach();
     let r = capsule.radius;
     let mut t = t_start;
@@ -229,13 +278,16 @@ pub(crate) fn capsule_ca(
                 capsule: index,
                 link: capsule.link,
                 triangle: id,
-                point_avatar: pa + dir * r,
-                point_environment: pb,
-                gap,
-                status: if gap <= eps {
-                    CaStatus::Converged
+                point_a: pa + dir * r,
+                point_b: pb,
+                normal: dir,
+                distance: gap,
+                status: if gap > eps {
+                    Status::OutOfIterations
+                } else if t == 0.0 {
+                    Status::InitiallyTouching
                 } else {
-                    CaStatus::OutOfIterations
+                    Status::Converged
                 },
             }));
         }
@@ -314,14 +366,34 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert_eq!(c.status, CaStatus::Converged);
+        assert_eq!(c.status, Status::Converged);
         assert_eq!(c.triangle, 7);
         assert!(c.toc <= 0.45 && c.toc > 0.45 - 1e-6, "{}", c.toc);
-        assert!(c.gap <= 1e-6 && c.gap > 0.0);
-        assert!((c.point_environment.z + 1.0).abs() < 1e-12);
-        assert!((c.point_avatar - c.point_environment).length() <= 1e-6);
+        assert!(c.distance <= 1e-6 && c.distance > 0.0);
+        assert!((c.point_b.z + 1.0).abs() < 1e-12);
+        assert!((c.point_a - c.point_b).length() <= 1e-6);
         // pure translation along the normal: CA is exact, a handful of iterations
         assert!(stats.iterations <= 4, "{}", stats.iterations);
+    }
+
+    #[test]
+    fn touching_at_the_start_is_initially_touching_with_a_normal() {
+        // the floor raised to z = -0.1 - 1e-7: 1e-7 below the capsule's surface at t = 0
+        let (motion, capsule, tris) = falling(2.0);
+        let (a, b, c) = (tris[0].1.a, tris[0].1.b, tris[0].1.c);
+        let up = DVec3::new(0.0, 0.0, 0.9 - 1e-7);
+        let raised = vec![(7, Triangle::new(a + up, b + up, c + up))];
+        let mut stats = ExactStats::default();
+        let options = ExactOptions::default();
+        let c = capsule_ca(&motion, &capsule, 0, &raised, 1.0, &options, &mut stats).unwrap();
+        assert_eq!(c.status, Status::InitiallyTouching);
+        assert_eq!(c.toc, 0.0);
+        assert!(
+            (c.normal - DVec3::new(0.0, 0.0, -1.0)).length() < 1e-12,
+            "{}",
+            c.normal
+        );
+        assert!(c.distance <= 1e-6);
     }
 
     #[test]
@@ -368,18 +440,18 @@ mod tests {
         let (motion, capsule, tris) = falling(2.0);
         let mut stats = ExactStats::default();
         let options = ExactOptions {
-            epsilon: 1e-12,
+            tolerance: 1e-12,
             max_iterations: 1,
             max_groups: 4,
         };
         let c = run(&motion, &capsule, &tris, 1.0, &options, &mut stats)
             .unwrap()
             .unwrap();
-        assert_eq!(c.status, CaStatus::OutOfIterations);
+        assert_eq!(c.status, Status::OutOfIterations);
         assert!(c.toc <= 0.45);
         assert!(
             ExactOptions {
-                epsilon: 0.0,
+                tolerance: 0.0,
                 ..ExactOptions::default()
             }
             .validate()

@@ -59,9 +59,12 @@ mod step;
 pub mod swept;
 
 pub use avatar::{Avatar, Capsule, RadiusTable};
+pub use ccd_geometry::Status;
 pub use environment::Environment;
 pub use error::AvatarError;
-pub use exact::{CaStatus, ExactContact, ExactOptions, ExactStats};
+#[allow(deprecated)]
+pub use exact::CaStatus;
+pub use exact::{ExactContact, ExactOptions, ExactStats};
 pub use step::{
     AvatarStream, ExactOutcome, Methods, StepOptions, StepReport, StepStats, SvCollision,
     SvOutcome, step,

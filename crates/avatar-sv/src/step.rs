@@ -14,12 +14,13 @@ use ccd_geometry::{Aabb, Triangle};
 use ccd_kinematics::{ArticulatedMotion, LinkId, Pose};
 use ccd_taylor::Interval;
 
-use crate::exact::{CaStatus, ExactContact, ExactOptions, ExactStats, capsule_exact};
+use crate::exact::{ExactContact, ExactOptions, ExactStats, capsule_exact};
 use crate::swept::{SvCounters, SvOptions, capsule_sv, time_group};
 use crate::{Avatar, AvatarError, Environment};
 
 /// Which answers a step computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Methods {
     /// Only the paper's swept-volume method.
     SweptVolume,
@@ -29,8 +30,21 @@ pub enum Methods {
     Both,
 }
 
-/// Options of a step.
+/// Options of a step: start from [`Default`] and change fields with the `with_*` builders
+/// (the struct is `#[non_exhaustive]`).
+///
+/// # Example
+/// ```
+/// use ccd_avatar_sv::{ExactOptions, Methods, StepOptions};
+///
+/// let options = StepOptions::default()
+///     .with_methods(Methods::Exact)
+///     .with_exact(ExactOptions::default().with_tolerance(1e-4));
+/// assert_eq!(options.exact.tolerance, 1e-4);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepOptions {
     /// Which methods run.
     pub methods: Methods,
@@ -50,8 +64,36 @@ impl Default for StepOptions {
     }
 }
 
+impl StepOptions {
+    /// The same options running `methods`.
+    #[inline]
+    #[must_use]
+    pub fn with_methods(mut self, methods: Methods) -> Self {
+        self.methods = methods;
+        self
+    }
+
+    /// The same options with exact-method options `exact`.
+    #[inline]
+    #[must_use]
+    pub fn with_exact(mut self, exact: ExactOptions) -> Self {
+        self.exact = exact;
+        self
+    }
+
+    /// The same options with swept-volume options `swept`.
+    #[inline]
+    #[must_use]
+    pub fn with_swept(mut self, swept: SvOptions) -> Self {
+        self.swept = swept;
+        self
+    }
+}
+
 /// The swept-volume answer of a step.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SvOutcome {
     /// The first collision found, `None` when every capsule's path is certified free on
     /// `[0, 1]`.
@@ -64,6 +106,8 @@ pub struct SvOutcome {
 
 /// The collision the swept-volume method found.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SvCollision {
     /// Upper bound of the TOC from the earliest colliding time group (Sec. 7.2).
     pub upper_bound: f64,
@@ -79,6 +123,8 @@ pub struct SvCollision {
 
 /// The exact answer of a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ExactOutcome {
     /// The first contact, `None` when there is none in `[0, 1]`.
     pub contact: Option<ExactContact>,
@@ -93,6 +139,8 @@ pub struct ExactOutcome {
 /// Per-step timings in µs, the rows of the paper's Table 1 (plus the exact method), and
 /// counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepStats {
     /// Validating the new pose.
     pub position_update_us: f64,
@@ -123,6 +171,8 @@ pub struct StepStats {
 
 /// The result of one step.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepReport {
     /// The swept-volume answer (when requested).
     pub swept: Option<SvOutcome>,
@@ -319,7 +369,7 @@ pub fn step(
         Some(ExactOutcome {
             contact: best,
             starts_in_contact: best
-                .is_some_and(|c| c.toc == 0.0 && c.status == CaStatus::Converged),
+                .is_some_and(|c| c.status == ccd_geometry::Status::InitiallyTouching),
             stats: st,
         })
     } else {

@@ -57,8 +57,19 @@ use glam::DVec3;
 
 use crate::{AvatarError, Capsule};
 
-/// Options of the swept-volume method.
+/// Options of the swept-volume method: start from [`Default`] and change fields with the
+/// `with_*` builders (the struct is `#[non_exhaustive]`).
+///
+/// # Example
+/// ```
+/// use ccd_avatar_sv::SvOptions;
+///
+/// let options = SvOptions::default().with_tessellation_error(1e-4).with_max_groups(128);
+/// assert_eq!(options.backtrack_steps, 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SvOptions {
     /// Target tessellation error `δ` (absolute, > 0): time groups are halved until their
     /// bound is below it or `max_groups` is reached (a group above the target is still
@@ -81,6 +92,32 @@ impl Default for SvOptions {
 }
 
 impl SvOptions {
+    /// The same options with target tessellation error `tessellation_error` (validated by
+    /// the step: finite and positive).
+    #[inline]
+    #[must_use]
+    pub fn with_tessellation_error(mut self, tessellation_error: f64) -> Self {
+        self.tessellation_error = tessellation_error;
+        self
+    }
+
+    /// The same options with at most `max_groups` time groups per capsule (validated: ≥ 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_groups(mut self, max_groups: usize) -> Self {
+        self.max_groups = max_groups;
+        self
+    }
+
+    /// The same options splitting a colliding group into `backtrack_steps` sub-groups
+    /// (validated: ≥ 1).
+    #[inline]
+    #[must_use]
+    pub fn with_backtrack_steps(mut self, backtrack_steps: usize) -> Self {
+        self.backtrack_steps = backtrack_steps;
+        self
+    }
+
     pub(crate) fn validate(&self) -> Result<(), AvatarError> {
         if !(self.tessellation_error.is_finite() && self.tessellation_error > 0.0) {
             return Err(AvatarError::InvalidOption(format!(
@@ -102,6 +139,7 @@ impl SvOptions {
 /// and the offset radius `inflation = r + error`: `Q` offset by it contains the capsule at
 /// every time of the group.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TimeGroup {
     /// Start of the group.
     pub t0: f64,

@@ -5,7 +5,7 @@
 //! tessellated, inflated swept volume.
 
 use ccd_avatar_sv::{
-    Avatar, CaStatus, Capsule, Environment, ExactOptions, Methods, StepOptions, SvOptions, step,
+    Avatar, Capsule, Environment, ExactOptions, Status, Methods, StepOptions, SvOptions, step,
     tessellate,
 };
 use ccd_distance::segment_triangle;
@@ -141,7 +141,7 @@ fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCa
     let motion = ArticulatedMotion::between(c.avatar.model(), &c.pose0, &c.pose1).unwrap();
     let tris: Vec<Triangle> = c.mesh.triangle_iter().collect();
     let reference = reference_toc(&c.avatar, &motion, &tris);
-    let eps = options.exact.epsilon;
+    let eps = options.exact.tolerance;
     if let Some(exact) = report.exact {
         match (reference, exact.contact) {
             (Some(r), None) => {
@@ -155,10 +155,10 @@ fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCa
         if let Some(e) = exact.contact {
             // a reported contact is genuine within ε (the reference may miss a graze)
             let g = gap_at(&c.avatar, &motion, &tris, e.toc);
-            if e.status == CaStatus::Converged {
+            if e.status == Status::Converged {
                 prop_assert!(g <= eps + 1e-9, "gap {g} at the reported toc {}", e.toc);
             }
-            prop_assert!((e.gap - g).abs() <= 1e-9 || e.gap >= g);
+            prop_assert!((e.distance - g).abs() <= 1e-9 || e.distance >= g);
         }
     }
     if let Some(sv) = report.swept {
@@ -204,11 +204,9 @@ proptest! {
 
     #[test]
     fn coarse_tessellation_stays_conservative(c in case()) {
-        let options = StepOptions {
-            methods: Methods::SweptVolume,
-            swept: SvOptions { tessellation_error: 0.5, max_groups: 2, backtrack_steps: 2 },
-            ..StepOptions::default()
-        };
+        let options = StepOptions::default().with_methods(Methods::SweptVolume).with_swept(
+            SvOptions::default().with_tessellation_error(0.5).with_max_groups(2).with_backtrack_steps(2),
+        );
         check_against_reference(&c, &options)?;
     }
 
@@ -217,11 +215,9 @@ proptest! {
         c in case(),
         groups in prop::sample::select(vec![1usize, 2, 64]),
     ) {
-        let options = StepOptions {
-            methods: Methods::Exact,
-            exact: ExactOptions { max_groups: groups, ..ExactOptions::default() },
-            ..StepOptions::default()
-        };
+        let options = StepOptions::default()
+            .with_methods(Methods::Exact)
+            .with_exact(ExactOptions::default().with_max_groups(groups));
         check_against_reference(&c, &options)?;
     }
 
@@ -232,7 +228,7 @@ proptest! {
         coarse in any::<bool>(),
     ) {
         let options = if coarse {
-            SvOptions { tessellation_error: 0.3, max_groups: 3, backtrack_steps: 1 }
+            SvOptions::default().with_tessellation_error(0.3).with_max_groups(3).with_backtrack_steps(1)
         } else {
             SvOptions::default()
         };
@@ -284,7 +280,7 @@ fn pure_translation_onto_a_plane_in_closed_form() {
     let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
     let e = r.exact.unwrap().contact.unwrap();
     assert!(e.toc <= 0.4 && e.toc > 0.4 - 1e-5, "{}", e.toc);
-    assert!((e.point_environment.z + 0.5).abs() < 1e-12);
+    assert!((e.point_b.z + 0.5).abs() < 1e-12);
     let sv = r.swept.unwrap();
     assert!(sv.t_c <= 0.4 && sv.t_c > 0.3, "{}", sv.t_c);
     assert!(sv.collision.unwrap().upper_bound >= sv.t_c);
@@ -315,7 +311,7 @@ fn a_step_starting_in_contact_is_reported_as_such() {
     assert!(exact.starts_in_contact);
     let e = exact.contact.unwrap();
     assert_eq!(e.toc, 0.0);
-    assert!(e.gap < 0.0 && (e.gap + 0.05).abs() < 1e-12, "{}", e.gap);
+    assert!(e.distance < 0.0 && (e.distance + 0.05).abs() < 1e-12, "{}", e.distance);
     assert_eq!(r.swept.unwrap().t_c, 0.0);
     // the same motion from above the plane: a new contact, not a starting one
     let p0 = Pose {
@@ -377,7 +373,7 @@ fn bad_options_and_poses_are_errors() {
         relative: vec![DAffine3::IDENTITY],
     };
     let mut bad = StepOptions::default();
-    bad.exact.epsilon = 0.0;
+    bad.exact.tolerance = 0.0;
     assert!(step(&avatar, &env, &p, &p, &bad).is_err());
     let mut bad = StepOptions::default();
     bad.swept.tessellation_error = f64::NAN;

@@ -55,14 +55,12 @@ fn build(c: &mut Criterion) {
     let soup = TriangleSoup::new(&v, &t);
     let mut g = c.benchmark_group("bvh_build_100k");
     g.sample_size(10);
-    let sah = BvhOptions {
-        leaf_size: 4,
-        split: Some(SplitRule::BinnedSah { bins: 16 }),
-    };
-    let median = BvhOptions {
-        leaf_size: 4,
-        split: Some(SplitRule::Median),
-    };
+    let sah = BvhOptions::default()
+        .with_leaf_size(4)
+        .with_split(SplitRule::BinnedSah { bins: 16 });
+    let median = BvhOptions::default()
+        .with_leaf_size(4)
+        .with_split(SplitRule::Median);
     g.bench_function("ccd_aabb_sah", |b| {
         b.iter(|| Bvh::<Aabb>::build(black_box(&soup), &sah).unwrap())
     });
@@ -110,10 +108,7 @@ fn query(c: &mut Criterion) {
     ) {
         let bvh = Bvh::<B>::build(
             soup,
-            &BvhOptions {
-                leaf_size: 4,
-                split: Some(split),
-            },
+            &BvhOptions::default().with_leaf_size(4).with_split(split),
         )
         .unwrap();
         let mut ws = Workspace::new();

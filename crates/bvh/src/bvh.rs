@@ -17,18 +17,39 @@ use crate::{BoundingVolume, Error, PrimitiveSet, SplitRule};
 ///
 /// let v = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
 /// let t = [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
-/// let opts = BvhOptions { leaf_size: 1, split: Some(SplitRule::Median) };
+/// let opts = BvhOptions::default().with_leaf_size(1).with_split(SplitRule::Median);
 /// let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &opts)?;
 /// assert_eq!(bvh.node_count(), 7);
 /// # Ok::<(), ccd_bvh::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct BvhOptions {
     /// Largest number of primitives in a leaf (≥ 1; default 4). Nodes with more are split.
     pub leaf_size: u32,
     /// The split rule; `None` uses the volume type's
     /// [`DEFAULT_SPLIT`](BoundingVolume::DEFAULT_SPLIT).
     pub split: Option<SplitRule>,
+}
+
+impl BvhOptions {
+    /// The same options with at most `leaf_size` primitives per leaf (validated by the
+    /// build: at least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_leaf_size(mut self, leaf_size: u32) -> Self {
+        self.leaf_size = leaf_size;
+        self
+    }
+
+    /// The same options splitting nodes by `split` instead of the volume type's default.
+    #[inline]
+    #[must_use]
+    pub fn with_split(mut self, split: SplitRule) -> Self {
+        self.split = Some(split);
+        self
+    }
 }
 
 impl Default for BvhOptions {
@@ -253,7 +274,7 @@ impl<B: BoundingVolume> Bvh<B> {
     ///     .map(|i| Aabb::new(DVec3::new(f64::from(i), 0.0, 0.0), DVec3::new(f64::from(i) + 0.5, 1.0, 1.0)))
     ///     .collect();
     /// let groups: Vec<u32> = (0..64).map(|i| i % 2).collect();
-    /// let opts = BvhOptions { leaf_size: 4, ..BvhOptions::default() };
+    /// let opts = BvhOptions::default().with_leaf_size(4);
     /// let bvh = Bvh::<Aabb>::build_grouped(boxes.as_slice(), &groups, &opts)?;
     /// let [l, r] = bvh.root().unwrap().children().unwrap();
     /// // the root's children are the two groups
@@ -579,7 +600,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// use ccd_bvh::glam::DVec3;
     /// let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
     /// let t = [[0, 1, 2], [1, 2, 3]];
-    /// let opts = BvhOptions { leaf_size: 1, ..BvhOptions::default() };
+    /// let opts = BvhOptions::default().with_leaf_size(1);
     /// let mut bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &opts)?;
     /// // every leaf grown by 1 on each side
     /// let grow = |p: &[u32]| {
@@ -1199,10 +1220,9 @@ mod tests {
         let soup = TriangleSoup::new(&v, &t);
         for split in [SplitRule::Median, SplitRule::BinnedSah { bins: 8 }] {
             for leaf_size in [1, 3, 8] {
-                let o = BvhOptions {
-                    leaf_size,
-                    split: Some(split),
-                };
+                let o = BvhOptions::default()
+                    .with_leaf_size(leaf_size)
+                    .with_split(split);
                 check_structure(&Bvh::<Aabb>::build(&soup, &o).unwrap(), &soup, leaf_size);
                 check_structure(&Bvh::<Obb>::build(&soup, &o).unwrap(), &soup, leaf_size);
                 check_structure(&Bvh::<Rss>::build(&soup, &o).unwrap(), &soup, leaf_size);
@@ -1219,14 +1239,7 @@ mod tests {
         let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
         let t = vec![[0, 1, 2]; 20];
         let soup = TriangleSoup::new(&v, &t);
-        let bvh = Bvh::<Aabb>::build(
-            &soup,
-            &BvhOptions {
-                leaf_size: 2,
-                split: None,
-            },
-        )
-        .unwrap();
+        let bvh = Bvh::<Aabb>::build(&soup, &BvhOptions::default().with_leaf_size(2)).unwrap();
         check_structure(&bvh, &soup, 2);
         assert!(bvh.depth() <= 6);
     }
@@ -1290,10 +1303,9 @@ mod tests {
             let groups: Vec<u32> = (0..t.len()).map(rule).collect();
             for split in [SplitRule::Median, SplitRule::BinnedSah { bins: 8 }] {
                 for leaf_size in [1, 4, 8] {
-                    let o = BvhOptions {
-                        leaf_size,
-                        split: Some(split),
-                    };
+                    let o = BvhOptions::default()
+                        .with_leaf_size(leaf_size)
+                        .with_split(split);
                     let b = Bvh::<Kdop18>::build_grouped(&soup, &groups, &o).unwrap();
                     check_structure(&b, &soup, leaf_size);
                     check_groups(&b, &groups, leaf_size);
@@ -1353,10 +1365,7 @@ mod tests {
         assert!(e.to_string().contains("triangle 0"));
         let e = Bvh::<Aabb>::build(
             &TriangleSoup::new(&v, &[]),
-            &BvhOptions {
-                leaf_size: 0,
-                split: None,
-            },
+            &BvhOptions::default().with_leaf_size(0),
         );
         assert!(matches!(e, Err(Error::InvalidOption(_))));
         let empty =
@@ -1406,10 +1415,7 @@ mod tests {
         }
         let soup = TriangleSoup::new(&v, &t);
         for split in [SplitRule::Median, SplitRule::BinnedSah { bins: 16 }] {
-            let o = BvhOptions {
-                leaf_size: 2,
-                split: Some(split),
-            };
+            let o = BvhOptions::default().with_leaf_size(2).with_split(split);
             check_structure(&Bvh::<Aabb>::build(&soup, &o).unwrap(), &soup, 2);
         }
     }

@@ -54,6 +54,7 @@ const AXIS_LEN: [f64; 9] = [
 /// assert!(!k.overlaps(&k, &pos12));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Kdop18 {
     /// Lower slab bounds, one per axis of [`KDOP18_AXES`].
     pub min: [f64; 9],

@@ -33,7 +33,7 @@
 //!     vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
 //!     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
 //! )?;
-//! let body = MeshBvh::<Rss>::new(mesh, &BvhOptions { leaf_size: 1, split: None })?;
+//! let body = MeshBvh::<Rss>::new(mesh, &BvhOptions::default().with_leaf_size(1))?;
 //! let pos12 = DAffine3::from_translation(DVec3::new(0.5, 0.0, 0.0));
 //! let mut candidates = 0;
 //! body.bvh().traverse_pair(body.bvh(), &mut Workspace::new(), |a, b| a.overlaps(b, &pos12), |_, _| {

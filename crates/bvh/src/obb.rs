@@ -25,6 +25,7 @@ use crate::volume::{BoundingVolume, SplitRule, box_box_gap, rot};
 /// assert!(!obb.overlaps(&obb, &pos12));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Obb {
     /// Centre of the box.
     pub center: DVec3,

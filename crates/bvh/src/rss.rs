@@ -30,6 +30,7 @@ use crate::volume::{BoundingVolume, SplitRule, rot};
 /// assert!(d > 2.0 && d < 4.0);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rss {
     /// Axes as the columns of a rotation; column 2 is the rectangle's normal.
     pub rotation: DMat3,

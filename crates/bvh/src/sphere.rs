@@ -22,6 +22,7 @@ use crate::volume::{BoundingVolume, SplitRule};
 /// assert!(d <= 3.0 && d > 3.0 - 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sphere {
     /// Centre.
     pub center: DVec3,

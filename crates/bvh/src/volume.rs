@@ -5,6 +5,7 @@ use glam::{DAffine3, DVec3};
 
 /// How a top-down [`Bvh`](crate::Bvh) build splits a node's primitives in two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SplitRule {
     /// Binned surface-area heuristic over the primitive centroids, along the axis of largest
     /// centroid extent (Wald, "On fast construction of SAH-based BVHs", 2007), with this many

@@ -47,10 +47,7 @@ fn check_pair_traversal<B: BoundingVolume>(
     exact: bool,
 ) -> Result<(), TestCaseError> {
     let name = std::any::type_name::<B>();
-    let opts = BvhOptions {
-        leaf_size: 1,
-        split: None,
-    };
+    let opts = BvhOptions::default().with_leaf_size(1);
     let ba = Bvh::<B>::build(&TriangleSoup::new(&a.0, &a.1), &opts).unwrap();
     let bb = Bvh::<B>::build(&TriangleSoup::new(&b.0, &b.1), &opts).unwrap();
     check_containment(&ba, a)?;
@@ -104,10 +101,7 @@ fn check_coinciding<B: BoundingVolume>(
 ) -> Result<(), TestCaseError> {
     let inv = pos12.inverse();
     let moved: Vec<DVec3> = a.0.iter().map(|p| inv.transform_point3(*p)).collect();
-    let opts = BvhOptions {
-        leaf_size: 2,
-        split: Some(split),
-    };
+    let opts = BvhOptions::default().with_leaf_size(2).with_split(split);
     let ba = Bvh::<B>::build(&TriangleSoup::new(&a.0, &a.1), &opts).unwrap();
     let bb = Bvh::<B>::build(&TriangleSoup::new(&moved, &a.1), &opts).unwrap();
     let mut out = Vec::new();
@@ -190,7 +184,7 @@ proptest! {
 
     #[test]
     fn self_traversal_reports_each_pair_once(s in soup(40), leaf_size in 1u32..6) {
-        let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&s.0, &s.1), &BvhOptions { leaf_size, split: None }).unwrap();
+        let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&s.0, &s.1), &BvhOptions::default().with_leaf_size(leaf_size)).unwrap();
         let mut all = Vec::new();
         bvh.traverse_self(&mut Workspace::new(), |_, _| true, |a, b| { all.push([a.min(b), a.max(b)]); ControlFlow::Continue(()) });
         let n = s.1.len();
@@ -199,7 +193,7 @@ proptest! {
         prop_assert_eq!(set.len(), all.len());
         prop_assert!(all.iter().all(|[a, b]| a != b));
         // with leaf size 1 the overlapping pairs are exactly the brute-force box overlaps
-        let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&s.0, &s.1), &BvhOptions { leaf_size: 1, split: None }).unwrap();
+        let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&s.0, &s.1), &BvhOptions::default().with_leaf_size(1)).unwrap();
         let mut out = Vec::new();
         bvh.self_overlapping_pairs_into(&mut Workspace::new(), &mut out);
         let got: BTreeSet<[u32; 2]> = out.iter().map(|[a, b]| [*a.min(b), *a.max(b)]).collect();
@@ -219,7 +213,7 @@ proptest! {
     #[test]
     fn refit_and_query_match_brute_force(s in soup(40), moves in prop::collection::vec(point(1.5), 120), q in boxes(1..=1, 6.0, 5.0)) {
         let (mut v, t) = s.clone();
-        let mut ba = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions { leaf_size: 1, split: None }).unwrap();
+        let mut ba = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default().with_leaf_size(1)).unwrap();
         let mut bk = Bvh::<Kdop18>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap();
         let mut br = Bvh::<Rss>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap();
         for (p, m) in v.iter_mut().zip(&moves) {
@@ -244,7 +238,7 @@ proptest! {
     fn dynamic_bvh_matches_brute_force(steps in prop::collection::vec(boxes(0..=60, 8.0, 3.0), 1..4), q in boxes(1..=1, 8.0, 4.0), env in boxes(1..=40, 8.0, 2.0)) {
         let mut dynamic = DynamicBvh::new();
         let mut ws = Workspace::new();
-        let env_bvh = Bvh::<Aabb>::build(env.as_slice(), &BvhOptions { leaf_size: 1, split: None }).unwrap();
+        let env_bvh = Bvh::<Aabb>::build(env.as_slice(), &BvhOptions::default().with_leaf_size(1)).unwrap();
         for bx in &steps {
             dynamic.rebuild(bx).unwrap();
             prop_assert_eq!(dynamic.bvh().primitive_count(), bx.len());
@@ -287,14 +281,7 @@ fn early_stop_is_reported() {
     let pts: Vec<DVec3> = (0..64)
         .map(|i| DVec3::new(f64::from(i), 0.0, 0.0))
         .collect();
-    let bvh = Bvh::<Aabb>::build(
-        pts.as_slice(),
-        &BvhOptions {
-            leaf_size: 1,
-            split: None,
-        },
-    )
-    .unwrap();
+    let bvh = Bvh::<Aabb>::build(pts.as_slice(), &BvhOptions::default().with_leaf_size(1)).unwrap();
     let mut n = 0;
     let stats = bvh.traverse_pair(
         &bvh,
@@ -348,10 +335,7 @@ fn single_and_all_degenerate_triangles() {
         .collect();
     let t: Vec<[u32; 3]> = (0..10u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
     for leaf_size in [1, 4] {
-        let opts = BvhOptions {
-            leaf_size,
-            split: None,
-        };
+        let opts = BvhOptions::default().with_leaf_size(leaf_size);
         let b = Bvh::<Obb>::build(&TriangleSoup::new(&v, &t), &opts).unwrap();
         let mut out = Vec::new();
         b.self_overlapping_pairs_into(&mut Workspace::new(), &mut out);

@@ -54,35 +54,23 @@ fn bench(c: &mut Criterion) {
         (
             "colliding-toc-interval",
             &folded,
-            QueryOptions {
-                enclosure: EnclosureKind::Interval,
-                ..QueryOptions::default()
-            },
+            QueryOptions::default().with_enclosure(EnclosureKind::Interval),
         ),
         (
             "colliding-toc-no-temporal",
             &folded,
-            QueryOptions {
-                temporal_culling: false,
-                ..QueryOptions::default()
-            },
+            QueryOptions::default().with_temporal_culling(false),
         ),
         (
             "colliding-boolean",
             &folded,
-            QueryOptions {
-                mode: Mode::Boolean,
-                ..QueryOptions::default()
-            },
+            QueryOptions::default().with_mode(Mode::Boolean),
         ),
         ("free-toc-taylor", &free, QueryOptions::default()),
         (
             "free-boolean",
             &free,
-            QueryOptions {
-                mode: Mode::Boolean,
-                ..QueryOptions::default()
-            },
+            QueryOptions::default().with_mode(Mode::Boolean),
         ),
     ];
     for (name, target, opts) in cases {

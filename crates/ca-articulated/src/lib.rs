@@ -11,7 +11,7 @@
 //!   and one static environment mesh. [`Scene::query`] moves every articulated body from
 //!   `q0` to `q1` ([`BodyStep`]) and returns the first contact ([`Mode::Toc`]), any certain
 //!   contact ([`Mode::Boolean`], for planner edges) or every colliding pair
-//!   ([`Mode::AllPairs`]), with the pair named by [`Part`]s and the counters of CATCH
+//!   ([`Mode::All`]), with the pair named by [`Part`]s and the counters of CATCH
 //!   Table 2 ([`Stats`]).
 //! - [`AdaptiveScene`]: the same query for simulators that move only some joints per step
 //!   (adaptive dynamics; Kim, Redon, Kim, "Continuous Collision Detection for Adaptive
@@ -81,6 +81,7 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod adaptive;
 mod body;

@@ -40,6 +40,7 @@ pub enum BodyStep<'a> {
 
 /// One side of a contact: which piece of the scene it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Part {
     /// Link `link` of articulated body `body` (index in the scene).
     Link {
@@ -57,6 +58,8 @@ pub enum Part {
 /// A contact between two parts of the scene. `contact`'s `a` side is `a`, its `b` side `b`;
 /// features index the meshes of those parts; points and normal are in world coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct PairContact {
     /// The first part.
     pub a: Part,
@@ -68,6 +71,7 @@ pub struct PairContact {
 
 /// What a query computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mode {
     /// The first time of contact over all pairs (CATCH, Sec. 3.3), with temporal culling.
     #[default]
@@ -78,11 +82,12 @@ pub enum Mode {
     /// cap is returned at once with [`Status::OutOfIterations`]: the edge is not proven free.
     Boolean,
     /// The first time of contact of every colliding pair, sorted by time.
-    AllPairs,
+    All,
 }
 
 /// Which arithmetic bounds the links' swept boxes for spatial culling (CATCH Sec. 5, Fig. 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EnclosureKind {
     /// Order-3 Taylor models (CATCH Sec. 5.1): tight boxes even deep in a chain.
     #[default]
@@ -91,16 +96,27 @@ pub enum EnclosureKind {
     Interval,
 }
 
-/// Options of a query.
+/// Options of a query: start from [`Default`] and change fields with the `with_*` builders
+/// (the struct is `#[non_exhaustive]`, so options can grow without breaking callers).
+///
+/// # Example
+/// ```
+/// use ccd_ca_articulated::{Mode, QueryOptions};
+///
+/// let options = QueryOptions::default().with_mode(Mode::Boolean).with_tolerance(1e-4);
+/// assert!(options.temporal_culling && options.self_collision);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct QueryOptions {
-    /// [`Mode::Toc`], [`Mode::Boolean`] or [`Mode::AllPairs`].
+    /// [`Mode::Toc`], [`Mode::Boolean`] or [`Mode::All`].
     pub mode: Mode,
     /// Taylor models (default) or interval arithmetic for the swept boxes.
     pub enclosure: EnclosureKind,
     /// CATCH Alg. 1 (default on): convex-hull lower bounds, pairs processed in their order,
     /// abandoned once past the running minimum. Off: every potentially colliding pair runs
-    /// CA to its own time of contact. Ignored by [`Mode::AllPairs`] beyond the hull bounds.
+    /// CA to its own time of contact. Ignored by [`Mode::All`] beyond the hull bounds.
     pub temporal_culling: bool,
     /// Test the self-collision pairs of each articulated body (default on).
     pub self_collision: bool,
@@ -124,8 +140,62 @@ impl Default for QueryOptions {
     }
 }
 
+impl QueryOptions {
+    /// The same options computing `mode`.
+    #[inline]
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The same options bounding swept boxes with `enclosure`.
+    #[inline]
+    #[must_use]
+    pub fn with_enclosure(mut self, enclosure: EnclosureKind) -> Self {
+        self.enclosure = enclosure;
+        self
+    }
+
+    /// The same options with temporal culling (CATCH Alg. 1) on or off.
+    #[inline]
+    #[must_use]
+    pub fn with_temporal_culling(mut self, temporal_culling: bool) -> Self {
+        self.temporal_culling = temporal_culling;
+        self
+    }
+
+    /// The same options with self-collision tests on or off.
+    #[inline]
+    #[must_use]
+    pub fn with_self_collision(mut self, self_collision: bool) -> Self {
+        self.self_collision = self_collision;
+        self
+    }
+
+    /// The same options with absolute distance tolerance `tolerance` (validated by the
+    /// query: finite and positive).
+    #[inline]
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with iteration cap `max_iterations` per pair (validated by the
+    /// query: at least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+}
+
 /// Counters of one query: the columns of CATCH Table 2 and the CA work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Stats {
     /// Part pairs considered (self pairs after the filter, pairs of different bodies, each
     /// part against the environment): "before spatial culling".
@@ -144,9 +214,11 @@ pub struct Stats {
     pub hull_iterations: u64,
 }
 
-/// The answer of a query: the contacts (at most one unless [`Mode::AllPairs`]) and the
+/// The answer of a query: the contacts (at most one unless [`Mode::All`]) and the
 /// counters.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct QueryResult {
     /// Contacts sorted by time of contact.
     pub contacts: Vec<PairContact>,
@@ -626,11 +698,9 @@ impl Scene {
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
-        let ca = CaOptions {
-            tolerance: opts.tolerance,
-            max_iterations: opts.max_iterations,
-            ..CaOptions::default()
-        };
+        let ca = CaOptions::default()
+            .with_tolerance(opts.tolerance)
+            .with_max_iterations(opts.max_iterations);
         let Workspace {
             motions,
             pcls,
@@ -649,7 +719,7 @@ impl Scene {
                 contact: c,
             }
         };
-        let culling = opts.temporal_culling || opts.mode == Mode::AllPairs;
+        let culling = opts.temporal_culling || opts.mode == Mode::All;
         if culling {
             // step 1: a lower bound per pair (hull CA; the first mesh CA step when a side
             // has no hull); pairs proven free are dropped
@@ -664,10 +734,7 @@ impl Scene {
                     }
                     r.map(|c| c.toc)
                 } else {
-                    let first = CaOptions {
-                        max_iterations: 1,
-                        ..ca
-                    };
+                    let first = ca.with_max_iterations(1);
                     let r = time_of_contact_bounded(a, b, &pair, 0.0, 1.0, &first, scratch)?;
                     stats.ca_iterations += 1;
                     match r {
@@ -695,7 +762,7 @@ impl Scene {
         // step 3: CA in that order with the running minimum
         let mut t_min = 1.0f64;
         for pcl in pcls.iter() {
-            let end = if opts.mode == Mode::AllPairs || !opts.temporal_culling {
+            let end = if opts.mode == Mode::All || !opts.temporal_culling {
                 1.0
             } else {
                 t_min
@@ -723,7 +790,7 @@ impl Scene {
             }
             let pc = contact_of(pcl, c);
             match opts.mode {
-                Mode::AllPairs => out.contacts.push(pc),
+                Mode::All => out.contacts.push(pc),
                 Mode::Boolean => {
                     out.contacts.push(pc);
                     return Ok(());

@@ -49,6 +49,7 @@ impl ArticulatedBody {
     /// assert_eq!(body.self_pairs().count(), 0); // base–upper adjacent, upper–hand fixed, base–hand disabled
     /// # Ok::<(), ccd_ca_articulated::ArticulatedError>(())
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
     pub fn from_urdf(
         urdf: impl AsRef<Path>,
         srdf: Option<&Path>,
@@ -83,6 +84,7 @@ impl ArticulatedBody {
     /// assert!(body.link_shape(robot.model.root()).is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
     pub fn from_urdf_robot(robot: &UrdfRobot) -> Result<Self, ArticulatedError> {
         let meshes = (0..robot.model.len() as u32)
             .map(|i| robot.link_mesh(LinkId(i)))

@@ -24,19 +24,10 @@ fn kinds() -> [QueryOptions; 4] {
     let base = QueryOptions::default();
     [
         base,
-        QueryOptions {
-            enclosure: EnclosureKind::Interval,
-            ..base
-        },
-        QueryOptions {
-            temporal_culling: false,
-            ..base
-        },
-        QueryOptions {
-            mode: Mode::AllPairs,
-            enclosure: EnclosureKind::Interval,
-            ..base
-        },
+        base.with_enclosure(EnclosureKind::Interval),
+        base.with_temporal_culling(false),
+        base.with_mode(Mode::All)
+            .with_enclosure(EnclosureKind::Interval),
     ]
 }
 

@@ -33,11 +33,8 @@ fn batch_matches_single_queries() {
         }
         edges.push((q0, q1));
     }
-    for mode in [Mode::Toc, Mode::Boolean, Mode::AllPairs] {
-        let opts = QueryOptions {
-            mode,
-            ..QueryOptions::default()
-        };
+    for mode in [Mode::Toc, Mode::Boolean, Mode::All] {
+        let opts = QueryOptions::default().with_mode(mode);
         let batch = scene.check_edges(&edges, &opts).unwrap();
         assert_eq!(batch.len(), edges.len());
         let mut hits = 0;

@@ -106,18 +106,9 @@ fn step_count_options_and_poses() {
         }
     );
     for opts in [
-        QueryOptions {
-            tolerance: 0.0,
-            ..QueryOptions::default()
-        },
-        QueryOptions {
-            tolerance: f64::NAN,
-            ..QueryOptions::default()
-        },
-        QueryOptions {
-            max_iterations: 0,
-            ..QueryOptions::default()
-        },
+        QueryOptions::default().with_tolerance(0.0),
+        QueryOptions::default().with_tolerance(f64::NAN),
+        QueryOptions::default().with_max_iterations(0),
     ] {
         let e = s
             .query(&joints(&[0.0, 0.0], &[0.0, 0.0]), &opts)
@@ -208,13 +199,7 @@ fn iteration_cap_is_a_status_with_a_lower_bound() {
     let full = s.query(&step, &QueryOptions::default()).unwrap();
     let toc = full.first().expect("folds into itself").contact.toc;
     let capped = s
-        .query(
-            &step,
-            &QueryOptions {
-                max_iterations: 1,
-                ..QueryOptions::default()
-            },
-        )
+        .query(&step, &QueryOptions::default().with_max_iterations(1))
         .unwrap();
     let c = capped.first().expect("a capped query still reports");
     assert_eq!(c.contact.status, Status::OutOfIterations);

@@ -5,7 +5,7 @@
 //!
 //! Properties: never a miss (the reference finds a touch ⇒ a contact is reported), `toc ≤`
 //! the reference `+ 1e-9`, distance at `toc ≤ ε`, nothing touches before `toc`; the same with
-//! interval enclosures and without temporal culling; `AllPairs` reports every pair the
+//! interval enclosures and without temporal culling; `All` reports every pair the
 //! reference sees touch (spatial and temporal culling drop none).
 
 mod support;
@@ -126,11 +126,11 @@ proptest! {
         let taylor = scene.query(&step, &QueryOptions::default()).unwrap();
         let reference = check(&plan, env.as_ref(), &q0, &q1, &taylor, "taylor")?;
         let interval = scene
-            .query(&step, &QueryOptions { enclosure: EnclosureKind::Interval, ..QueryOptions::default() })
+            .query(&step, &QueryOptions::default().with_enclosure(EnclosureKind::Interval))
             .unwrap();
         check(&plan, env.as_ref(), &q0, &q1, &interval, "interval")?;
         let no_temporal = scene
-            .query(&step, &QueryOptions { temporal_culling: false, ..QueryOptions::default() })
+            .query(&step, &QueryOptions::default().with_temporal_culling(false))
             .unwrap();
         check(&plan, env.as_ref(), &q0, &q1, &no_temporal, "no temporal culling")?;
         // temporal culling changes no answer: both find a contact iff either does when the
@@ -143,7 +143,7 @@ proptest! {
         }
         // Boolean: a contact iff Toc finds one (when the reference is clear-cut)
         let boolean = scene
-            .query(&step, &QueryOptions { mode: Mode::Boolean, ..QueryOptions::default() })
+            .query(&step, &QueryOptions::default().with_mode(Mode::Boolean))
             .unwrap();
         if reference.is_some() {
             prop_assert!(boolean.first().is_some(), "Boolean missed a contact");
@@ -166,11 +166,11 @@ proptest! {
         let scene = scene_of(&plan, env.as_ref());
         let body = body_of(&plan);
         let motion = ArticulatedMotion::from_joints(&model, &q0, &q1).unwrap();
-        let opts = QueryOptions {
-            mode: Mode::AllPairs,
-            enclosure: if interval { EnclosureKind::Interval } else { EnclosureKind::Taylor },
-            ..QueryOptions::default()
-        };
+        let opts = QueryOptions::default().with_mode(Mode::All).with_enclosure(if interval {
+            EnclosureKind::Interval
+        } else {
+            EnclosureKind::Taylor
+        });
         let res = scene.query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts).unwrap();
         for (a, b) in all_pairs(&body, env.is_some()) {
             if let Some(r) = reference_pair(&body, &motion, env.as_ref(), a, b, SAMPLES) {

@@ -70,11 +70,8 @@ fn rigid_box_meets_a_sliding_link() {
     let mut scene = Scene::new();
     scene.add_articulated(body);
     let rid = scene.add_rigid(unit_box(), slide(4.0, 2.0));
-    for mode in [Mode::Toc, Mode::AllPairs, Mode::Boolean] {
-        let opts = QueryOptions {
-            mode,
-            ..QueryOptions::default()
-        };
+    for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
+        let opts = QueryOptions::default().with_mode(mode);
         let r = scene
             .query(
                 &[BodyStep::Joints {

@@ -230,10 +230,7 @@ fn panda_self_collision_is_reported() {
                 q0: &ready,
                 q1: &folded,
             }],
-            &QueryOptions {
-                mode: Mode::Boolean,
-                ..opts
-            },
+            &opts.with_mode(Mode::Boolean),
         )
         .unwrap();
     assert!(edge.first().is_some());
@@ -279,10 +276,7 @@ fn never_reports_disabled(
     let mut scene = Scene::new();
     scene.add_articulated(body);
     let mut next = rng(seed);
-    let opts = QueryOptions {
-        mode: Mode::AllPairs,
-        ..QueryOptions::default()
-    };
+    let opts = QueryOptions::default().with_mode(Mode::All);
     let mut reported = 0;
     for _ in 0..edges {
         let q0 = random_q(robot, &mut next);

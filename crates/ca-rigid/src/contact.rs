@@ -17,9 +17,20 @@ pub enum Mode {
     Boolean,
 }
 
-/// Options of a CA query.
+/// Options of a CA query: start from [`Default`] and change fields with the `with_*`
+/// builders (the struct is `#[non_exhaustive]`, so options can grow without breaking
+/// callers).
+///
+/// # Example
+/// ```
+/// use ccd_ca_rigid::{CaOptions, Mode};
+///
+/// let options = CaOptions::default().with_tolerance(1e-4).with_mode(Mode::Boolean);
+/// assert_eq!((options.tolerance, options.max_iterations), (1e-4, 1000));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct CaOptions {
     /// Absolute distance tolerance `ε` (default `1e-3`): contact is reported when the
     /// distance falls to `ε` or below.
@@ -40,32 +51,43 @@ impl Default for CaOptions {
     }
 }
 
-/// How a query ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Status {
-    /// The distance fell to the tolerance: `toc` is the time of contact (within `ε`).
-    Converged,
-    /// The iteration cap was hit before convergence: `toc` is a conservative lower bound of
-    /// the time of contact (the bodies are separated on `[0, toc)`), and contact may or may
-    /// not happen later in the step. The witnesses and `distance` are those of the closest
-    /// pair found by the last evaluation (at the previous iterate, before `toc`).
-    OutOfIterations,
-    /// The bodies are within the tolerance at `t = 0`.
-    InitiallyTouching,
-    /// The advancement stopped making progress: the certified step from `toc` is below the
-    /// resolution of `t` (or not positive), which happens when the tolerance is below what
-    /// `f64` resolves at the query's coordinate scale (about `1e-12` of it: see
-    /// [`time_of_contact`](crate::time_of_contact)) and the bodies come that close. Like
-    /// [`OutOfIterations`](Self::OutOfIterations), `toc` is a conservative lower bound
-    /// (separated on `[0, toc]`, distance above `ε` at `toc`), and the witnesses are the
-    /// closest pair at `toc`. Reported instead of spinning to the iteration cap.
-    Stalled,
+impl CaOptions {
+    /// The same options with absolute distance tolerance `tolerance` (validated by the
+    /// query: finite and positive).
+    #[inline]
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with iteration cap `max_iterations` (validated by the query: at
+    /// least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// The same options computing `mode`.
+    #[inline]
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
 }
+
+/// How a query ended: the workspace's shared [`ccd_geometry::Status`]. Rigid queries end
+/// [`Stalled`](Status::Stalled) when the tolerance is below what `f64` resolves at the
+/// query's coordinate scale (see [`time_of_contact`](crate::time_of_contact)).
+pub use ccd_geometry::Status;
 
 /// Counters of a query (the papers' tables report them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Stats {
     /// CA iterations (distance evaluations).
     pub iterations: u32,
@@ -78,6 +100,7 @@ pub struct Stats {
 /// A time of contact with its witnesses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Contact {
     /// Time of contact in `[0, 1]`.
     pub toc: f64,

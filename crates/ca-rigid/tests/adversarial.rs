@@ -12,10 +12,7 @@ use support::*;
 const EPS: f64 = 1e-3;
 
 fn opts() -> CaOptions {
-    CaOptions {
-        tolerance: EPS,
-        ..CaOptions::default()
-    }
+    CaOptions::default().with_tolerance(EPS)
 }
 
 fn slide(from: DVec3, to: DVec3) -> RigidMotion {
@@ -150,10 +147,7 @@ fn boolean_mode_agrees_with_toc_mode() {
     let (a, b) = (body(cube.clone()), body(cube));
     let hit = slide(DVec3::new(-3.0, 0.0, 0.0), DVec3::new(3.0, 0.0, 0.0));
     let miss = slide(DVec3::new(-3.0, 0.0, 2.0), DVec3::new(3.0, 0.0, 2.0));
-    let boolean = CaOptions {
-        mode: Mode::Boolean,
-        ..opts()
-    };
+    let boolean = opts().with_mode(Mode::Boolean);
     assert!(
         time_of_contact(&a, &still(), &b, &hit, &boolean)
             .unwrap()
@@ -200,19 +194,13 @@ fn absolute_motion_bound_catches_a_sweep_back_fcl_555() {
 fn bad_options_are_errors() {
     let cube = body(box_mesh(DVec3::ZERO, DVec3::ONE));
     for tol in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        let o = CaOptions {
-            tolerance: tol,
-            ..opts()
-        };
+        let o = opts().with_tolerance(tol);
         assert!(matches!(
             time_of_contact(&cube, &still(), &cube, &still(), &o),
             Err(CaError::InvalidTolerance(_))
         ));
     }
-    let o = CaOptions {
-        max_iterations: 0,
-        ..opts()
-    };
+    let o = opts().with_max_iterations(0);
     assert_eq!(
         time_of_contact(&cube, &still(), &cube, &still(), &o),
         Err(CaError::NoIterations)
@@ -224,10 +212,7 @@ fn iteration_cap_reports_a_conservative_lower_bound() {
     let plate = box_mesh(DVec3::ZERO, DVec3::new(1.0, 1.0, 0.01));
     let (a, b) = (body(plate.clone()), body(plate));
     let mb = slide(DVec3::new(0.3, 0.0, 5.0), DVec3::new(0.0, 0.3, -5.0));
-    let capped = CaOptions {
-        max_iterations: 2,
-        ..opts()
-    };
+    let capped = opts().with_max_iterations(2);
     let c = time_of_contact(&a, &still(), &b, &mb, &capped)
         .unwrap()
         .expect("some answer");

@@ -36,7 +36,7 @@ proptest! {
     #[test]
     fn bounded_never_misses_and_hull_is_a_lower_bound(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2)) {
         let (ba, bb) = (hull_body(&body(a.clone())), hull_body(&body(b.clone())));
-        let opts = CaOptions { tolerance: EPS, ..CaOptions::default() };
+        let opts = CaOptions::default().with_tolerance(EPS);
         let pair = RigidPair { a: &ma, b: &mb };
         let mut scratch = BoundedScratch::default();
         let res = time_of_contact_bounded(&ba, &bb, &pair, 0.0, 1.0, &opts, &mut scratch).unwrap();

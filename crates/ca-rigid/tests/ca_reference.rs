@@ -29,7 +29,7 @@ proptest! {
     #[test]
     fn never_misses_and_is_conservative(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2)) {
         let (ba, bb) = (body(a.clone()), body(b.clone()));
-        let opts = CaOptions { tolerance: EPS, ..CaOptions::default() };
+        let opts = CaOptions::default().with_tolerance(EPS);
         let res = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap();
         let reference = reference_toc(&a, &ma, &b, &mb, 400);
         match (res, reference) {

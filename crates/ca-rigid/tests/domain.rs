@@ -30,10 +30,7 @@ fn still() -> RigidMotion {
 }
 
 fn with_tolerance(tolerance: f64) -> CaOptions {
-    CaOptions {
-        tolerance,
-        ..CaOptions::default()
-    }
+    CaOptions::default().with_tolerance(tolerance)
 }
 
 fn triangle(a: DVec3, b: DVec3, c: DVec3) -> TriMesh {
@@ -156,11 +153,9 @@ fn toc_is_not_after_the_intersection_at_1e100() {
         assert_eq!(c.status, Status::Converged, "scale {k:e}");
         // an absolute tolerance far below what f64 resolves at 1e100: never after the
         // contact, and ends (stalled) long before the iteration cap
-        let opts = CaOptions {
-            tolerance: 1e-3,
-            max_iterations: 100_000,
-            ..CaOptions::default()
-        };
+        let opts = CaOptions::default()
+            .with_tolerance(1e-3)
+            .with_max_iterations(100_000);
         let c = time_of_contact(&a, &still(), &b, &m, &opts)
             .unwrap()
             .expect("contact");
@@ -201,11 +196,9 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
     );
     let spin = RigidMotion::between(start, end).unwrap();
     assert!(spin.angle() > std::f64::consts::PI - 1e-6);
-    let opts = CaOptions {
-        tolerance: 1e-3,
-        max_iterations: 100_000,
-        ..CaOptions::default()
-    };
+    let opts = CaOptions::default()
+        .with_tolerance(1e-3)
+        .with_max_iterations(100_000);
     let c = time_of_contact(
         &body(target.clone()),
         &still(),

@@ -94,10 +94,7 @@ mod tests {
                 &ccd_bvh::BvhOptions::default(),
             )?));
             let still = ccd_kinematics::RigidMotion::stationary(DAffine3::IDENTITY)?;
-            let options = ccd_ca_rigid::CaOptions {
-                tolerance: -1.0,
-                ..ccd_ca_rigid::CaOptions::default()
-            };
+            let options = ccd_ca_rigid::CaOptions::default().with_tolerance(-1.0);
             ccd_ca_rigid::time_of_contact(&body, &still, &body, &still, &options)?;
             Ok(())
         }

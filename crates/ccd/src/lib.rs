@@ -53,7 +53,7 @@
 //! assert!(contact.toc > 0.3 && contact.toc < 0.6);
 //!
 //! // Boolean mode, for planners: is the path free?
-//! let options = CaOptions { mode: Mode::Boolean, ..CaOptions::default() };
+//! let options = CaOptions::default().with_mode(Mode::Boolean);
 //! assert!(time_of_contact(&body, &still, &body, &moving, &options)?.is_some());
 //! # Ok::<(), ccd::Error>(())
 //! ```
@@ -92,7 +92,7 @@
 //! let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
 //! let mut scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
 //!
-//! let first = scene.query(SceneMode::Global);
+//! let first = scene.query(SceneMode::Toc);
 //! let toc = first.toc().expect("they touch");
 //! assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
 //! // which features touch, and where (world coordinates at `toc`)
@@ -105,6 +105,44 @@
 //! // next step: new positions for mesh 1, same topology; the hierarchy is refitted
 //! let (a, b) = (scene.meshes()[1].x1().to_vec(), scene.meshes()[1].x1().to_vec());
 //! scene.update(1, a, b)?;
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! ## Articulated: a robot arm folding into itself (CATCH)
+//! ```
+//! use ccd::prelude::*;
+//! use ccd::kinematics::{Joint, LinkId, LinkSpec};
+//!
+//! // a three-link planar arm; joints 1 and 2 turn by 2.6 rad, so link 2 swings into link 0
+//! let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+//! let link = |name: &str, parent: Option<&str>| LinkSpec {
+//!     name: name.into(),
+//!     parent: parent.map(Into::into),
+//!     joint: hinge,
+//!     offset: DAffine3::from_translation(if parent.is_some() { DVec3::X } else { DVec3::ZERO }),
+//! };
+//! let model = ArticulatedModel::new(vec![link("l0", None), link("l1", Some("l0")), link("l2", Some("l1"))])?;
+//! // one mesh per link, in the link's frame
+//! let rod = TriMesh::new(
+//!     vec![DVec3::new(0.1, -0.05, -0.05), DVec3::new(0.9, -0.05, -0.05),
+//!          DVec3::new(0.5, 0.05, -0.05), DVec3::new(0.5, 0.0, 0.05)],
+//!     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+//! )?;
+//! let arm = ArticulatedBody::from_meshes(model, vec![Some(rod.clone()), Some(rod.clone()), Some(rod)])?;
+//! let mut scene = ArticulatedScene::new();
+//! scene.add_articulated(arm);
+//! let (q0, q1) = ([0.0, 0.0, 0.0], [0.0, 2.6, 2.6]);
+//! let step = [BodyStep::Joints { q0: &q0, q1: &q1 }];
+//! let result = scene.query(&step, &QueryOptions::default())?;
+//! let hit = result.first().expect("the arm folds into itself");
+//! // which parts touch, when, where (world), and how the query ended
+//! assert_eq!((hit.a, hit.b), (Part::Link { body: 0, link: LinkId(0) }, Part::Link { body: 0, link: LinkId(2) }));
+//! assert!(hit.contact.toc > 0.0 && hit.contact.toc < 1.0);
+//! assert!(hit.contact.point_a.distance(hit.contact.point_b) <= 1e-3);
+//! assert_eq!(hit.contact.status, Status::Converged);
+//! // a planner only needs yes/no: Boolean mode stops at the first certain contact
+//! let free = scene.query(&step, &QueryOptions::default().with_mode(ArticulatedMode::Boolean))?;
+//! assert!(free.first().is_some());
 //! # Ok::<(), ccd::Error>(())
 //! ```
 //!
@@ -142,33 +180,40 @@
 //!   positions) at `t = 0` to an end pose at `t = 1`.
 //! - `Ok(None)` means no contact in `[0, 1]`; bad input (NaN, mismatched sizes, bad options)
 //!   is an `Err`, never a panic.
-//! - A query's **mode** says what it computes: the first contact, every contact (deformable
-//!   scenes), or only whether anything collides (Boolean, for planners):
-//!   [`ca_rigid::Mode`], [`la_deformable::Mode`].
-//! - A **status** says how it ended: `Converged`, `InitiallyTouching` or
-//!   `OutOfIterations` ([`ca_rigid::Status`], [`la_deformable::Status`]; rigid queries can
-//!   also end `Stalled` when the tolerance is below what `f64` resolves at the scene's
-//!   scale). Hitting a cap or stalling still gives a conservative answer: `toc` is then a
-//!   lower bound.
-//! - A **contact** carries the time of contact, the two features (vertex, edge or face ids
-//!   into the caller's meshes), the world witness points and unit normal at `toc`, the
-//!   distance there and the status: [`ca_rigid::Contact`], [`la_deformable::SceneContact`],
-//!   [`la_deformable::PrimitiveToc`].
-//! - **Options** start from `Default`. The deformable ones ([`la_deformable::LaOptions`],
-//!   [`la_deformable::scene::SceneOptions`]) are `#[non_exhaustive]`: change them with the
-//!   `with_*` builders, e.g. `SceneOptions::default().with_tolerance(1e-5)`.
-//! - Old names stay one release as deprecated aliases: `la_deformable::Output` (now
-//!   `Mode`) and `la_deformable::LaStatus` (now `Status`).
+//! - A query's **mode** says what it computes, with the same variant names everywhere:
+//!   `Toc` (the first contact), `All` (every colliding pair, each with its own time) and
+//!   `Boolean` (only whether anything collides, for planners): [`ca_rigid::Mode`]
+//!   (`Toc`, `Boolean`), [`ca_articulated::Mode`] and [`la_deformable::Mode`] (all three).
+//! - A **status** says how it ended; one type for every crate, [`geometry::Status`]:
+//!   `Converged`, `InitiallyTouching`, `OutOfIterations`, or `Stalled` (rigid and
+//!   articulated CA, when the tolerance is below what `f64` resolves at the scene's scale).
+//!   Hitting a cap or stalling still gives a conservative answer: `toc` is then a lower
+//!   bound.
+//! - A **contact** carries the time of contact `toc`, the two features (vertex, edge or face
+//!   ids into the caller's meshes; links, capsules and triangles for articulated bodies and
+//!   avatars), the world witness points `point_a`/`point_b` and the unit `normal` from a to
+//!   b at `toc`, the `distance` there and the `status`: [`ca_rigid::Contact`],
+//!   [`ca_articulated::PairContact`] (a `Contact` plus the two [`ca_articulated::Part`]s),
+//!   [`la_deformable::SceneContact`], [`la_deformable::PrimitiveToc`] (one feature pair,
+//!   witnesses in its `closest`), [`avatar_sv::ExactContact`].
+//! - **Options** start from `Default` and are `#[non_exhaustive]`: change them with the
+//!   `with_*` builders, e.g. `CaOptions::default().with_tolerance(1e-4)` or
+//!   `SceneOptions::default().with_tolerance(1e-5)`. Results are `#[non_exhaustive]` too, so
+//!   fields can be added without breaking you.
+//! - Old names stay one release as deprecated aliases: `la_deformable::Output` (now `Mode`),
+//!   `la_deformable::LaStatus` (now `Status`), `la_deformable::Mode::Global` (now `Toc`),
+//!   `avatar_sv::CaStatus` (now `Status`).
 //!
 //! # Tolerances
 //!
 //! The tolerance `ε` is an **absolute distance** in the units of your coordinates: a contact
 //! is reported once the features are within `ε`, and never after the true first time they
 //! come within `ε` (so a `toc` can be early by at most the time it takes to close `ε`). The
-//! defaults differ by domain: `1e-3` for rigid bodies ([`ca_rigid::CaOptions`]; robots and
-//! props measured in metres: a millimetre) and `1e-6` for deformable meshes
+//! defaults differ by domain: `1e-3` for rigid and articulated bodies
+//! ([`ca_rigid::CaOptions`], [`ca_articulated::QueryOptions`]; robots and props measured in
+//! metres: a millimetre, CATCH's setting) and `1e-6` for deformable meshes
 //! ([`la_deformable::LaOptions`]; the LA paper's setting, where cloth layers sit close
-//! together). Scale it to your scene: larger values converge in fewer iterations.
+//! together) and avatars' exact method ([`avatar_sv::ExactOptions`]). Scale it to your scene: larger values converge in fewer iterations.
 //!
 //! # Errors
 //!
@@ -224,15 +269,24 @@ pub use ccd_taylor as taylor;
 #[doc(inline)]
 pub use ccd_world as world;
 
-/// The error of [`bvh`] (named `Error` there).
+#[doc(inline)]
 pub use ccd_avatar_sv::AvatarError;
+/// The error of [`bvh`] (named `Error` there).
+#[doc(inline)]
 pub use ccd_bvh::Error as BvhError;
+#[doc(inline)]
 pub use ccd_ca_articulated::ArticulatedError;
+#[doc(inline)]
 pub use ccd_ca_rigid::CaError;
+#[doc(inline)]
 pub use ccd_distance::{GjkError, HullError, MeshDistanceError};
+#[doc(inline)]
 pub use ccd_geometry::GeometryError;
+#[doc(inline)]
 pub use ccd_kinematics::KinematicsError;
+#[doc(inline)]
 pub use ccd_la_deformable::LaError;
+#[doc(inline)]
 pub use ccd_taylor::TaylorError;
 pub use ccd_world::WorldError;
 
@@ -243,18 +297,21 @@ pub mod prelude {
     //! [`time_of_contact`] with [`CaOptions`] ([`Mode`]), answering a [`Contact`] ([`Status`]).
     //! Deformable queries: [`DeformingMesh`], [`Scene`] with [`SceneOptions`], queried in a
     //! [`SceneMode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
-    //! [`LaOptions`]. The deformable crate's `Mode` and `Status` are named [`SceneMode`] and
-    //! [`SceneStatus`] here, beside the rigid [`Mode`] and [`Status`].
+    //! [`LaOptions`]. The deformable crate's `Mode` is named [`SceneMode`] here, beside the
+    //! rigid [`Mode`]; [`Status`] is one type for every crate ([`SceneStatus`] is another name
+    //! for it).
     //! Articulated queries (CATCH): [`ArticulatedBody`] in an [`ArticulatedScene`] (the
-    //! articulated crate's `Scene`), moved by [`BodyStep`]s with [`QueryOptions`], answering a
-    //! [`QueryResult`] whose contacts name each side's [`Part`].
+    //! articulated crate's `Scene`), moved by [`BodyStep`]s with [`QueryOptions`]
+    //! ([`ArticulatedMode`]), answering a [`QueryResult`] whose contacts name each side's
+    //! [`Part`].
 
     pub use crate::Error;
     pub use ccd_bvh::{
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
     };
     pub use ccd_ca_articulated::{
-        ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
+        ArticulatedBody, BodyStep, Mode as ArticulatedMode, Part, QueryOptions, QueryResult,
+        Scene as ArticulatedScene,
     };
     pub use ccd_ca_rigid::{
         CaOptions, Compound, Contact, Mode, RigidBody, Shape, ShapeContact, Status,

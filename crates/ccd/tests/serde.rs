@@ -1,5 +1,5 @@
-//! With the `serde` feature, options and results of the rigid and deformable queries
-//! round-trip through JSON unchanged.
+//! With the `serde` feature, options and results of every kind of query (rigid,
+//! articulated, deformable, avatar) and the bounding volumes round-trip through JSON unchanged.
 
 use std::sync::Arc;
 
@@ -26,10 +26,7 @@ fn rigid_options_and_contact_roundtrip() {
         DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)),
     )
     .unwrap();
-    let options = CaOptions {
-        mode: Mode::Boolean,
-        ..CaOptions::default()
-    };
+    let options = CaOptions::default().with_mode(Mode::Boolean);
     assert_eq!(roundtrip(&options), options);
     let contact = time_of_contact(&body, &still, &body, &moving, &CaOptions::default())
         .unwrap()
@@ -57,4 +54,124 @@ fn deformable_options_and_results_roundtrip() {
     assert_eq!(roundtrip(&all), all);
     assert_eq!(roundtrip(&SceneMode::Boolean), SceneMode::Boolean);
     assert_eq!(roundtrip(&SceneStatus::Converged), SceneStatus::Converged);
+}
+
+#[test]
+fn old_deformable_mode_name_still_deserializes() {
+    let old: SceneMode = serde_json::from_str("\"Global\"").expect("old name");
+    assert_eq!(old, SceneMode::Toc);
+}
+
+#[test]
+fn bvh_values_and_primitive_toc_roundtrip() {
+    use ccd::bvh::{BoundingVolume, Kdop18, Sphere, SplitRule};
+    let points = [DVec3::ZERO, DVec3::X, DVec3::new(0.3, 2.0, -1.0)];
+    let rss = Rss::fit_points(&points);
+    assert_eq!(roundtrip(&rss), rss);
+    let obb = Obb::fit_points(&points);
+    assert_eq!(roundtrip(&obb), obb);
+    let kdop = Kdop18::fit_points(&points);
+    assert_eq!(roundtrip(&kdop), kdop);
+    let sphere = Sphere::fit_points(&points);
+    assert_eq!(roundtrip(&sphere), sphere);
+    let options = BvhOptions::default()
+        .with_leaf_size(2)
+        .with_split(SplitRule::Median);
+    assert_eq!(roundtrip(&options), options);
+
+    let face = [DVec3::ZERO, DVec3::X, DVec3::Y];
+    let x0 = [DVec3::new(0.2, 0.2, 1.0), face[0], face[1], face[2]];
+    let x1 = [DVec3::new(0.2, 0.2, -1.0), face[0], face[1], face[2]];
+    let hit = ccd::la_deformable::vertex_face(&x0, &x1, &LaOptions::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(roundtrip(&hit), hit);
+}
+
+#[test]
+fn articulated_options_and_results_roundtrip() {
+    use ccd::ca_articulated::EnclosureKind;
+    use ccd::kinematics::{Joint, LinkSpec};
+    let hinge = Joint::Revolute {
+        axis: DVec3::Z,
+        limits: None,
+    };
+    let link = |name: &str, parent: Option<&str>| LinkSpec {
+        name: name.into(),
+        parent: parent.map(Into::into),
+        joint: hinge,
+        offset: DAffine3::from_translation(if parent.is_some() {
+            DVec3::X
+        } else {
+            DVec3::ZERO
+        }),
+    };
+    let model = ArticulatedModel::new(vec![
+        link("l0", None),
+        link("l1", Some("l0")),
+        link("l2", Some("l1")),
+    ])
+    .unwrap();
+    let rod = TriMesh::new(
+        vec![
+            DVec3::new(0.1, -0.05, -0.05),
+            DVec3::new(0.9, -0.05, -0.05),
+            DVec3::new(0.5, 0.05, -0.05),
+            DVec3::new(0.5, 0.0, 0.05),
+        ],
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    )
+    .unwrap();
+    let arm =
+        ArticulatedBody::from_meshes(model, vec![Some(rod.clone()), Some(rod.clone()), Some(rod)])
+            .unwrap();
+    let mut scene = ArticulatedScene::new();
+    scene.add_articulated(arm);
+    let options = QueryOptions::default()
+        .with_mode(ArticulatedMode::All)
+        .with_enclosure(EnclosureKind::Interval);
+    assert_eq!(roundtrip(&options), options);
+    let (q0, q1) = ([0.0, 0.0, 0.0], [0.0, 2.6, 2.6]);
+    let result = scene
+        .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &options)
+        .unwrap();
+    assert!(!result.contacts.is_empty());
+    assert_eq!(roundtrip(&result), result);
+}
+
+#[test]
+fn avatar_options_and_report_roundtrip() {
+    use ccd::avatar_sv::{Avatar, Capsule, Environment, ExactOptions, StepOptions, step};
+    use ccd::kinematics::{Joint, LinkId, LinkSpec};
+    let model = ArticulatedModel::new(vec![LinkSpec {
+        name: "arm".into(),
+        parent: None,
+        joint: Joint::Floating,
+        offset: DAffine3::IDENTITY,
+    }])
+    .unwrap();
+    let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.05)]).unwrap();
+    let pole = TriMesh::new(
+        vec![
+            DVec3::new(0.8, 0.0, -1.0),
+            DVec3::new(0.8, 0.0, 1.0),
+            DVec3::new(0.8, 0.001, 0.0),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap();
+    let world = Environment::new(pole).unwrap();
+    let p0 = Pose {
+        relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(-1.0))],
+    };
+    let p1 = Pose {
+        relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(1.0))],
+    };
+    let options = StepOptions::default().with_exact(ExactOptions::default().with_tolerance(1e-5));
+    assert_eq!(roundtrip(&options), options);
+    let report = step(&avatar, &world, &p0, &p1, &options).unwrap();
+    let contact = report.exact.unwrap().contact.unwrap();
+    assert_eq!(contact.status, Status::Converged);
+    assert!((contact.normal.length() - 1.0).abs() < 1e-12);
+    assert_eq!(roundtrip(&report), report);
 }

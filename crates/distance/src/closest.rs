@@ -41,6 +41,7 @@ use glam::DVec3;
 /// assert_eq!(s.feature_b, Feature::Vertex(0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Closest {
     /// The distance between the two shapes (`0` when they touch or intersect).
     pub distance: f64,

@@ -95,7 +95,7 @@ proptest! {
         pa in pose(), pb in pose(), leaf in 1u32..5,
     ) {
         let (ma, mb) = (mesh(ka, sa), mesh(kb, sb));
-        let opts = BvhOptions { leaf_size: leaf, split: None };
+        let opts = BvhOptions::default().with_leaf_size(leaf);
         let a = MeshBvh::<Rss>::new(ma.clone(), &opts).unwrap();
         let b = MeshBvh::<Rss>::new(mb.clone(), &opts).unwrap();
         let exact = brute(&ma, &pa, &mb, &pb);
@@ -216,10 +216,7 @@ fn single_triangles_and_degenerate_meshes() {
     let flat = MeshBvh::<Rss>::from_parts(
         vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0, DVec3::Y],
         vec![[0, 1, 2], [3, 3, 3], [0, 0, 3]],
-        &BvhOptions {
-            leaf_size: 1,
-            split: None,
-        },
+        &BvhOptions::default().with_leaf_size(1),
     )
     .unwrap();
     let pose = DAffine3::from_translation(DVec3::new(0.5, 0.5, 1.0));

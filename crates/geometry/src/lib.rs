@@ -40,6 +40,7 @@ mod feature;
 pub mod io;
 mod mesh;
 mod segment;
+mod status;
 mod triangle;
 
 pub use aabb::Aabb;
@@ -48,4 +49,5 @@ pub use feature::Feature;
 pub use glam;
 pub use mesh::{Edge, TriMesh};
 pub use segment::Segment;
+pub use status::Status;
 pub use triangle::Triangle;

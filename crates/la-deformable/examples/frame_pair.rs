@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let scene = Scene::new(vec![mesh.clone()], &opts)?;
         let build = t.elapsed();
-        for output in [Mode::Global, Mode::All, Mode::Boolean] {
+        for output in [Mode::Toc, Mode::All, Mode::Boolean] {
             let t = Instant::now();
             let r = scene.query(output);
             let dt = t.elapsed();

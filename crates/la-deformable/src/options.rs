@@ -74,18 +74,9 @@ impl LaOptions {
     }
 }
 
-/// How an elementary query ended (the same three outcomes as `ccd_ca_rigid::Status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Status {
-    /// The distance fell below the tolerance at `toc`.
-    Converged,
-    /// The features were already within the tolerance at `t = 0`.
-    InitiallyTouching,
-    /// The iteration cap was hit: `toc` is a lower bound of the true time of contact, and the
-    /// contact is reported so that nothing is missed.
-    OutOfIterations,
-}
+/// How a query ended: the workspace's shared [`ccd_geometry::Status`] (LA queries end
+/// `Converged`, `InitiallyTouching` or `OutOfIterations`, never `Stalled`).
+pub use ccd_geometry::Status;
 
 /// Result of an elementary LA query (vertex–face, edge–edge, triangle–triangle), with the
 /// witness at `toc`.
@@ -97,6 +88,7 @@ pub enum Status {
 /// `Edge(i, j)` the edge between them and `Face(0)` the interior; for an edge `Vertex(0)`,
 /// `Vertex(1)` and `Edge(0, 1)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct PrimitiveToc {
     /// Conservative time of contact in `[0, 1]`: the features do not touch before it.
@@ -154,13 +146,25 @@ pub struct SceneContact {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mode {
-    /// The first contact in the scene (global ToC); pruning uses the current best as a bound.
+    /// The first contact in the scene (the global ToC); pruning uses the current best as a
+    /// bound. Called `Global` before 0.2 (still accepted when deserializing).
     #[default]
-    Global,
+    #[cfg_attr(feature = "serde", serde(alias = "Global"))]
+    Toc,
     /// Every colliding vertex–face and edge–edge pair with its own ToC.
     All,
     /// Only whether anything collides in `[0, 1]` (for planners): stops at the first contact.
     Boolean,
+}
+
+impl Mode {
+    /// The old name of [`Mode::Toc`] (the first contact in the scene).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `Mode::Toc` (one vocabulary across crates)"
+    )]
+    #[allow(non_upper_case_globals)]
+    pub const Global: Mode = Mode::Toc;
 }
 
 /// Counters of a scene query.

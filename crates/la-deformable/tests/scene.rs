@@ -100,7 +100,7 @@ fn keys(r: &SceneResult) -> Vec<(Key, f64)> {
 /// The scene and the brute force agree on every output mode.
 fn check_agreement(meshes: Vec<DeformingMesh>, opts: &SceneOptions) -> (usize, Option<f64>) {
     let all_ref = brute_force(&meshes, opts, Mode::All).unwrap();
-    let global_ref = brute_force(&meshes, opts, Mode::Global).unwrap();
+    let global_ref = brute_force(&meshes, opts, Mode::Toc).unwrap();
     let scene = Scene::new(meshes, opts).unwrap();
     let all = scene.query(Mode::All);
     assert_eq!(
@@ -108,7 +108,7 @@ fn check_agreement(meshes: Vec<DeformingMesh>, opts: &SceneOptions) -> (usize, O
         keys(&all_ref),
         "all ToCs differ from brute force"
     );
-    let global = scene.query(Mode::Global);
+    let global = scene.query(Mode::Toc);
     assert_eq!(global.toc(), global_ref.toc(), "global ToC differs");
     assert_eq!(global.toc(), all_ref.toc());
     let boolean = scene.query(Mode::Boolean);
@@ -158,7 +158,7 @@ fn la_and_cubic_find_contacts_at_the_same_time() {
     let meshes = cloth_on_sphere(16);
     let la = Scene::new(meshes.clone(), &SceneOptions::default())
         .unwrap()
-        .query(Mode::Global)
+        .query(Mode::Toc)
         .toc()
         .unwrap();
     let cubic = Scene::new(
@@ -166,7 +166,7 @@ fn la_and_cubic_find_contacts_at_the_same_time() {
         &SceneOptions::default().with_kernel(Kernel::CubicBaseline),
     )
     .unwrap()
-    .query(Mode::Global)
+    .query(Mode::Toc)
     .toc()
     .unwrap();
     // LA reports within the tolerance before the exact touching time the cubic finds
@@ -257,7 +257,7 @@ fn bad_options_and_empty_scenes() {
     assert_eq!(empty.query(Mode::All).toc(), None);
     let no_tris = DeformingMesh::new(vec![], vec![DVec3::ZERO], vec![DVec3::X]).unwrap();
     let s = Scene::new(vec![no_tris.clone(), no_tris], &SceneOptions::default()).unwrap();
-    assert!(s.query(Mode::Global).contacts.is_empty());
+    assert!(s.query(Mode::Toc).contacts.is_empty());
 }
 
 #[test]
@@ -326,7 +326,7 @@ fn parallel_query_matches_sequential() {
         .unwrap();
     pool.install(|| {
         assert_eq!(keys(&par.query(Mode::All)), keys(&seq.query(Mode::All)));
-        assert_eq!(par.query(Mode::Global).toc(), seq.query(Mode::Global).toc());
+        assert_eq!(par.query(Mode::Toc).toc(), seq.query(Mode::Toc).toc());
         assert_eq!(
             par.query(Mode::Boolean).contacts.is_empty(),
             seq.query(Mode::Boolean).contacts.is_empty()

@@ -55,6 +55,9 @@ pub(crate) struct StepRecord {
     /// The cubic kernel in a conventional pipeline (swept volumes only, no LA bounds).
     pub(crate) swept_cubic_ms: f64,
     pub(crate) parallel_ms: f64,
+    /// The slowest repeat of each timed query (global, all, cubic, cubic all, swept cubic,
+    /// 2 threads); the fields above hold the fastest.
+    pub(crate) slowest_ms: [f64; 6],
     pub(crate) toc: Option<f64>,
     pub(crate) cubic_toc: Option<f64>,
     pub(crate) culled_bv_pairs: u64,
@@ -185,22 +188,27 @@ pub(crate) fn measure(
                 par.update(m, a.clone(), b.clone())?;
             }
         }
-        let best = |f: &mut dyn FnMut() -> SceneResult| -> (SceneResult, f64) {
+        let mut slowest = rec.slowest_ms.iter_mut();
+        let mut best = |f: &mut dyn FnMut() -> SceneResult| -> (SceneResult, f64) {
             let mut out = None;
-            let mut best = f64::INFINITY;
+            let (mut best, mut worst) = (f64::INFINITY, 0.0f64);
             for _ in 0..reps.max(1) {
                 let (r, t) = timed(&mut *f);
                 best = best.min(t);
+                worst = worst.max(t);
                 out = Some(r);
+            }
+            if let Some(w) = slowest.next() {
+                *w = worst;
             }
             (out.expect("at least one repetition"), best)
         };
-        let (global, t_global) = best(&mut || la.query(Mode::Global));
+        let (global, t_global) = best(&mut || la.query(Mode::Toc));
         let (all, t_all) = best(&mut || la.query(Mode::All));
-        let (cub, t_cubic) = best(&mut || cubic.query(Mode::Global));
+        let (cub, t_cubic) = best(&mut || cubic.query(Mode::Toc));
         let (_, t_cubic_all) = best(&mut || cubic.query(Mode::All));
-        let (_, t_swept) = best(&mut || swept.query(Mode::Global));
-        let (_, t_par) = best(&mut || pool.install(|| par.query(Mode::Global)));
+        let (_, t_swept) = best(&mut || swept.query(Mode::Toc));
+        let (_, t_par) = best(&mut || pool.install(|| par.query(Mode::Toc)));
         rec.global_ms = t_global;
         rec.all_ms = t_all;
         rec.cubic_ms = t_cubic;
@@ -420,10 +428,17 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
         rec.steps.iter().filter(|r| r.toc == Some(0.0)).count(),
     );
     let xs: Vec<f64> = rec.steps.iter().map(|r| r.frame as f64).collect();
-    let series = |name: &str, f: fn(&StepRecord) -> f64| Series {
+    // short runs repeat each query (`spec.reps`): the band spans the fastest to the slowest
+    let series = |name: &str, i: usize, f: fn(&StepRecord) -> f64| Series {
         name: name.into(),
         x: xs.clone(),
         y: rec.steps.iter().map(f).collect(),
+        band: (spec.reps > 1).then(|| {
+            (
+                rec.steps.iter().map(f).collect(),
+                rec.steps.iter().map(|r| r.slowest_ms[i]).collect(),
+            )
+        }),
     };
     Ok(SceneReport {
         name: spec.name.into(),
@@ -440,12 +455,12 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
             y_label: "ms per step".into(),
             log_y: false,
             series: vec![
-                series("LA global ToC", |r| r.global_ms),
-                series("LA all ToCs", |r| r.all_ms),
-                series("cubic baseline global", |r| r.cubic_ms),
-                series("cubic baseline all ToCs", |r| r.cubic_all_ms),
-                series("swept-volume cubic global", |r| r.swept_cubic_ms),
-                series("LA global, 2 threads", |r| r.parallel_ms),
+                series("LA global ToC", 0, |r| r.global_ms),
+                series("LA all ToCs", 1, |r| r.all_ms),
+                series("cubic baseline global", 2, |r| r.cubic_ms),
+                series("cubic baseline all ToCs", 3, |r| r.cubic_all_ms),
+                series("swept-volume cubic global", 4, |r| r.swept_cubic_ms),
+                series("LA global, 2 threads", 5, |r| r.parallel_ms),
             ],
         }],
     })

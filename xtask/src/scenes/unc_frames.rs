@@ -204,7 +204,7 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
             )?,
             &opts,
         )?;
-        let first = full.query(Mode::Global);
+        let first = full.query(Mode::Toc);
         let centre = first.contacts.first().map_or(x0[0], |c| match c.feature_a {
             Feature::Vertex(v) | Feature::Edge(v, _) | Feature::Face(v) => x0[v as usize],
         });
@@ -213,9 +213,9 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
     };
     let ms = meshes(&[t], &[y0], &[y1])?;
     let scene = Scene::new(ms.clone(), &opts)?;
-    let (g, a) = (scene.query(Mode::Global), scene.query(Mode::All));
+    let (g, a) = (scene.query(Mode::Toc), scene.query(Mode::All));
     let (bg, ba) = (
-        brute_force(&ms, &opts, Mode::Global)?,
+        brute_force(&ms, &opts, Mode::Toc)?,
         brute_force(&ms, &opts, Mode::All)?,
     );
     let toc_ok = match (g.toc(), bg.toc()) {
@@ -352,11 +352,13 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                     name: "LA global ToC".into(),
                     x: plot_x.clone(),
                     y: plot_global,
+                    band: None,
                 },
                 Series {
                     name: "LA all ToCs".into(),
                     x: plot_x,
                     y: plot_all,
+                    band: None,
                 },
             ],
         }],

@@ -40,7 +40,7 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// containing the vertex are skipped) and every edge–edge pair (within a mesh, edges sharing
 /// a vertex are skipped), each run through the same elementary kernel on the whole step
 /// `[0, 1]`. The scene query returns the same contacts (`Mode::All`) and the same earliest
-/// ToC (`Mode::Global`) with [`SceneOptions::normal_cones`] off; with it on, pairs inside a
+/// ToC (`Mode::Toc`) with [`SceneOptions::normal_cones`] off; with it on, pairs inside a
 /// patch certified free of self-intersection that only come within the tolerance may be
 /// missing (no real contact ever is). Use it on small meshes (it is quadratic in the worst
 /// case).
@@ -60,9 +60,9 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 /// let meshes = vec![ground, DeformingMesh::new(vec![[0, 1, 2]], up, down)?];
 /// let opts = SceneOptions::default();
-/// let reference = brute_force(&meshes, &opts, Mode::Global)?;
+/// let reference = brute_force(&meshes, &opts, Mode::Toc)?;
 /// let scene = Scene::new(meshes, &opts)?;
-/// assert_eq!(scene.query(Mode::Global).toc(), reference.toc());
+/// assert_eq!(scene.query(Mode::Toc).toc(), reference.toc());
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```
 pub fn brute_force(
@@ -153,7 +153,7 @@ pub fn brute_force(
         }
     }
     sort_contacts(&mut contacts);
-    if output == Mode::Global {
+    if output == Mode::Toc {
         contacts.truncate(1);
     }
     Ok(SceneResult { contacts, stats })

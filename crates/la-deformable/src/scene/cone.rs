@@ -929,10 +929,7 @@ mod tests {
     }
 
     fn patches_with(m: &DeformingMesh, leaf_size: u32) -> (Bvh<Kdop18>, Patches) {
-        let opts = BvhOptions {
-            leaf_size,
-            split: None,
-        };
+        let opts = BvhOptions::default().with_leaf_size(leaf_size);
         let bvh = Bvh::<Kdop18>::build(&Tris(m), &opts).unwrap();
         let mut p = Patches::build(m, &bvh, &super::super::hybrid::pieces(m).0);
         p.fit_cones(m, &bvh);

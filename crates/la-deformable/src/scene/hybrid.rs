@@ -219,10 +219,7 @@ impl HybridBvh {
         leaf_size: u32,
         tolerance: f64,
     ) -> Result<Self, LaError> {
-        let opts = BvhOptions {
-            leaf_size,
-            split: None,
-        };
+        let opts = BvhOptions::default().with_leaf_size(leaf_size);
         // each connected piece gets its own subtree: a refit keeps it tight however the
         // pieces move apart, and its patches stay topological disks
         let (piece, pieces) = pieces(mesh);

@@ -22,7 +22,7 @@
 //! sphere of directions once): they cannot intersect themselves
 //! ([`SceneOptions::normal_cones`]).
 //!
-//! With [`Mode::Global`] the best ToC found so far bounds every later test (temporal
+//! With [`Mode::Toc`] the best ToC found so far bounds every later test (temporal
 //! culling): a node pair or feature pair that cannot touch before it is pruned.
 //!
 //! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once a
@@ -228,8 +228,8 @@ impl SceneOptions {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct SceneResult {
-    /// [`Mode::Global`] and [`Mode::Boolean`]: at most one contact (the first in time for
-    /// `Global`, any for `Boolean`); [`Mode::All`]: every colliding feature pair with its
+    /// [`Mode::Toc`] and [`Mode::Boolean`]: at most one contact (the first in time for
+    /// `Toc`, any for `Boolean`); [`Mode::All`]: every colliding feature pair with its
     /// own ToC, sorted by ToC.
     pub contacts: Vec<SceneContact>,
     /// Counters.
@@ -259,7 +259,7 @@ impl SceneResult {
 /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 /// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
 /// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
-/// let toc = scene.query(Mode::Global).toc().unwrap();
+/// let toc = scene.query(Mode::Toc).toc().unwrap();
 /// assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```

@@ -82,7 +82,7 @@ pub(super) fn edge_edge(
 pub(super) struct Walker<'a> {
     scene: &'a Scene,
     output: Mode,
-    /// Upper bound of interest: the best ToC so far (`Global`), else 1.
+    /// Upper bound of interest: the best ToC so far (`Toc`), else 1.
     best: f64,
     contacts: Vec<SceneContact>,
     stats: SceneStats,
@@ -483,7 +483,7 @@ impl<'a> Walker<'a> {
             self.stats.capped += 1;
         }
         match self.output {
-            Mode::Global => {
+            Mode::Toc => {
                 if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
                     self.best = c.toc;
                     self.contacts.clear();
@@ -499,7 +499,7 @@ impl<'a> Walker<'a> {
             }
         }
         if let Some(sh) = self.shared {
-            if self.output == Mode::Global {
+            if self.output == Mode::Toc {
                 sh.best.fetch_min(self.best.to_bits(), Ordering::Relaxed);
             }
             if self.done {
@@ -564,7 +564,7 @@ impl<'a> Walker<'a> {
         for c in other.contacts {
             // `capped` was counted by the worker already
             match self.output {
-                Mode::Global => {
+                Mode::Toc => {
                     if self.contacts.first().is_none_or(|best| c.toc < best.toc) {
                         self.best = c.toc;
                         self.contacts.clear();

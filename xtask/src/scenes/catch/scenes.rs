@@ -555,6 +555,7 @@ pub(crate) fn panda_planner(
         let mut m = Measured {
             label: label.into(),
             ms: Vec::new(),
+            ms_slowest: Vec::new(),
             toc: Vec::new(),
             stats: Vec::new(),
         };
@@ -563,6 +564,7 @@ pub(crate) fn panda_planner(
             let t0 = Instant::now();
             let (hit, k) = check.edge(q0, q1, deg, len)?;
             m.ms.push(t0.elapsed().as_secs_f64() * 1e3);
+            m.ms_slowest.extend(m.ms.last());
             m.toc.push(hit.then_some(0.0));
             poses += k;
         }
