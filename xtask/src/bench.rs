@@ -59,6 +59,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
     let started = Instant::now();
+    let load_start = load_average();
     let selected: Vec<_> = scenes::ALL
         .iter()
         .filter(|s| args.scenes.is_empty() || args.scenes.iter().any(|n| n == s.name))
@@ -133,21 +134,42 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             "note": "every column is single-threaded except the 2-thr columns (a 2-thread rayon pool)",
         },
         "seconds": started.elapsed().as_secs_f64(),
+        "load_average": { "start": load_start, "end": load_average() },
     });
     report::write_all(&out, &reports, &skipped, meta)?;
     println!("report: {}/results.json, table.md, *.svg", out.display());
     if args.readme {
+        let load = match (load_start, load_average()) {
+            (Some(a), Some(b)) => format!("; load average {a:.1} at the start, {b:.1} at the end"),
+            _ => String::new(),
+        };
         let line = format!(
-            "Measured by `cargo xtask bench{}` ({} CPUs available; single-threaded except the 2-thr columns).",
+            "Measured by `cargo xtask bench{}` on {} at commit {} ({cpus} CPUs{load}{}; single-threaded except the 2-thr columns).",
             if args.quick { " --quick" } else { "" },
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
+            meta["date"].as_str().unwrap_or("an unknown date"),
+            meta["commit"]
+                .as_str()
+                .map_or("unknown", |c| c.get(..10).unwrap_or(c)),
+            if load_start.is_some_and(|l| l > cpus as f64) {
+                ": the machine was shared with other jobs, so absolute times are inflated and ratios are the robust numbers"
+            } else {
+                ""
+            },
         );
         report::update_readme(&root.join("README.md"), &reports, &line)?;
         println!("README.md benchmark table updated");
     }
     Ok(())
+}
+
+/// The 1-minute load average (Linux `/proc/loadavg`), `None` elsewhere.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Runs `f`, printing the scene's progress to stderr every 30 s (for output without a

@@ -15,6 +15,10 @@ pub(crate) struct Series {
     pub(crate) name: String,
     pub(crate) x: Vec<f64>,
     pub(crate) y: Vec<f64>,
+    /// Spread of repeated measurements at each `x` (lowest, highest), drawn as a shaded band
+    /// around the line; `None` when each point was measured once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) band: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 /// A line plot written as SVG.
@@ -217,7 +221,10 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
     let ys = p
         .series
         .iter()
-        .flat_map(|s| s.y.iter().copied())
+        .flat_map(|s| {
+            let band = s.band.iter().flat_map(|(lo, hi)| lo.iter().chain(hi));
+            s.y.iter().chain(band).copied()
+        })
         .filter(|y| y.is_finite() && (*y > 0.0 || !p.log_y));
     let (mut x0, mut x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
@@ -279,6 +286,31 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
                 .y_label_formatter(&y_fmt)
                 .draw()
                 .map_err(draw_err)?;
+            // bands first, so that every line stays visible on top of them
+            for (i, s) in p.series.iter().enumerate() {
+                let Some((lo, hi)) = &s.band else { continue };
+                let c = colors[i % colors.len()];
+                let outline: Vec<(f64, f64)> =
+                    s.x.iter()
+                        .copied()
+                        .zip(lo.iter().copied())
+                        .chain(s.x.iter().copied().zip(hi.iter().copied()).rev())
+                        .filter(|(_, y)| y.is_finite() && (*y > 0.0 || !p.log_y))
+                        .collect();
+                if s.x.len() == 1 {
+                    // one x: a vertical bar from the lowest to the highest repeat
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            outline,
+                            c.mix(0.35).stroke_width(8),
+                        )))
+                        .map_err(draw_err)?;
+                } else {
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
+                        .map_err(draw_err)?;
+                }
+            }
             for (i, s) in p.series.iter().enumerate() {
                 let c = colors[i % colors.len()];
                 let pts = || s.x.iter().copied().zip(s.y.iter().copied());
@@ -312,6 +344,22 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
             .map_err(draw_err)?;
         legend_area
             .draw(&Text::new(s.name.clone(), (38, y - 7), ("sans-serif", 14)))
+            .map_err(draw_err)?;
+    }
+    if p.series.iter().any(|s| s.band.is_some()) {
+        let y = 60 + 24 * i32::try_from(p.series.len()).unwrap_or(0);
+        legend_area
+            .draw(&Rectangle::new(
+                [(8, y - 6), (32, y + 6)],
+                BLACK.mix(0.18).filled(),
+            ))
+            .map_err(draw_err)?;
+        legend_area
+            .draw(&Text::new(
+                "lowest to highest repeat",
+                (38, y - 7),
+                ("sans-serif", 14),
+            ))
             .map_err(draw_err)?;
     }
     root.present().map_err(draw_err)?;

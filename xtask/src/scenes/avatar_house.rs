@@ -1220,6 +1220,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         } else {
             a.exact_total.clone()
         },
+        band: None,
     };
     Ok(SceneReport {
         name: "avatar-house".into(),

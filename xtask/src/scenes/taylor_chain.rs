@@ -199,11 +199,13 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                     name: "interval arithmetic".into(),
                     x: xs.clone(),
                     y: rows.iter().map(|r| r.interval_vs_true).collect(),
+                    band: None,
                 },
                 Series {
                     name: "Taylor models".into(),
                     x: xs,
                     y: rows.iter().map(|r| r.taylor_vs_true).collect(),
+                    band: None,
                 },
             ],
         }],
