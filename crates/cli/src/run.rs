@@ -285,11 +285,10 @@ impl Runner {
         let mb = RigidMotion::between(b0, b1).map_err(ccd::Error::from)?;
         check_iterations(q.max_iterations)?;
         let defaults = CaOptions::default();
-        let options = CaOptions {
-            tolerance: q.tolerance.unwrap_or(defaults.tolerance),
-            max_iterations: q.max_iterations.unwrap_or(defaults.max_iterations),
-            mode: q.mode.unwrap_or(defaults.mode),
-        };
+        let options = defaults
+            .with_tolerance(q.tolerance.unwrap_or(defaults.tolerance))
+            .with_max_iterations(q.max_iterations.unwrap_or(defaults.max_iterations))
+            .with_mode(q.mode.unwrap_or(defaults.mode));
         let a = self.body(&q.a)?;
         let b = self.body(&q.b)?;
         let contact = time_of_contact(&a, &ma, &b, &mb, &options).map_err(ccd::Error::from)?;
@@ -322,7 +321,7 @@ impl Runner {
         let result = scene.query(if q.all {
             SceneMode::All
         } else {
-            SceneMode::Global
+            SceneMode::Toc
         });
         Ok(FramesResult {
             toc: result.toc(),
@@ -357,14 +356,12 @@ impl Runner {
         scene.add_articulated(Arc::clone(&loaded.body));
         scene.set_environment(environment);
         let defaults = QueryOptions::default();
-        let options = QueryOptions {
-            tolerance: q.tolerance.unwrap_or(defaults.tolerance),
-            mode: match q.mode.unwrap_or_default() {
+        let options = defaults
+            .with_tolerance(q.tolerance.unwrap_or(defaults.tolerance))
+            .with_mode(match q.mode.unwrap_or_default() {
                 ccd::ca_rigid::Mode::Toc => ca_articulated::Mode::Toc,
                 ccd::ca_rigid::Mode::Boolean => ca_articulated::Mode::Boolean,
-            },
-            ..defaults
-        };
+            });
         let step = BodyStep::Joints {
             q0: &q.q0,
             q1: &q.q1,
