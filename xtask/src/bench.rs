@@ -136,7 +136,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         "seconds": started.elapsed().as_secs_f64(),
         "load_average": { "start": load_start, "end": load_average() },
     });
-    report::write_all(&out, &reports, &skipped, meta)?;
+    report::write_all(&out, &reports, &skipped, meta.clone())?;
     println!("report: {}/results.json, table.md, *.svg", out.display());
     if args.readme {
         let load = match (load_start, load_average()) {
