@@ -478,7 +478,7 @@ impl Scene {
     /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
     /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
     /// let edges = vec![(vec![0.0], vec![0.5]), (vec![0.0], vec![3.0]), (vec![0.0], vec![f64::NAN])];
-    /// let answers = scene.check_edges(&edges, &QueryOptions { mode: Mode::Boolean, ..QueryOptions::default() })?;
+    /// let answers = scene.check_edges(&edges, &QueryOptions::default().with_mode(Mode::Boolean))?;
     /// assert!(answers[0].as_ref().unwrap().first().is_none()); // free
     /// assert!(answers[1].as_ref().unwrap().first().is_some()); // sweeps through the post
     /// assert!(answers[2].is_err()); // NaN joint
