@@ -72,16 +72,14 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
     let Some((label, motion)) = motions.get(args.motion) else {
         bail!("the scene has {} step lists", motions.len());
     };
-    let opts = QueryOptions {
-        mode,
-        enclosure: if args.interval {
+    let opts = QueryOptions::default()
+        .with_mode(mode)
+        .with_enclosure(if args.interval {
             EnclosureKind::Interval
         } else {
             EnclosureKind::Taylor
-        },
-        temporal_culling: !args.no_temporal,
-        ..QueryOptions::default()
-    };
+        })
+        .with_temporal_culling(!args.no_temporal);
     let steps: Vec<usize> = match args.step {
         Some(k) if k < motion.len() => {
             if let crate::scenes::catch::run::Motion::Edges(e) = motion {
@@ -95,14 +93,8 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
     };
     let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
     if args.compare {
-        let off = QueryOptions {
-            temporal_culling: false,
-            ..opts
-        };
-        let on = QueryOptions {
-            temporal_culling: true,
-            ..opts
-        };
+        let off = opts.with_temporal_culling(false);
+        let on = opts.with_temporal_culling(true);
         let mut other = QueryResult::default();
         let mut differ = 0usize;
         for &k in &steps {

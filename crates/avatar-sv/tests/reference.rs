@@ -5,7 +5,7 @@
 //! tessellated, inflated swept volume.
 
 use ccd_avatar_sv::{
-    Avatar, Capsule, Environment, ExactOptions, Status, Methods, StepOptions, SvOptions, step,
+    Avatar, Capsule, Environment, ExactOptions, Methods, Status, StepOptions, SvOptions, step,
     tessellate,
 };
 use ccd_distance::segment_triangle;
@@ -311,7 +311,11 @@ fn a_step_starting_in_contact_is_reported_as_such() {
     assert!(exact.starts_in_contact);
     let e = exact.contact.unwrap();
     assert_eq!(e.toc, 0.0);
-    assert!(e.distance < 0.0 && (e.distance + 0.05).abs() < 1e-12, "{}", e.distance);
+    assert!(
+        e.distance < 0.0 && (e.distance + 0.05).abs() < 1e-12,
+        "{}",
+        e.distance
+    );
     assert_eq!(r.swept.unwrap().t_c, 0.0);
     // the same motion from above the plane: a new contact, not a starting one
     let p0 = Pose {

@@ -456,11 +456,9 @@ fn panda_near_miss_edges_agree_with_and_without_temporal_culling() {
     let mut scene = Scene::new();
     scene.add_articulated(body);
     for temporal_culling in [true, false] {
-        let opts = QueryOptions {
-            mode: Mode::Boolean,
-            temporal_culling,
-            ..QueryOptions::default()
-        };
+        let opts = QueryOptions::default()
+            .with_mode(Mode::Boolean)
+            .with_temporal_culling(temporal_culling);
         for (q0, q1) in &cases {
             let res = scene.query(&[BodyStep::Joints { q0, q1 }], &opts).unwrap();
             assert!(

@@ -183,9 +183,9 @@ proptest! {
         }
         let mode = if boolean { Mode::Boolean } else { Mode::Toc };
         let step = [BodyStep::Joints { q0: &q0, q1: &q1 }];
-        let on = scene.query(&step, &QueryOptions { mode, ..QueryOptions::default() }).unwrap();
+        let on = scene.query(&step, &QueryOptions::default().with_mode(mode)).unwrap();
         let off = scene
-            .query(&step, &QueryOptions { mode, temporal_culling: false, ..QueryOptions::default() })
+            .query(&step, &QueryOptions::default().with_mode(mode).with_temporal_culling(false))
             .unwrap();
         let pairs = all_pairs(&body, env.is_some());
         let sampled = Sampled::new(&body, &motion, env.as_ref(), &pairs);

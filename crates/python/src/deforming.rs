@@ -88,6 +88,7 @@ fn contacts_dict<'py>(py: Python<'py>, contacts: &[SceneContact]) -> PyResult<Bo
             ccd::la_deformable::Status::Converged => CONVERGED,
             ccd::la_deformable::Status::InitiallyTouching => INITIALLY_TOUCHING,
             ccd::la_deformable::Status::OutOfIterations => OUT_OF_ITERATIONS,
+            ccd::la_deformable::Status::Stalled => crate::kernels::STALLED,
         })
         .collect();
     d.set_item("status", PyArray1::from_vec(py, status))?;
@@ -142,7 +143,7 @@ impl DeformingScene {
     /// ``None`` when nothing touches during the step.
     fn toc(&self, py: Python<'_>) -> Option<f64> {
         let scene = &self.scene;
-        py.detach(|| scene.query(SceneMode::Global).toc())
+        py.detach(|| scene.query(SceneMode::Toc).toc())
     }
 
     /// Whether anything touches during the step (Boolean mode: stops at the first certain

@@ -28,6 +28,7 @@ fn la_code(s: Status) -> u8 {
         Status::Converged => CONVERGED,
         Status::InitiallyTouching => INITIALLY_TOUCHING,
         Status::OutOfIterations => OUT_OF_ITERATIONS,
+        Status::Stalled => STALLED,
     }
 }
 

@@ -297,11 +297,10 @@ pub(crate) fn rigid_toc(
     };
     let ma = motion(pose_a0, "pose_a0", pose_a1, "pose_a1")?;
     let mb = motion(pose_b0, "pose_b0", pose_b1, "pose_b1")?;
-    let options = CaOptions {
-        tolerance,
-        max_iterations,
-        mode: if boolean { Mode::Boolean } else { Mode::Toc },
-    };
+    let options = CaOptions::default()
+        .with_tolerance(tolerance)
+        .with_max_iterations(max_iterations)
+        .with_mode(if boolean { Mode::Boolean } else { Mode::Toc });
     let (a, b) = (&mesh_a.get().body, &mesh_b.get().body);
     let out = py.detach(|| ca_rigid::time_of_contact(a, &ma, b, &mb, &options));
     Ok(out.map_err(to_py)?.map(|c| PyContact { c }))

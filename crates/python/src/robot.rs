@@ -123,17 +123,15 @@ fn options(
     max_iterations: u32,
     self_collision: bool,
 ) -> QueryOptions {
-    QueryOptions {
-        mode: if boolean {
+    QueryOptions::default()
+        .with_mode(if boolean {
             ca_articulated::Mode::Boolean
         } else {
             ca_articulated::Mode::Toc
-        },
-        tolerance,
-        max_iterations,
-        self_collision,
-        ..QueryOptions::default()
-    }
+        })
+        .with_tolerance(tolerance)
+        .with_max_iterations(max_iterations)
+        .with_self_collision(self_collision)
 }
 
 #[pymethods]

@@ -398,7 +398,7 @@ impl World {
     /// ```
     /// use ccd_world::World;
     /// use ccd_ca_rigid::CaOptions;
-    /// assert!(World::new(CaOptions { tolerance: f64::NAN, ..CaOptions::default() }).is_err());
+    /// assert!(World::new(CaOptions::default().with_tolerance(f64::NAN)).is_err());
     /// assert!(World::new(CaOptions::default())?.is_empty());
     /// # Ok::<(), ccd_world::WorldError>(())
     /// ```
@@ -706,7 +706,7 @@ impl World {
     /// The per-pair query of a candidate.
     fn query(&self, key: u64, mode: CaMode) -> Result<Option<Contact>, WorldError> {
         let (a, b) = self.pair(key);
-        let opts = CaOptions { mode, ..self.ca };
+        let opts = self.ca.with_mode(mode);
         a.collider
             .time_of_contact(&a.motion, &b.collider, &b.motion, &opts)
             .map_err(|source| {

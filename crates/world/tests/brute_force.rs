@@ -457,11 +457,5 @@ fn bad_input_is_a_typed_error() {
         Collider::convex(RigidBody::new(tree(box_mesh(DVec3::ONE)))),
         Err(WorldError::BadShape(_))
     ));
-    assert!(
-        World::new(CaOptions {
-            max_iterations: 0,
-            ..CaOptions::default()
-        })
-        .is_err()
-    );
+    assert!(World::new(CaOptions::default().with_max_iterations(0)).is_err());
 }
