@@ -534,6 +534,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         name: name.into(),
         x: xs.clone(),
         y: r.ms.clone(),
+        band: None,
     };
     let summary = json!({
         "bodies": n,
@@ -602,6 +603,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                     name: "ms per step".into(),
                     x: scale_rows.iter().map(|r| r.0 as f64).collect(),
                     y: scale_rows.iter().map(|r| r.1).collect(),
+                    band: None,
                 }],
             },
         ],
