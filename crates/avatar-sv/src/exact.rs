@@ -385,7 +385,9 @@ mod tests {
         let raised = vec![(7, Triangle::new(a + up, b + up, c + up))];
         let mut stats = ExactStats::default();
         let options = ExactOptions::default();
-        let c = capsule_ca(&motion, &capsule, 0, &raised, 1.0, &options, &mut stats).unwrap();
+        let c = run(&motion, &capsule, &raised, 1.0, &options, &mut stats)
+            .unwrap()
+            .unwrap();
         assert_eq!(c.status, Status::InitiallyTouching);
         assert_eq!(c.toc, 0.0);
         assert!(
