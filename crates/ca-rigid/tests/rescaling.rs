@@ -100,10 +100,8 @@ fn fuzz_input_at_2_pow_256_gets_no_false_contact() {
     for k in [248, 0, 200, 260, 320, -150, -300] {
         let spacing = pow2(k);
         let (a, ma, b, mb) = fuzz_finding(spacing);
-        let opts = CaOptions {
-            tolerance: (1e-3 * spacing).max(ccd_ca_rigid::MIN_TOLERANCE),
-            ..CaOptions::default()
-        };
+        let opts =
+            CaOptions::default().with_tolerance((1e-3 * spacing).max(ccd_ca_rigid::MIN_TOLERANCE));
         let r = time_of_contact(&body(a), &ma, &body(b), &mb, &opts).unwrap();
         assert!(
             r.is_none_or(|c| matches!(c.status, Status::Stalled | Status::OutOfIterations)),
@@ -147,10 +145,7 @@ fn tips_meeting_at_1e77_are_not_reported_late() {
             if tolerance < ccd_ca_rigid::MIN_TOLERANCE {
                 continue;
             }
-            let opts = CaOptions {
-                tolerance,
-                ..CaOptions::default()
-            };
+            let opts = CaOptions::default().with_tolerance(tolerance);
             let c = time_of_contact(&body(a.clone()), &ma, &body(b.clone()), &mb, &opts)
                 .unwrap()
                 .unwrap_or_else(|| panic!("{s:e}, ε {tolerance:e}: contact missed"));
@@ -271,7 +266,7 @@ proptest! {
         let r = reference_toc(&ua, &uma, &ub, &umb, 256);
         let (a, ma, b, mb) = sc.scaled(s);
         let eps = (1e-3 * s).max(ccd_ca_rigid::MIN_TOLERANCE);
-        let opts = CaOptions { tolerance: eps, ..CaOptions::default() };
+        let opts = CaOptions::default().with_tolerance(eps);
         let (ba, bb) = (body(a.clone()), body(b.clone()));
         let what = format!("2^{k}");
         check(&format!("{what} mesh"), time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap(), r, s, eps);
@@ -301,7 +296,7 @@ proptest! {
         let s = pow2(k);
         let unit = sc.scaled(1.0);
         let far = sc.scaled(s);
-        let opts = |s: f64| CaOptions { tolerance: 1e-3 * s, ..CaOptions::default() };
+        let opts = |s: f64| CaOptions::default().with_tolerance(1e-3 * s);
         let u = time_of_contact(&body(unit.0.clone()), &unit.1, &body(unit.2.clone()), &unit.3, &opts(1.0)).unwrap();
         let f = time_of_contact(&body(far.0), &far.1, &body(far.2), &far.3, &opts(s)).unwrap();
         prop_assert_eq!(u.is_some(), f.is_some(), "2^{}: {:?} vs {:?}", k, u, f);
@@ -401,10 +396,7 @@ fn tolerance_below_the_rounding_allowance_is_sound_or_an_error() {
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let r = reference_toc(&a, &still, &b, &m, 4000).expect("reference contact");
     for tolerance in [3e-30, 1e-50, ccd_ca_rigid::MIN_TOLERANCE] {
-        let opts = CaOptions {
-            tolerance,
-            ..CaOptions::default()
-        };
+        let opts = CaOptions::default().with_tolerance(tolerance);
         let c = time_of_contact(&body(a.clone()), &still, &body(b.clone()), &m, &opts)
             .unwrap()
             .unwrap_or_else(|| panic!("ε {tolerance:e}: missed"));
@@ -416,10 +408,7 @@ fn tolerance_below_the_rounding_allowance_is_sound_or_an_error() {
             c.stats.iterations
         );
     }
-    let opts = CaOptions {
-        tolerance: 3e-101,
-        ..CaOptions::default()
-    };
+    let opts = CaOptions::default().with_tolerance(3e-101);
     assert_eq!(
         time_of_contact(&body(a.clone()), &still, &body(b), &m, &opts),
         Err(CaError::InvalidTolerance(3e-101))

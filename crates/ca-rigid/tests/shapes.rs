@@ -312,18 +312,12 @@ fn mesh_pairs_accept_offset_rotation_centres() {
 #[test]
 fn bad_input_is_a_typed_error() {
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
-    let nan = CaOptions {
-        tolerance: f64::NAN,
-        ..CaOptions::default()
-    };
+    let nan = CaOptions::default().with_tolerance(f64::NAN);
     assert!(matches!(
         time_of_contact_shapes(&ball(1.0), &still, &ball(1.0), &still, &nan),
         Err(CaError::InvalidTolerance(_))
     ));
-    let zero = CaOptions {
-        max_iterations: 0,
-        ..CaOptions::default()
-    };
+    let zero = CaOptions::default().with_max_iterations(0);
     assert_eq!(
         time_of_contact_shapes(&ball(1.0), &still, &ball(1.0), &still, &zero),
         Err(CaError::NoIterations)
@@ -366,10 +360,7 @@ fn out_of_iterations_is_a_conservative_status() {
     )
     .unwrap();
     let cyl = Shape::Cylinder(Cylinder::new(0.5, 0.5).unwrap());
-    let opts = CaOptions {
-        max_iterations: 1,
-        ..CaOptions::default()
-    };
+    let opts = CaOptions::default().with_max_iterations(1);
     let c = time_of_contact_shapes(&cyl, &still, &cyl, &fly, &opts)
         .unwrap()
         .unwrap();

@@ -297,9 +297,9 @@ fn coordinates_beyond_max_coordinate_are_typed_errors_in_scenes() {
         |s: f64| SceneOptions::default().with_la(LaOptions::default().with_tolerance(1e-6 * s));
     let unit = Scene::new(falling(1.0), &opts(1.0))
         .unwrap()
-        .query(Mode::Global);
+        .query(Mode::Toc);
     let mut big = Scene::new(falling(s), &opts(s)).unwrap();
-    let huge = big.query(Mode::Global);
+    let huge = big.query(Mode::Toc);
     let (tu, th) = (
         unit.toc().expect("the sheets meet"),
         huge.toc().expect("at 5e99 too"),
@@ -311,7 +311,7 @@ fn coordinates_beyond_max_coordinate_are_typed_errors_in_scenes() {
         matches!(e, LaError::CoordinateOutOfRange { vertex: 4, .. }),
         "{e}"
     );
-    assert_eq!(big.query(Mode::Global).toc(), huge.toc());
+    assert_eq!(big.query(Mode::Toc).toc(), huge.toc());
 }
 
 #[cfg(feature = "parallel")]

@@ -609,6 +609,7 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
                 name: "ours".into(),
                 x: xs.clone(),
                 y: rows.iter().map(|r| r.ours_us).collect(),
+                band: None,
             },
             Series {
                 name: "parry3d-f64 cast_shapes_nonlinear".into(),
@@ -619,6 +620,7 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
                     .map(|(_, x)| *x)
                     .collect(),
                 y: rows.iter().filter_map(|r| r.parry_us).collect(),
+                band: None,
             },
         ],
     };
