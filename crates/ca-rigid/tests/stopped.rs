@@ -115,7 +115,7 @@ proptest! {
     ) {
         let (a, b) = (blob(1.0, 4, &noise), blob(0.7, 3, &noise[3..]));
         let (ba, bb) = (body(a.clone()), body(b.clone()));
-        let opts = CaOptions { max_iterations: cap, ..CaOptions::default() };
+        let opts = CaOptions::default().with_max_iterations(cap);
         if let Some(c) = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap()
             && matches!(c.status, Status::OutOfIterations | Status::Stalled)
         {
