@@ -155,7 +155,7 @@ proptest! {
         for k in 0..4 {
             let full_steps: Vec<_> = plans.iter().map(|p| BodyStep::Joints { q0: &p[k].0, q1: &p[k].1 }).collect();
             let steps: Vec<_> = plans.iter().map(|p| AdaptiveStep { q0: &p[k].0, q1: &p[k].1, active: &p[k].2 }).collect();
-            for mode in [Mode::Toc, Mode::Boolean, Mode::AllPairs] {
+            for mode in [Mode::Toc, Mode::Boolean, Mode::All] {
                 let opts = options(mode, kind, self_collision, 1e-3);
                 let full = scene.query(&full_steps, &opts).unwrap();
                 let ours = adaptive.query(&steps, &opts).unwrap();
