@@ -136,7 +136,7 @@ fn options() -> Vec<(&'static str, QueryOptions)> {
                 o.enclosure = EnclosureKind::Interval;
             }),
         ),
-        ("all", with(&|o| o.mode = Mode::AllPairs)),
+        ("all", with(&|o| o.mode = Mode::All)),
     ]
 }
 
@@ -189,7 +189,7 @@ proptest! {
                 let d = env_distance(&body, &motion, &boxes, l, c.contact.toc);
                 prop_assert!(d <= EPS + 1e-9, "{what}: distance {d} at toc {}", c.contact.toc);
             }
-            if opts.mode == Mode::AllPairs {
+            if opts.mode == Mode::All {
                 for &((a, b), r) in &refs {
                     let found = res.contacts.iter().find(|c| (c.a, c.b) == (a, b));
                     prop_assert!(found.is_some(), "{what}: pair {a:?}-{b:?} touches at {r} but is not reported");

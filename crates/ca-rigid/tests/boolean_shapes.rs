@@ -13,10 +13,7 @@ use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
 
 fn boolean() -> CaOptions {
-    CaOptions {
-        mode: Mode::Boolean,
-        ..CaOptions::default()
-    }
+    CaOptions::default().with_mode(Mode::Boolean)
 }
 
 fn fly(from: DVec3, to: DVec3) -> RigidMotion {

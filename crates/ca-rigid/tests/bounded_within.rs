@@ -73,7 +73,7 @@ proptest! {
     fn region_pruning_never_misses(a in moving_shape(), b in clutter(), ma in motion(1.5)) {
         let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
         let (ba, bb) = (body(a.clone()), body(b.clone()));
-        let opts = CaOptions { tolerance: EPS, ..CaOptions::default() };
+        let opts = CaOptions::default().with_tolerance(EPS);
         let pair = RigidPair { a: &ma, b: &still };
         let region = swept_region(&a, &ma);
         let mut scratch = BoundedScratch::default();
@@ -141,10 +141,7 @@ fn contact_on_the_region_boundary_is_found() {
         min: DVec3::ZERO,
         max: DVec3::new(2.0, 1.0, 1.0),
     };
-    let opts = CaOptions {
-        tolerance: EPS,
-        ..CaOptions::default()
-    };
+    let opts = CaOptions::default().with_tolerance(EPS);
     let mut scratch = BoundedScratch::default();
     for region in [exact, exact.inflate(0.5 * EPS)] {
         let c = time_of_contact_bounded_within(

@@ -126,10 +126,7 @@ impl Rng {
 /// The brute force: every pair with a dynamic body, by the per-pair query (in `mode`),
 /// keyed by slots.
 fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
-    let opts = CaOptions {
-        mode,
-        ..*world.ca_options()
-    };
+    let opts = world.ca_options().with_mode(mode);
     let hs: Vec<BodyHandle> = world.handles().collect();
     let mut out = BTreeMap::new();
     for (i, &a) in hs.iter().enumerate() {

@@ -36,6 +36,7 @@ fn series(name: &str, x: Vec<f64>, y: Vec<f64>) -> Series {
         name: name.into(),
         x,
         y,
+        band: None,
     }
 }
 
