@@ -52,18 +52,6 @@ fn grid(nu: usize, nv: usize, closed_v: bool, mut f: impl FnMut(f64, f64) -> DVe
     TriMesh::new(v, t).expect("valid grid")
 }
 
-fn torus(n: usize) -> TriMesh {
-    use std::f64::consts::TAU;
-    grid(2 * n, n, true, |u, v| {
-        let (a, b) = (TAU * u, TAU * v);
-        DVec3::new(
-            (1.0 + 0.35 * b.cos()) * a.cos(),
-            (1.0 + 0.35 * b.cos()) * a.sin(),
-            0.35 * b.sin(),
-        )
-    })
-}
-
 /// A sphere as a closed latitude–longitude grid (poles pinched), with optional noise.
 fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
     use std::f64::consts::{PI, TAU};
@@ -125,7 +113,7 @@ fn pose(axis: DVec3, angle: f64, at: DVec3) -> DAffine3 {
 
 fn workloads() -> Vec<Workload> {
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
-    let tor = torus(35); // 4900 triangles
+    let tor = TriMesh::torus(1.0, 0.35, 70, 35).expect("valid torus"); // 4900 triangles
     let sph = sphere(35, 0.6, 0.0); // 4900 triangles
     let head_on = RigidMotion::between(
         pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),

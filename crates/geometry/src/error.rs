@@ -51,6 +51,15 @@ pub enum GeometryError {
         /// The file that was to be written.
         path: PathBuf,
     },
+    /// A procedural mesh was asked for with parameters that describe no valid solid (see
+    /// [`TriMesh::torus`](crate::TriMesh::torus)).
+    #[error("invalid {shape} parameters: {reason}")]
+    InvalidPrimitive {
+        /// The solid asked for (`"torus"`).
+        shape: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// A file could not be read or written.
     #[error("cannot access {}: {source}", path.display())]
     Io {

@@ -7,6 +7,9 @@
 //! - [`Aabb`], [`Segment`], [`Triangle`]: small value types used by bounding-volume and
 //!   distance code.
 //! - [`Feature`]: a vertex, edge or face of a caller's mesh, used as a contact witness.
+//! - [`Status`]: how a query ended, shared by every query crate.
+//! - Procedural meshes: [`TriMesh::torus`] (the examples', tests', benchmarks' and scenes'
+//!   torus).
 //! - Mesh IO (feature `io`, on by default): OBJ, STL (binary and ASCII) and PLY readers and an
 //!   OBJ writer, in [`io`].
 //! - Feature `serde`: `Serialize`/`Deserialize` for [`TriMesh`] (vertices and triangles,
@@ -39,6 +42,7 @@ mod feature;
 #[cfg_attr(docsrs, doc(cfg(feature = "io")))]
 pub mod io;
 mod mesh;
+mod procedural;
 mod segment;
 mod status;
 mod triangle;

@@ -119,18 +119,6 @@ fn grid(nu: usize, nv: usize, closed_v: bool, mut f: impl FnMut(f64, f64) -> DVe
     TriMesh::new(v, t).expect("valid grid")
 }
 
-fn torus(n: usize) -> TriMesh {
-    use std::f64::consts::TAU;
-    grid(2 * n, n, true, |u, v| {
-        let (a, b) = (TAU * u, TAU * v);
-        DVec3::new(
-            (1.0 + 0.35 * b.cos()) * a.cos(),
-            (1.0 + 0.35 * b.cos()) * a.sin(),
-            0.35 * b.sin(),
-        )
-    })
-}
-
 fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
     use std::f64::consts::{PI, TAU};
     let mut k = 0u64;
@@ -206,7 +194,7 @@ fn workloads() -> Vec<Workload> {
     };
     let still = Vel::still(DVec3::ZERO);
     // --- the criterion benches' mesh workloads ---
-    let tor = torus(35);
+    let tor = TriMesh::torus(1.0, 0.35, 70, 35).expect("valid torus");
     let sph = sphere(35, 0.6, 0.0);
     add(
         "torus-sphere head-on",

@@ -37,29 +37,6 @@ const GRAVITY: f64 = 0.005;
 /// Grid spacing of the starting positions.
 const SPACING: f64 = 1.25;
 
-/// A closed torus mesh about the z axis.
-fn torus(major: f64, minor: f64, seg: u32, ring: u32) -> TriMesh {
-    let mut v = Vec::new();
-    for i in 0..seg {
-        let a = std::f64::consts::TAU * f64::from(i) / f64::from(seg);
-        for j in 0..ring {
-            let b = std::f64::consts::TAU * f64::from(j) / f64::from(ring);
-            let r = major + minor * b.cos();
-            v.push(DVec3::new(r * a.cos(), r * a.sin(), minor * b.sin()));
-        }
-    }
-    let mut t = Vec::new();
-    for i in 0..seg {
-        for j in 0..ring {
-            let (i1, j1) = ((i + 1) % seg, (j + 1) % ring);
-            let (p, q, r, s) = (i * ring + j, i1 * ring + j, i1 * ring + j1, i * ring + j1);
-            t.push([p, q, r]);
-            t.push([p, r, s]);
-        }
-    }
-    TriMesh::new(v, t).expect("a valid torus")
-}
-
 /// An axis-aligned box mesh with half extents `h` (also the rigid-pairs scene's boxes).
 pub(crate) fn cuboid(h: DVec3) -> TriMesh {
     let v: Vec<DVec3> = (0..8)
@@ -196,8 +173,14 @@ pub(crate) fn library(data: Option<&Path>, analytic_shapes: bool) -> Result<(Vec
             .map_or(0, |b| b.mesh_bvh().mesh().triangles().len());
         shapes.push((name, tris, c));
     };
-    add("torus".into(), mesh_collider(torus(0.7, 0.3, 24, 12))?);
-    add("thin torus".into(), mesh_collider(torus(0.8, 0.15, 32, 8))?);
+    add(
+        "torus".into(),
+        mesh_collider(TriMesh::torus(0.7, 0.3, 24, 12)?)?,
+    );
+    add(
+        "thin torus".into(),
+        mesh_collider(TriMesh::torus(0.8, 0.15, 32, 8)?)?,
+    );
     let (box_h, plate_h) = (DVec3::new(0.5, 0.35, 0.2), DVec3::new(0.6, 0.6, 0.08));
     if analytic_shapes {
         add("box".into(), analytic(scaled_cuboid(box_h, 0.5)?)?);
@@ -638,7 +621,7 @@ mod tests {
 
     #[test]
     fn torus_is_closed_and_largest_piece_keeps_one() {
-        let t = torus(1.0, 0.3, 8, 6);
+        let t = TriMesh::torus(1.0, 0.3, 8, 6).unwrap();
         assert_eq!(t.triangles().len(), 96);
         let two = {
             let mut v = t.vertices().to_vec();

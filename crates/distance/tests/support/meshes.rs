@@ -47,16 +47,10 @@ pub fn sphere(radius: f64, n: u32, m: u32) -> TriMesh {
     })
 }
 
-/// A torus with major radius `r0` and minor radius `r1`.
+/// A torus with major radius `r0` and minor radius `r1`, `n` segments around z and `m`
+/// around the tube ([`TriMesh::torus`]).
 pub fn torus(r0: f64, r1: f64, n: u32, m: u32) -> TriMesh {
-    grid(n, m, true, true, |u, v| {
-        let (a, b) = (u * std::f64::consts::TAU, v * std::f64::consts::TAU);
-        DVec3::new(
-            (r0 + r1 * b.cos()) * a.cos(),
-            (r0 + r1 * b.cos()) * a.sin(),
-            r1 * b.sin(),
-        )
-    })
+    TriMesh::torus(r0, r1, n, m).expect("valid torus")
 }
 
 /// A noisy height field over `[-1, 1]²`.
