@@ -139,24 +139,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     report::write_all(&out, &reports, &skipped, meta.clone())?;
     println!("report: {}/results.json, table.md, *.svg", out.display());
     if args.readme {
-        let load = match (load_start, load_average()) {
-            (Some(a), Some(b)) => format!("; load average {a:.1} at the start, {b:.1} at the end"),
-            _ => String::new(),
-        };
-        let line = format!(
-            "Measured by `cargo xtask bench{}` on {} at commit {} ({cpus} CPUs{load}{}; single-threaded except the 2-thr columns).",
-            if args.quick { " --quick" } else { "" },
-            meta["date"].as_str().unwrap_or("an unknown date"),
-            meta["commit"]
-                .as_str()
-                .map_or("unknown", |c| c.get(..10).unwrap_or(c)),
-            if load_start.is_some_and(|l| l > cpus as f64) {
-                ": the machine was shared with other jobs, so absolute times are inflated and ratios are the robust numbers"
-            } else {
-                ""
-            },
-        );
-        report::update_readme(&root.join("README.md"), &reports, &line)?;
+        report::update_readme(
+            &root.join("README.md"),
+            &reports,
+            &skipped,
+            &report::readme_meta_line(&meta),
+        )?;
         println!("README.md benchmark table updated");
     }
     Ok(())

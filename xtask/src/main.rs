@@ -12,6 +12,8 @@
 //!   `--compare` lists the steps whose answers differ with temporal culling on and off).
 //! - `cargo xtask pile [--bodies N] [--steps S] [--threads T] [--no-scheduling] [--all-pairs]
 //!   [--reps R]`: the `rigid-pile` simulation alone (profiling, before/after timings).
+//! - `cargo xtask readme [--from FILE]`: rewrites README's benchmark section from a saved
+//!   `results.json` (default `target/bench-report/results.json`) without re-running scenes.
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
@@ -47,6 +49,13 @@ enum Command {
     CatchStep(catch_step::CatchStepArgs),
     /// Run the rigid-pile simulation with chosen size and options (profiling).
     Pile(pile::PileArgs),
+    /// Rewrite README's benchmark section from a saved report (default:
+    /// target/bench-report/results.json), without running the scenes again.
+    Readme {
+        /// The `results.json` of an earlier `cargo xtask bench` run.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -58,6 +67,16 @@ fn main() -> Result<()> {
         Command::LaStep(args) => la_step::run(&args),
         Command::CatchStep(args) => catch_step::run(&args),
         Command::Pile(args) => pile::run(&args),
+        Command::Readme { from } => {
+            let root = workspace_root();
+            let from = from.unwrap_or_else(|| root.join("target/bench-report/results.json"));
+            report::readme_from_results(&root.join("README.md"), &from)?;
+            println!(
+                "README.md benchmark section rewritten from {}",
+                from.display()
+            );
+            Ok(())
+        }
         Command::Tidy => tidy::run(&workspace_root()),
     }
 }

@@ -7,22 +7,22 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use plotters::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One data series of a plot.
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Deserialize, Clone)]
 pub(crate) struct Series {
     pub(crate) name: String,
     pub(crate) x: Vec<f64>,
     pub(crate) y: Vec<f64>,
     /// Spread of repeated measurements at each `x` (lowest, highest), drawn as a shaded band
     /// around the line; `None` when each point was measured once.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) band: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 /// A line plot written as SVG.
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Deserialize, Clone)]
 pub(crate) struct Plot {
     pub(crate) file: String,
     pub(crate) title: String,
@@ -33,14 +33,14 @@ pub(crate) struct Plot {
 }
 
 /// A scene that did not run, and why (e.g. its real data is absent).
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) struct Skipped {
     pub(crate) name: String,
     pub(crate) reason: String,
 }
 
 /// What a scene measured, in the paper's own columns.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) struct SceneReport {
     pub(crate) name: String,
     pub(crate) paper: String,
@@ -145,8 +145,84 @@ pub(crate) fn write_all(
     Ok(())
 }
 
+/// The first line of the README benchmark section: what ran, when, where, under which load.
+pub(crate) fn readme_meta_line(meta: &serde_json::Value) -> String {
+    let cpus = meta["cpus"].as_u64().unwrap_or(1);
+    let start = meta["load_average"]["start"].as_f64();
+    let end = meta["load_average"]["end"].as_f64();
+    let load = match (start, end) {
+        (Some(a), Some(b)) => format!("; load average {a:.1} at the start, {b:.1} at the end"),
+        _ => String::new(),
+    };
+    let minutes = meta["seconds"]
+        .as_f64()
+        .map_or_else(String::new, |s| format!(", {:.0} min", s / 60.0));
+    format!(
+        "Measured by `cargo xtask bench{}` on {} at commit {} ({cpus} CPUs{load}{minutes}{}; single-threaded except the 2-thr columns).",
+        if meta["quick"].as_bool() == Some(true) {
+            " --quick"
+        } else {
+            ""
+        },
+        meta["date"].as_str().unwrap_or("an unknown date"),
+        meta["commit"]
+            .as_str()
+            .map_or("unknown", |c| c.get(..10).unwrap_or(c)),
+        if start.is_some_and(|l| l > cpus as f64) {
+            ": the machine was shared with other jobs, so absolute times are inflated and ratios are the robust numbers"
+        } else {
+            ""
+        },
+    )
+}
+
+/// The README benchmark section: the meta line, one summary row per scene (its headline:
+/// the numbers against the targets), skipped scenes, then every scene's full table folded in
+/// a `<details>` block.
+pub(crate) fn readme_section(
+    reports: &[SceneReport],
+    skipped: &[Skipped],
+    meta_line: &str,
+) -> String {
+    let mut s = format!(
+        "{meta_line} Full tables and SVG plots: `target/bench-report/` (`table.md`, `results.json`, one plot per scene); the columns are explained in [docs/benchmarks.md](docs/benchmarks.md).\n\n"
+    );
+    s.push_str("| scene | paper | result |\n|---|---|---|\n");
+    for r in reports {
+        let result = if r.headline.is_empty() {
+            "see its table below".to_string()
+        } else {
+            r.headline.replace('|', "/").replace('\n', " ")
+        };
+        let _ = writeln!(s, "| `{}` | {} | {} |", r.name, r.paper, result);
+    }
+    for k in skipped {
+        let _ = writeln!(
+            s,
+            "| `{}` | — | skipped: {} |",
+            k.name,
+            k.reason.replace('|', "/")
+        );
+    }
+    s.push('\n');
+    for r in reports {
+        let _ = writeln!(
+            s,
+            "<details><summary><code>{}</code>: full table</summary>\n\n{}\n</details>\n",
+            r.name,
+            r.to_markdown().trim_end()
+        );
+    }
+    s
+}
+
 /// Rewrites the README section between `<!-- bench:start -->` and `<!-- bench:end -->`.
-pub(crate) fn update_readme(readme: &Path, reports: &[SceneReport], meta_line: &str) -> Result<()> {
+pub(crate) fn update_readme(
+    readme: &Path,
+    reports: &[SceneReport],
+    skipped: &[Skipped],
+    meta_line: &str,
+) -> Result<()> {
     const START: &str = "<!-- bench:start -->";
     const END: &str = "<!-- bench:end -->";
     let text =
@@ -154,18 +230,38 @@ pub(crate) fn update_readme(readme: &Path, reports: &[SceneReport], meta_line: &
     let (Some(a), Some(b)) = (text.find(START), text.find(END)) else {
         anyhow::bail!("{} has no {START} ... {END} markers", readme.display());
     };
-    let body: String = reports
-        .iter()
-        .map(SceneReport::to_markdown)
-        .collect::<Vec<_>>()
-        .join("\n");
-    let new = format!(
-        "{}{START}\n{meta_line}\n\n{body}\n{}",
-        &text[..a],
-        &text[b..]
-    );
+    if b < a {
+        anyhow::bail!("{}: {END} comes before {START}", readme.display());
+    }
+    let body = readme_section(reports, skipped, meta_line);
+    let new = format!("{}{START}\n{body}{}", &text[..a], &text[b..]);
     fs::write(readme, new)?;
     Ok(())
+}
+
+/// `cargo xtask readme`: rewrites the README benchmark section from a saved `results.json`
+/// (so a long full run need not be repeated to refresh the README).
+pub(crate) fn readme_from_results(readme: &Path, results: &Path) -> Result<()> {
+    #[derive(Deserialize)]
+    struct Saved {
+        meta: serde_json::Value,
+        scenes: Vec<SceneReport>,
+        #[serde(default)]
+        skipped: Vec<Skipped>,
+    }
+    let text =
+        fs::read_to_string(results).with_context(|| format!("reading {}", results.display()))?;
+    let saved: Saved = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a bench report", results.display()))?;
+    if saved.scenes.is_empty() {
+        anyhow::bail!("{} holds no scene", results.display());
+    }
+    update_readme(
+        readme,
+        &saved.scenes,
+        &saved.skipped,
+        &readme_meta_line(&saved.meta),
+    )
 }
 
 /// Superscript digits for `10^k` labels.
@@ -368,7 +464,63 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::tick_label;
+    use super::*;
+
+    fn report(name: &str, headline: &str) -> SceneReport {
+        SceneReport {
+            name: name.into(),
+            paper: "Paper Fig. 1".into(),
+            description: "what it measures".into(),
+            columns: vec!["a".into(), "b".into()],
+            rows: vec![vec!["1".into(), "2".into()]],
+            headline: headline.into(),
+            summary: serde_json::json!({ "ms": 1.5 }),
+            plots: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn readme_section_is_rewritten_from_a_saved_report() {
+        let dir = std::env::temp_dir().join(format!("xtask-readme-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let readme = dir.join("README.md");
+        fs::write(
+            &readme,
+            "# title\n<!-- bench:start -->\nold table\n<!-- bench:end -->\ntail\n",
+        )
+        .unwrap();
+        let results = dir.join("results.json");
+        let meta = serde_json::json!({
+            "quick": false, "commit": "0123456789abcdef", "date": "2026-11-24T12:00:00Z",
+            "cpus": 2, "seconds": 600.0, "load_average": { "start": 3.0, "end": 1.0 },
+        });
+        let skipped = vec![Skipped {
+            name: "unc-frames".into(),
+            reason: "data absent".into(),
+        }];
+        let json = serde_json::json!({
+            "meta": meta,
+            "scenes": [report("one", "T 1 ms (target ≤ 2 ms: met)"), report("two", "")],
+            "skipped": skipped,
+        });
+        fs::write(&results, serde_json::to_string(&json).unwrap()).unwrap();
+        readme_from_results(&readme, &results).unwrap();
+        let text = fs::read_to_string(&readme).unwrap();
+        assert!(text.starts_with("# title\n<!-- bench:start -->\nMeasured by `cargo xtask bench` on 2026-11-24T12:00:00Z at commit 0123456789 (2 CPUs; load average 3.0"));
+        assert!(text.contains("shared with other jobs"));
+        assert!(text.contains("| `one` | Paper Fig. 1 | T 1 ms (target ≤ 2 ms: met) |"));
+        assert!(text.contains("| `two` | Paper Fig. 1 | see its table below |"));
+        assert!(text.contains("| `unc-frames` | — | skipped: data absent |"));
+        assert!(text.contains("<details><summary><code>two</code>: full table</summary>"));
+        assert!(!text.contains("old table"));
+        assert!(text.ends_with("<!-- bench:end -->\ntail\n"));
+        // A README without markers and a file that is no report are errors, not panics.
+        fs::write(&readme, "no markers\n").unwrap();
+        assert!(readme_from_results(&readme, &results).is_err());
+        fs::write(&results, "{\"meta\": 1}").unwrap();
+        assert!(readme_from_results(&readme, &results).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn tick_labels_are_short() {
