@@ -12,8 +12,9 @@
 //!   `--compare` lists the steps whose answers differ with temporal culling on and off).
 //! - `cargo xtask pile [--bodies N] [--steps S] [--threads T] [--no-scheduling] [--all-pairs]
 //!   [--reps R]`: the `rigid-pile` simulation alone (profiling, before/after timings).
-//! - `cargo xtask readme [--from FILE]`: rewrites README's benchmark section from a saved
-//!   `results.json` (default `target/bench-report/results.json`) without re-running scenes.
+//! - `cargo xtask readme [--from FILE]...`: rewrites README's benchmark section from saved
+//!   `results.json` files (default `target/bench-report/results.json`; a later file's scene
+//!   replaces an earlier one's) without re-running scenes.
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
@@ -49,12 +50,13 @@ enum Command {
     CatchStep(catch_step::CatchStepArgs),
     /// Run the rigid-pile simulation with chosen size and options (profiling).
     Pile(pile::PileArgs),
-    /// Rewrite README's benchmark section from a saved report (default:
+    /// Rewrite README's benchmark section from saved reports (default:
     /// target/bench-report/results.json), without running the scenes again.
     Readme {
-        /// The `results.json` of an earlier `cargo xtask bench` run.
+        /// The `results.json` of an earlier `cargo xtask bench` run (repeatable: a later
+        /// file's scene replaces an earlier file's scene of the same name).
         #[arg(long)]
-        from: Option<PathBuf>,
+        from: Vec<PathBuf>,
     },
     /// Check source conventions (module docs, no stubs).
     Tidy,
@@ -69,11 +71,16 @@ fn main() -> Result<()> {
         Command::Pile(args) => pile::run(&args),
         Command::Readme { from } => {
             let root = workspace_root();
-            let from = from.unwrap_or_else(|| root.join("target/bench-report/results.json"));
+            let from = if from.is_empty() {
+                vec![root.join("target/bench-report/results.json")]
+            } else {
+                from
+            };
             report::readme_from_results(&root.join("README.md"), &from)?;
+            let names: Vec<String> = from.iter().map(|p| p.display().to_string()).collect();
             println!(
                 "README.md benchmark section rewritten from {}",
-                from.display()
+                names.join(", ")
             );
             Ok(())
         }

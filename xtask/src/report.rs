@@ -239,9 +239,11 @@ pub(crate) fn update_readme(
     Ok(())
 }
 
-/// `cargo xtask readme`: rewrites the README benchmark section from a saved `results.json`
-/// (so a long full run need not be repeated to refresh the README).
-pub(crate) fn readme_from_results(readme: &Path, results: &Path) -> Result<()> {
+/// `cargo xtask readme`: rewrites the README benchmark section from saved `results.json`
+/// files (so a long full run need not be repeated to refresh the README). With several files,
+/// a later file's scene replaces an earlier one's of the same name (e.g. a full run, then a
+/// re-run of the scenes a change made faster), and the section names the run behind each scene.
+pub(crate) fn readme_from_results(readme: &Path, results: &[std::path::PathBuf]) -> Result<()> {
     #[derive(Deserialize)]
     struct Saved {
         meta: serde_json::Value,
@@ -249,19 +251,68 @@ pub(crate) fn readme_from_results(readme: &Path, results: &Path) -> Result<()> {
         #[serde(default)]
         skipped: Vec<Skipped>,
     }
-    let text =
-        fs::read_to_string(results).with_context(|| format!("reading {}", results.display()))?;
-    let saved: Saved = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a bench report", results.display()))?;
-    if saved.scenes.is_empty() {
-        anyhow::bail!("{} holds no scene", results.display());
+    let mut runs = Vec::with_capacity(results.len());
+    for path in results {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let saved: Saved = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a bench report", path.display()))?;
+        if saved.scenes.is_empty() {
+            anyhow::bail!("{} holds no scene", path.display());
+        }
+        runs.push(saved);
     }
-    update_readme(
-        readme,
-        &saved.scenes,
-        &saved.skipped,
-        &readme_meta_line(&saved.meta),
-    )
+    let Some(last) = runs.len().checked_sub(1) else {
+        anyhow::bail!("no results.json given");
+    };
+    if last == 0 {
+        let run = runs.swap_remove(0);
+        return update_readme(
+            readme,
+            &run.scenes,
+            &run.skipped,
+            &readme_meta_line(&run.meta),
+        );
+    }
+    // Scenes in first-appearance order; each from the last run that has it.
+    let mut scenes: Vec<(usize, SceneReport)> = Vec::new();
+    let mut skipped: Vec<Skipped> = Vec::new();
+    for (k, run) in runs.iter_mut().enumerate() {
+        for sc in run.scenes.drain(..) {
+            skipped.retain(|x| x.name != sc.name);
+            match scenes.iter_mut().find(|(_, s)| s.name == sc.name) {
+                Some(slot) => *slot = (k, sc),
+                None => scenes.push((k, sc)),
+            }
+        }
+        for sk in run.skipped.drain(..) {
+            scenes.retain(|(_, s)| s.name != sk.name);
+            skipped.retain(|x| x.name != sk.name);
+            skipped.push(sk);
+        }
+    }
+    let mut meta_line = String::new();
+    for (k, run) in runs.iter().enumerate() {
+        let names: Vec<String> = scenes
+            .iter()
+            .filter(|(from, _)| *from == k)
+            .map(|(_, s)| format!("`{}`", s.name))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        if !meta_line.is_empty() {
+            meta_line.push_str("\n\n");
+        }
+        let _ = write!(
+            meta_line,
+            "{}: {}",
+            names.join(", "),
+            readme_meta_line(&run.meta)
+        );
+    }
+    let scenes: Vec<SceneReport> = scenes.into_iter().map(|(_, s)| s).collect();
+    update_readme(readme, &scenes, &skipped, &meta_line)
 }
 
 /// Superscript digits for `10^k` labels.
@@ -498,13 +549,13 @@ mod tests {
             name: "unc-frames".into(),
             reason: "data absent".into(),
         }];
-        let json = serde_json::json!({
+        let json: serde_json::Value = serde_json::json!({
             "meta": meta,
             "scenes": [report("one", "T 1 ms (target ≤ 2 ms: met)"), report("two", "")],
             "skipped": skipped,
         });
         fs::write(&results, serde_json::to_string(&json).unwrap()).unwrap();
-        readme_from_results(&readme, &results).unwrap();
+        readme_from_results(&readme, std::slice::from_ref(&results)).unwrap();
         let text = fs::read_to_string(&readme).unwrap();
         assert!(text.starts_with("# title\n<!-- bench:start -->\nMeasured by `cargo xtask bench` on 2026-11-24T12:00:00Z at commit 0123456789 (2 CPUs; load average 3.0"));
         assert!(text.contains("shared with other jobs"));
@@ -514,11 +565,28 @@ mod tests {
         assert!(text.contains("<details><summary><code>two</code>: full table</summary>"));
         assert!(!text.contains("old table"));
         assert!(text.ends_with("<!-- bench:end -->\ntail\n"));
+        // A second run replaces its scenes and is named as their source.
+        let rerun = dir.join("rerun.json");
+        let mut meta2 = json["meta"].clone();
+        meta2["commit"] = "fedcba9876543210".into();
+        let json2 = serde_json::json!({ "meta": meta2, "scenes": [report("two", "faster now")] });
+        fs::write(&rerun, serde_json::to_string(&json2).unwrap()).unwrap();
+        readme_from_results(&readme, &[results.clone(), rerun]).unwrap();
+        let text = fs::read_to_string(&readme).unwrap();
+        assert!(text.contains(
+            "`one`: Measured by `cargo xtask bench` on 2026-11-24T12:00:00Z at commit 0123456789"
+        ));
+        assert!(text.contains(
+            "`two`: Measured by `cargo xtask bench` on 2026-11-24T12:00:00Z at commit fedcba9876"
+        ));
+        assert!(text.contains("| `two` | Paper Fig. 1 | faster now |"));
+        assert!(!text.contains("see its table below"));
+        assert!(text.find("| `one` |") < text.find("| `two` |"));
         // A README without markers and a file that is no report are errors, not panics.
         fs::write(&readme, "no markers\n").unwrap();
-        assert!(readme_from_results(&readme, &results).is_err());
+        assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
         fs::write(&results, "{\"meta\": 1}").unwrap();
-        assert!(readme_from_results(&readme, &results).is_err());
+        assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
         fs::remove_dir_all(&dir).unwrap();
     }
 
