@@ -15,6 +15,7 @@
 //! - `cargo xtask readme [--from FILE]...`: rewrites README's benchmark section from saved
 //!   `results.json` files (default `target/bench-report/results.json`; a later file's scene
 //!   replaces an earlier one's) without re-running scenes.
+//! - `cargo xtask plots --from FILE --out DIR`: renders a saved report's SVG plots again.
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
@@ -58,6 +59,15 @@ enum Command {
         #[arg(long)]
         from: Vec<PathBuf>,
     },
+    /// Render the SVG plots of a saved report again (after a plot-style change).
+    Plots {
+        /// The `results.json` of an earlier `cargo xtask bench` run.
+        #[arg(long)]
+        from: PathBuf,
+        /// Output folder for the SVG files.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -82,6 +92,11 @@ fn main() -> Result<()> {
                 "README.md benchmark section rewritten from {}",
                 names.join(", ")
             );
+            Ok(())
+        }
+        Command::Plots { from, out } => {
+            let n = report::plots_from_results(&from, &out)?;
+            println!("{n} plots written to {}", out.display());
             Ok(())
         }
         Command::Tidy => tidy::run(&workspace_root()),

@@ -239,6 +239,32 @@ pub(crate) fn update_readme(
     Ok(())
 }
 
+/// `cargo xtask plots`: renders the SVG plots of a saved `results.json` again into `out`
+/// (after a change to the plot style, without re-running the scenes).
+pub(crate) fn plots_from_results(results: &Path, out: &Path) -> Result<usize> {
+    #[derive(Deserialize)]
+    struct Saved {
+        scenes: Vec<SceneReport>,
+    }
+    let text =
+        fs::read_to_string(results).with_context(|| format!("reading {}", results.display()))?;
+    let saved: Saved = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a bench report", results.display()))?;
+    fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut n = 0;
+    for r in &saved.scenes {
+        for p in &r.plots {
+            // plot names come from the file: keep them inside `out`
+            let name = Path::new(&p.file)
+                .file_name()
+                .with_context(|| format!("plot file name {:?}", p.file))?;
+            plot_svg(&out.join(name), p)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// `cargo xtask readme`: rewrites the README benchmark section from saved `results.json`
 /// files (so a long full run need not be repeated to refresh the README). With several files,
 /// a later file's scene replaces an earlier one's of the same name (e.g. a full run, then a
@@ -359,10 +385,24 @@ fn tick_label(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// Series with more points than this are drawn as thin lines without markers.
+const DENSE_SERIES: usize = 400;
+
 fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
-    let root = SVGBackend::new(path, (860, 480)).into_drawing_area();
+    // the legend gets its own column to the right of the chart, never over the data, as wide
+    // as its longest label (about 7.5 px per character at 14 px)
+    let longest = p
+        .series
+        .iter()
+        .map(|s| s.name.chars().count())
+        .chain(std::iter::once("lowest to highest repeat".len()))
+        .max()
+        .unwrap_or(0);
+    let legend_width = u32::try_from(48 + longest * 15 / 2)
+        .unwrap_or(600)
+        .clamp(220, 600);
+    let root = SVGBackend::new(path, (640 + legend_width, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    // the legend gets its own column to the right of the chart, never over the data
     let (chart_area, legend_area) = root.split_horizontally(640);
     let xs = p.series.iter().flat_map(|s| s.x.iter().copied());
     let ys = p
@@ -461,12 +501,20 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
             for (i, s) in p.series.iter().enumerate() {
                 let c = colors[i % colors.len()];
                 let pts = || s.x.iter().copied().zip(s.y.iter().copied());
-                chart
-                    .draw_series(LineSeries::new(pts(), c.stroke_width(2)))
-                    .map_err(draw_err)?;
-                chart
-                    .draw_series(pts().map(|xy| Circle::new(xy, 3, c.filled())))
-                    .map_err(draw_err)?;
+                if s.x.len() > DENSE_SERIES {
+                    // thousands of points (one per step or edge): thin lines, no markers,
+                    // half transparent so that overlapping series stay readable
+                    chart
+                        .draw_series(LineSeries::new(pts(), c.mix(0.6).stroke_width(1)))
+                        .map_err(draw_err)?;
+                } else {
+                    chart
+                        .draw_series(LineSeries::new(pts(), c.stroke_width(2)))
+                        .map_err(draw_err)?;
+                    chart
+                        .draw_series(pts().map(|xy| Circle::new(xy, 3, c.filled())))
+                        .map_err(draw_err)?;
+                }
             }
         }};
     }
@@ -587,6 +635,46 @@ mod tests {
         assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
         fs::write(&results, "{\"meta\": 1}").unwrap();
         assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn plots_are_rendered_again_from_a_saved_report_with_long_and_dense_series() {
+        let dir = std::env::temp_dir().join(format!("xtask-plots-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let mut r = report("one", "");
+        let x: Vec<f64> = (0..1000).map(f64::from).collect();
+        r.plots.push(Plot {
+            file: "../escape/one.svg".into(),
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            log_y: true,
+            series: vec![
+                Series {
+                    name: "a legend label much longer than the default legend column".into(),
+                    y: x.iter().map(|v| v + 1.0).collect(),
+                    x,
+                    band: None,
+                },
+                Series {
+                    name: "b".into(),
+                    x: vec![1.0, 2.0],
+                    y: vec![3.0, 4.0],
+                    band: Some((vec![2.0, 3.0], vec![4.0, 5.0])),
+                },
+            ],
+        });
+        let results = dir.join("results.json");
+        let json = serde_json::json!({ "meta": {}, "scenes": [r] });
+        fs::write(&results, serde_json::to_string(&json).unwrap()).unwrap();
+        let out = dir.join("out");
+        assert_eq!(plots_from_results(&results, &out).unwrap(), 1);
+        let svg = fs::read_to_string(out.join("one.svg")).unwrap();
+        assert!(svg.contains("much longer than the default legend column"));
+        // the SVG is wider than the default 860 px, so the long label is not clipped
+        assert!(!svg.contains("width=\"860\""));
+        assert!(!dir.join("escape").exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 
