@@ -10,6 +10,9 @@
 //! - `cargo xtask catch-step [--scene NAME] [--motion I] [--step K] [--reps N] [--interval]
 //!   [--no-temporal] [--compare]`: the steps of a CATCH scene with chosen options (profiling;
 //!   `--compare` lists the steps whose answers differ with temporal culling on and off).
+//! - `cargo xtask adaptive-step [--scene NAME] [--active M] [--steps S] [--reps R]
+//!   [--only adaptive|full] [--verbose]`: one point of an adaptive scene's sweep, the
+//!   adaptive and full queries timed step by step (or one of them alone, for profiling).
 //! - `cargo xtask pile [--bodies N] [--steps S] [--threads T] [--no-scheduling] [--all-pairs]
 //!   [--reps R]`: the `rigid-pile` simulation alone (profiling, before/after timings).
 //! - `cargo xtask readme [--from FILE]...`: rewrites README's benchmark section from saved
@@ -19,6 +22,7 @@
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
+mod adaptive_step;
 mod bench;
 mod catch_step;
 mod la_step;
@@ -49,6 +53,8 @@ enum Command {
     LaStep(la_step::LaStepArgs),
     /// Query the steps of a CATCH scene with chosen options (profiling, `--compare`).
     CatchStep(catch_step::CatchStepArgs),
+    /// Time one point of an adaptive scene's sweep (profiling, before/after).
+    AdaptiveStep(adaptive_step::AdaptiveStepArgs),
     /// Run the rigid-pile simulation with chosen size and options (profiling).
     Pile(pile::PileArgs),
     /// Rewrite README's benchmark section from saved reports (default:
@@ -78,6 +84,7 @@ fn main() -> Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::LaStep(args) => la_step::run(&args),
         Command::CatchStep(args) => catch_step::run(&args),
+        Command::AdaptiveStep(args) => adaptive_step::run(&args),
         Command::Pile(args) => pile::run(&args),
         Command::Readme { from } => {
             let root = workspace_root();

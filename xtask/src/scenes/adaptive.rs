@@ -8,7 +8,8 @@
 //! active joints follow smooth oscillations around a random configuration, the others stay
 //! at it; the men's roots (floating joints, always among the active joints) are pulled
 //! together or fall. Every step is timed for both queries in turn; a run is repeated with
-//! a fresh adaptive state and the per-step median is kept. Both queries' first contacts
+//! a fresh adaptive state and the per-step fastest time is kept (on a shared machine a
+//! step preempted in some runs would otherwise count the wait). Both queries' first contacts
 //! are compared (time bit for bit and pair).
 
 use std::sync::Arc;
@@ -282,12 +283,20 @@ fn wooden_man() -> Result<Rig> {
         });
         let mut b = MeshBuilder::new();
         limb(&mut b, end, r0, r1, 14, 20);
-        meshes.push(b.build()?);
+        meshes.push(Some(b.build()?));
     }
-    Ok(Rig {
-        model: ArticulatedModel::new(specs)?,
-        meshes,
-    })
+    // the model numbers its links breadth-first: each link gets its own bone's mesh
+    let model = ArticulatedModel::new(specs)?;
+    let meshes = model
+        .links()
+        .iter()
+        .map(|l| {
+            let i = bones.iter().position(|b| b.0 == l.name);
+            i.and_then(|i| meshes[i].take())
+                .ok_or_else(|| anyhow::anyhow!("no mesh for link {}", l.name))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Rig { model, meshes })
 }
 
 /// A chain of `n` balls (radius 0.1, centres 0.24 apart) hanging from a pivot, joints
@@ -364,9 +373,9 @@ fn tableware(seed: u64) -> Result<TriMesh> {
 }
 
 /// One body's motion in a run: per step `(q0, q1)`, and the active joints.
-struct Motion {
-    steps: Vec<(Vec<f64>, Vec<f64>)>,
-    active: Vec<LinkId>,
+pub(crate) struct Motion {
+    pub(crate) steps: Vec<(Vec<f64>, Vec<f64>)>,
+    pub(crate) active: Vec<LinkId>,
 }
 
 /// Joint vectors of `steps` steps for `model`: the first `m` links of `order` are active
@@ -425,22 +434,136 @@ fn motion(
     }
 }
 
-/// Per-step medians of one sweep point.
-struct Timing {
-    full_ms: Vec<f64>,
-    adaptive_ms: Vec<f64>,
-    contacts: usize,
-    disagreements: usize,
+/// The adaptive scenes' set-ups, by name, for [`setup`].
+pub(crate) const SETUPS: &[&str] = &["wooden-men", "pendulum-30", "pendulum-100", "falling-man"];
+
+/// One scene of the sweeps with `m` active joints over `steps` steps: the scene, each
+/// body's motion, and the number of links per body.
+pub(crate) struct Setup {
+    pub(crate) scene: Scene,
+    pub(crate) motions: Vec<Motion>,
+    pub(crate) links: usize,
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+/// The set-up `name` (one of [`SETUPS`]) with `m` active joints over `steps` steps.
+pub(crate) fn setup(name: &str, m: usize, steps: usize) -> Result<Setup> {
+    match name {
+        "wooden-men" => {
+            let rig = wooden_man()?;
+            let body = Arc::new(rig.body(true)?);
+            let mut scene = Scene::new();
+            scene.add_articulated(Arc::clone(&body));
+            scene.add_articulated(body);
+            let n = rig.model.len();
+            Ok(Setup {
+                scene,
+                motions: men_motions(&rig.model, m, steps),
+                links: n,
+            })
+        }
+        "pendulum-30" | "pendulum-100" => {
+            let n = if name == "pendulum-30" { 30 } else { 100 };
+            let rig = pendulum(n)?;
+            let mut scene = Scene::new();
+            scene.add_articulated(rig.body(false)?);
+            Ok(Setup {
+                scene,
+                motions: vec![pendulum_motion(&rig.model, m, steps)],
+                links: n,
+            })
+        }
+        "falling-man" => {
+            let rig = wooden_man()?;
+            let mut scene = Scene::new();
+            scene.add_articulated(rig.body(true)?);
+            scene.set_environment(Arc::new(MeshBvh::<Rss>::new(
+                tableware(7)?,
+                &BvhOptions::default(),
+            )?));
+            Ok(Setup {
+                scene,
+                motions: vec![falling_motion(&rig.model, m, steps)],
+                links: rig.model.len(),
+            })
+        }
+        _ => bail!("unknown adaptive scene {name} (one of {SETUPS:?})"),
+    }
+}
+
+/// The two wooden men's motions: the spring pulls the roots together.
+fn men_motions(model: &ArticulatedModel, m: usize, steps: usize) -> Vec<Motion> {
+    let n = model.len();
+    (0..2u64)
+        .map(|who| {
+            let sign = if who == 0 { -1.0 } else { 1.0 };
+            // the spring pulls the roots from 0.9 m to 0.3 m off the middle
+            let root = move |t: f64| {
+                let x = sign * (0.9 - 0.6 * t);
+                let yaw = if who == 0 { 0.0 } else { std::f64::consts::PI };
+                [x, 0.05 * sign, 0.95, 0.1 * t, 0.05 * t, yaw + 0.2 * t]
+            };
+            motion(
+                model,
+                &joint_order(n, 11 + who, true),
+                m,
+                steps,
+                0.3,
+                0.5,
+                101 + who,
+                &root,
+            )
+        })
+        .collect()
+}
+
+/// The pendulum's motion: the active joints oscillate around a random bend.
+fn pendulum_motion(model: &ArticulatedModel, m: usize, steps: usize) -> Motion {
+    motion(
+        model,
+        &joint_order(model.len(), 21, false),
+        m,
+        steps,
+        0.2,
+        0.5,
+        202,
+        &|_| [0.0; 6],
+    )
+}
+
+/// The falling man's motion: falls from 2.2 m to where the feet reach the tableware,
+/// tumbling slowly.
+fn falling_motion(model: &ArticulatedModel, m: usize, steps: usize) -> Motion {
+    let root = |t: f64| {
+        let z = 2.2 - 1.3 * t * t;
+        [0.1 * t, -0.05 * t, z, 0.3 * t, 0.2 * t, 0.1]
+    };
+    motion(
+        model,
+        &joint_order(model.len(), 31, true),
+        m,
+        steps,
+        0.3,
+        0.5,
+        303,
+        &root,
+    )
+}
+
+/// Per-step times (fastest of the runs) of one sweep point.
+pub(crate) struct Timing {
+    pub(crate) full_ms: Vec<f64>,
+    pub(crate) adaptive_ms: Vec<f64>,
+    pub(crate) contacts: usize,
+    pub(crate) disagreements: usize,
+}
+
+fn fastest(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
 /// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
 /// queries up and is not timed), timing each step of both queries.
-fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
+pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
     let opts = QueryOptions::default();
     let steps = motions[0].steps.len();
     let mut full = vec![Vec::new(); steps];
@@ -484,8 +607,8 @@ fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
         }
     }
     Ok(Timing {
-        full_ms: full[1..].iter_mut().map(|v| median(v)).collect(),
-        adaptive_ms: ours[1..].iter_mut().map(|v| median(v)).collect(),
+        full_ms: full[1..].iter().map(|v| fastest(v)).collect(),
+        adaptive_ms: ours[1..].iter().map(|v| fastest(v)).collect(),
         contacts,
         disagreements,
     })
@@ -653,27 +776,7 @@ pub(crate) fn wooden_men(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Res
     bar.set_length(sw.counts.len() as u64);
     let mut points = Vec::new();
     for &m in &sw.counts {
-        let motions: Vec<Motion> = (0..2u64)
-            .map(|who| {
-                let sign = if who == 0 { -1.0 } else { 1.0 };
-                // the spring pulls the roots from 0.9 m to 0.3 m off the middle
-                let root = move |t: f64| {
-                    let x = sign * (0.9 - 0.6 * t);
-                    let yaw = if who == 0 { 0.0 } else { std::f64::consts::PI };
-                    [x, 0.05 * sign, 0.95, 0.1 * t, 0.05 * t, yaw + 0.2 * t]
-                };
-                motion(
-                    &rig.model,
-                    &joint_order(n, 11 + who, true),
-                    m,
-                    sw.steps,
-                    0.3,
-                    0.5,
-                    101 + who,
-                    &root,
-                )
-            })
-            .collect();
+        let motions = men_motions(&rig.model, m, sw.steps);
         let t = time_runs(&scene, &motions, sw.reps)?;
         points.push(point("2 men", 2 * n, m, &t));
         bar.inc(1);
@@ -697,7 +800,7 @@ pub(crate) fn wooden_men(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Res
         name: "wooden-men".into(),
         paper: "Adaptive CCD Sec. 4, Fig. 3 left, Fig. 4".into(),
         description: format!(
-            "two {n}-body wooden men ({} triangles each, floating root + revolute joints) pulled together from random configurations; the first m joints of a seeded order are active (roots first), the rest stay; {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            "two {n}-body wooden men ({} triangles each, floating root + revolute joints) pulled together from random configurations; the first m joints of a seeded order are active (roots first), the rest stay; {} steps per run, per-step fastest of {} runs (shared machine)",
             rig.triangles(),
             sw.steps - 1,
             sw.reps
@@ -738,16 +841,7 @@ pub(crate) fn pendulum_scene(
         let sw = sweep(cfg, n, quick, full);
         let mut points = Vec::new();
         for &m in &sw.counts {
-            let motions = vec![motion(
-                &rig.model,
-                &joint_order(n, 21, false),
-                m,
-                sw.steps,
-                0.2,
-                0.5,
-                202,
-                &|_| [0.0; 6],
-            )];
+            let motions = vec![pendulum_motion(&rig.model, m, sw.steps)];
             let t = time_runs(&scene, &motions, sw.reps)?;
             points.push(point(&format!("{n} balls"), n, m, &t));
             bar.inc(1);
@@ -781,7 +875,7 @@ pub(crate) fn pendulum_scene(
         name: "pendulum".into(),
         paper: "Adaptive CCD Sec. 4, Fig. 3 centre, Fig. 4".into(),
         description: format!(
-            "a chain of 30 balls ({} triangles) and of 100 balls ({} triangles) swinging from a pivot, self-collision between balls; the first m joints of a seeded order oscillate, the rest hold a random bend; {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            "a chain of 30 balls ({} triangles) and of 100 balls ({} triangles) swinging from a pivot, self-collision between balls; the first m joints of a seeded order oscillate, the rest hold a random bend; {} steps per run, per-step fastest of {} runs (shared machine)",
             tris[0],
             tris[1],
             sw.steps - 1,
@@ -812,21 +906,7 @@ pub(crate) fn falling_man(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Re
     bar.set_length(sw.counts.len() as u64);
     let mut points = Vec::new();
     for &m in &sw.counts {
-        // falls from 2.2 m to where the feet reach the tableware, tumbling slowly
-        let root = |t: f64| {
-            let z = 2.2 - 1.3 * t * t;
-            [0.1 * t, -0.05 * t, z, 0.3 * t, 0.2 * t, 0.1]
-        };
-        let motions = vec![motion(
-            &rig.model,
-            &joint_order(n, 31, true),
-            m,
-            sw.steps,
-            0.3,
-            0.5,
-            303,
-            &root,
-        )];
+        let motions = vec![falling_motion(&rig.model, m, sw.steps)];
         let t = time_runs(&scene, &motions, sw.reps)?;
         points.push(point("1 man", n, m, &t));
         bar.inc(1);
@@ -845,7 +925,7 @@ pub(crate) fn falling_man(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Re
         name: "falling-man".into(),
         paper: "Adaptive CCD Sec. 4, Fig. 3 right, Fig. 4".into(),
         description: format!(
-            "a {n}-body wooden man ({} triangles) falling and tumbling onto plates and pots ({env_tris} triangles); the first m joints of a seeded order are active (root first); {} steps per run, per-step median of {} runs (shared machine: noisy)",
+            "a {n}-body wooden man ({} triangles) falling and tumbling onto plates and pots ({env_tris} triangles); the first m joints of a seeded order are active (root first); {} steps per run, per-step fastest of {} runs (shared machine)",
             rig.triangles(),
             sw.steps - 1,
             sw.reps
@@ -874,6 +954,23 @@ mod tests {
         assert!((14_000..18_000).contains(&t), "{t} triangles");
         let env = tableware(7).unwrap().triangle_count();
         assert!((40_000..48_000).contains(&env), "{env} triangles");
+    }
+
+    #[test]
+    fn each_link_gets_its_own_bones_mesh() {
+        let rig = wooden_man().unwrap();
+        let bones = bones();
+        for (l, mesh) in rig.model.links().iter().zip(&rig.meshes) {
+            let bone = bones.iter().find(|b| b.0 == l.name).unwrap();
+            let bx = ccd_geometry::Aabb::from_points(mesh.vertices().iter().copied());
+            // the middle of the limb, and not far beyond its end
+            assert!(bx.contains_point(0.5 * bone.4), "{}", l.name);
+            assert!(
+                bx.max.length().max(bx.min.length()) < bone.4.length() + 0.2,
+                "{}",
+                l.name
+            );
+        }
     }
 
     #[test]

@@ -13,14 +13,11 @@ use std::sync::Arc;
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
 use ccd_geometry::Aabb;
 use ccd_kinematics::LinkId;
-use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
+use ccd_taylor::{Enclosure, Interval, Transform};
 use glam::DAffine3;
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
-use crate::{
-    ArticulatedError, BodyStep, EnclosureKind, Part, QueryOptions, QueryResult, Scene, Stats,
-    Workspace,
-};
+use crate::{ArticulatedError, BodyStep, Part, QueryOptions, QueryResult, Scene, Stats, Workspace};
 use state::{BodyState, between_bodies};
 
 /// How one articulated body moves in an adaptive step: from joint vector `q0` to `q1`
@@ -36,14 +33,6 @@ pub struct AdaptiveStep<'a> {
     pub active: &'a [LinkId],
 }
 
-/// Per-body states for one enclosure arithmetic.
-#[derive(Clone, Debug)]
-enum States {
-    Empty,
-    Taylor(Vec<BodyState<TaylorModel>>),
-    Interval(Vec<BodyState<Interval>>),
-}
-
 /// A [`Scene`] queried step by step with the adaptive pipeline of the adaptive-dynamics CCD
 /// paper (Kim, Redon, Kim, Sec. 2–4): the same answers as [`Scene::query`], at a culling
 /// cost that follows the active joints.
@@ -52,7 +41,7 @@ enum States {
 /// 1. **Bottom-up update** (Sec. 2.2–2.3, 3.1): each body keeps an
 ///    [`AssemblyBounds`](ccd_kinematics::AssemblyBounds) from step to step. Links whose
 ///    relative motion differs from the previous step's (the active joints, and joints that
-///    stopped) get new Taylor or interval enclosures, and only the assembly nodes on their
+///    stopped) get new interval enclosures, and only the assembly nodes on their
 ///    paths to the root are recomputed: the enclosures of the node transforms and a box per
 ///    node holding its sub-assembly's geometry over the step in the node's own frame (the
 ///    frame of its top link). A node without a moving joint inside keeps its box.
@@ -70,6 +59,14 @@ enum States {
 ///    the same order. The answer is the full query's: the same `toc` and pair, whenever no
 ///    pair of either query stops at the iteration cap (both keep every pair that can come
 ///    within `ε`, and pairs only one of them keeps cannot reach `ε`).
+///
+/// **Interval boxes.** The node boxes are bounded in interval arithmetic, as in the paper
+/// (Sec. 2.3), whatever [`QueryOptions::enclosure`] says: they only decide which pairs
+/// reach the narrow phase, so the answer does not depend on them (a looser box only keeps
+/// pairs that cannot come within `ε`). Taylor-model node boxes cost about 7× more per node
+/// for boxes of about the same size on the benchmark scenes (wooden men, pendulums, falling
+/// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models, 0.1–0.2× with
+/// intervals; `docs/benchmarks.md`).
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -129,7 +126,8 @@ enum States {
 #[derive(Clone, Debug)]
 pub struct AdaptiveScene {
     scene: Scene,
-    states: States,
+    /// Per body: the assembly state (empty before the first query).
+    states: Vec<BodyState<Interval>>,
     /// Per body: which joints are active in the current step.
     active: Vec<Vec<bool>>,
     /// The environment's k-DOP hierarchy and the key of the mesh it was built for.
@@ -151,7 +149,7 @@ impl AdaptiveScene {
     pub fn new(scene: Scene) -> Self {
         Self {
             scene,
-            states: States::Empty,
+            states: Vec::new(),
             active: Vec::new(),
             pairs_before: None,
             env_tree: None,
@@ -238,11 +236,10 @@ impl AdaptiveScene {
         let Some(b) = self.scene.bodies().get(body) else {
             return Ok(None);
         };
-        match &mut self.states {
-            States::Empty => Ok(None),
-            States::Taylor(v) => v.get_mut(body).map(|s| s.world_boxes(b)).transpose(),
-            States::Interval(v) => v.get_mut(body).map(|s| s.world_boxes(b)).transpose(),
-        }
+        self.states
+            .get_mut(body)
+            .map(|s| s.world_boxes(b))
+            .transpose()
     }
 
     /// One step: every articulated body moves from `q0` to `q1` with only its `active`
@@ -318,48 +315,19 @@ impl AdaptiveScene {
             check_active(i, body, step, &mut self.active[i])?;
         }
         let env_tree = self.environment_tree()?;
-        let count = self.scene.bodies().len();
-        let fresh = |n: usize| n != count;
-        match opts.enclosure {
-            EnclosureKind::Taylor => {
-                if !matches!(&self.states, States::Taylor(v) if !fresh(v.len())) {
-                    self.states = States::Taylor(Vec::new());
-                }
-                let States::Taylor(states) = &mut self.states else {
-                    unreachable!("set above")
-                };
-                Self::cull(
-                    &self.scene,
-                    states,
-                    &mut self.node_stack,
-                    &mut self.pair_stack,
-                    &mut self.rigid_boxes,
-                    env_tree.as_deref(),
-                    ws,
-                    opts,
-                    &mut out.stats,
-                )?;
-            }
-            EnclosureKind::Interval => {
-                if !matches!(&self.states, States::Interval(v) if !fresh(v.len())) {
-                    self.states = States::Interval(Vec::new());
-                }
-                let States::Interval(states) = &mut self.states else {
-                    unreachable!("set above")
-                };
-                Self::cull(
-                    &self.scene,
-                    states,
-                    &mut self.node_stack,
-                    &mut self.pair_stack,
-                    &mut self.rigid_boxes,
-                    env_tree.as_deref(),
-                    ws,
-                    opts,
-                    &mut out.stats,
-                )?;
-            }
-        }
+        // node boxes in interval arithmetic whatever `opts.enclosure` says (see the
+        // type's documentation): they only cull, so the answer does not depend on them
+        Self::cull(
+            &self.scene,
+            &mut self.states,
+            &mut self.node_stack,
+            &mut self.pair_stack,
+            &mut self.rigid_boxes,
+            env_tree.as_deref(),
+            ws,
+            opts,
+            &mut out.stats,
+        )?;
         let key = (
             self.scene.bodies().len(),
             self.scene.rigid.len(),

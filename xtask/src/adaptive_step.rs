@@ -1,0 +1,154 @@
+//! `cargo xtask adaptive-step`: one point of an adaptive scene's sweep (a scene and a number
+//! of active joints), timed step by step for the adaptive and the full query as the bench
+//! does, or one of the two queries alone in a loop for profiling
+//! (`perf record -- target/release/xtask adaptive-step --only adaptive ...`).
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use ccd_ca_articulated::{
+    AdaptiveScene, AdaptiveStep, BodyStep, QueryOptions, QueryResult, Workspace,
+};
+use clap::Args;
+
+use crate::scenes::adaptive::{SETUPS, Setup, setup, time_runs};
+
+/// Options of `cargo xtask adaptive-step`.
+#[derive(Args, Debug)]
+pub(crate) struct AdaptiveStepArgs {
+    /// Scene: wooden-men, pendulum-30, pendulum-100, falling-man.
+    #[arg(long, default_value = "wooden-men")]
+    scene: String,
+    /// Number of active joints (the first of the scene's seeded order).
+    #[arg(long, default_value_t = 3)]
+    active: usize,
+    /// Steps per run (step 0 warms up and is not timed), as the full bench's 21.
+    #[arg(long, default_value_t = 21)]
+    steps: usize,
+    /// Runs (a fresh adaptive state each); per step the fastest is reported.
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// Only this query (`adaptive` or `full`), all steps `--reps` times, untimed per step
+    /// (for a profiler).
+    #[arg(long)]
+    only: Option<String>,
+    /// Print every step's times.
+    #[arg(long)]
+    verbose: bool,
+}
+
+pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
+    if args.steps < 2 || args.reps == 0 {
+        bail!("need at least 2 steps and 1 rep");
+    }
+    let Setup {
+        scene,
+        motions,
+        links,
+    } = setup(&args.scene, args.active, args.steps)?;
+    if args.active > links {
+        bail!("{} has {links} joints per body", args.scene);
+    }
+    if let Some(only) = &args.only {
+        let opts = QueryOptions::default();
+        let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+        let t = Instant::now();
+        for _ in 0..args.reps {
+            let mut adaptive = AdaptiveScene::new(scene.clone());
+            for k in 0..args.steps {
+                match only.as_str() {
+                    "adaptive" => {
+                        let s: Vec<AdaptiveStep<'_>> = motions
+                            .iter()
+                            .map(|m| AdaptiveStep {
+                                q0: &m.steps[k].0,
+                                q1: &m.steps[k].1,
+                                active: &m.active,
+                            })
+                            .collect();
+                        adaptive.query_with(&s, &opts, &mut ws, &mut out)?;
+                    }
+                    "full" => {
+                        let s: Vec<BodyStep<'_>> = motions
+                            .iter()
+                            .map(|m| BodyStep::Joints {
+                                q0: &m.steps[k].0,
+                                q1: &m.steps[k].1,
+                            })
+                            .collect();
+                        scene.query_with(&s, &opts, &mut ws, &mut out)?;
+                    }
+                    other => bail!("--only adaptive or full, not {other}"),
+                }
+            }
+        }
+        println!(
+            "{} {} active, {only} only: {:.4} ms per step",
+            args.scene,
+            args.active,
+            t.elapsed().as_secs_f64() * 1e3 / (args.reps * args.steps) as f64
+        );
+        return Ok(());
+    }
+    let t = time_runs(&scene, &motions, args.reps)?;
+    if args.verbose {
+        let opts = QueryOptions::default();
+        let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+        for (k, (a, f)) in t.adaptive_ms.iter().zip(&t.full_ms).enumerate() {
+            let s: Vec<BodyStep<'_>> = motions
+                .iter()
+                .map(|m| BodyStep::Joints {
+                    q0: &m.steps[k + 1].0,
+                    q1: &m.steps[k + 1].1,
+                })
+                .collect();
+            scene.query_with(&s, &opts, &mut ws, &mut out)?;
+            let name = |p: ccd_ca_articulated::Part| match p {
+                ccd_ca_articulated::Part::Link { body, link } => format!(
+                    "{body}:{}",
+                    scene.bodies()[body].model().links()[link.index()].name
+                ),
+                other => format!("{other:?}"),
+            };
+            let first = out.first().map_or("free".to_string(), |c| {
+                format!(
+                    "{}–{} toc {:.4} ({:?}, distance {:.1e})",
+                    name(c.a),
+                    name(c.b),
+                    c.contact.toc,
+                    c.contact.status,
+                    c.contact.distance
+                )
+            });
+            let st = out.stats;
+            println!(
+                "step {:>3}: adaptive {a:.4} ms, full {f:.4} ms, ratio {:.2}; pairs {} spatial, {} temporal; {first}",
+                k + 1,
+                a / f,
+                st.pairs_after_spatial,
+                st.pairs_after_temporal
+            );
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (a, f) = (mean(&t.adaptive_ms), mean(&t.full_ms));
+    let worst = t
+        .adaptive_ms
+        .iter()
+        .zip(&t.full_ms)
+        .map(|(a, f)| a / f)
+        .fold(0.0, f64::max);
+    println!(
+        "{} ({links} links per body), {} active: adaptive {a:.4} ms, full {f:.4} ms, ratio {:.3}, worst step {worst:.2}; {} of {} steps with contact, {} disagreements (scenes: {SETUPS:?})",
+        args.scene,
+        args.active,
+        a / f,
+        t.contacts,
+        t.full_ms.len(),
+        t.disagreements
+    );
+    if t.disagreements > 0 {
+        bail!("{} steps where the answers differ", t.disagreements);
+    }
+    Ok(())
+}
