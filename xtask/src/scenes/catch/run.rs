@@ -100,6 +100,10 @@ pub(crate) struct Measured {
     pub(crate) ms_slowest: Vec<f64>,
     /// Time of contact per step (`None`: free).
     pub(crate) toc: Vec<Option<f64>>,
+    /// Distance at the reported contact per step (`None`: free).
+    pub(crate) distance: Vec<Option<f64>>,
+    /// The query's tolerance ε.
+    pub(crate) tolerance: f64,
     /// Counters per step.
     pub(crate) stats: Vec<Stats>,
 }
@@ -173,6 +177,8 @@ pub(crate) fn measure(
         ms: Vec::with_capacity(n),
         ms_slowest: Vec::with_capacity(n),
         toc: Vec::with_capacity(n),
+        distance: Vec::with_capacity(n),
+        tolerance: variant.opts.tolerance,
         stats: Vec::with_capacity(n),
     };
     // a short motion (quick runs) is timed REPEATS times per step: the fastest is reported,
@@ -192,6 +198,7 @@ pub(crate) fn measure(
         m.ms.push(fastest);
         m.ms_slowest.push(slowest);
         m.toc.push(out.first().map(|c| c.contact.toc));
+        m.distance.push(out.first().map(|c| c.contact.distance));
         m.stats.push(out.stats);
         bar.inc(1);
     }
@@ -274,17 +281,40 @@ pub(crate) fn row(prefix: &str, m: &Measured) -> Vec<String> {
     ]
 }
 
-/// Compares two runs of the same steps: how many steps are free in one and colliding in
-/// the other, and the largest difference of the times of contact where both collide.
-pub(crate) fn disagreements(a: &Measured, b: &Measured) -> (usize, f64) {
-    a.toc
-        .iter()
-        .zip(&b.toc)
-        .fold((0, 0.0), |(n, d), (x, y)| match (x, y) {
-            (None, None) => (n, d),
-            (Some(x), Some(y)) => (n, f64::max(d, (x - y).abs())),
-            _ => (n + 1, d),
-        })
+/// How two runs of the same steps differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Disagreements {
+    /// Steps free in one run while the other reports a contact at distance ≤ ε/2: one of the
+    /// two broke the tolerance contract (a free answer proves distance > ε/2 throughout).
+    pub(crate) contract: usize,
+    /// Steps free in one run while the other reports a contact at a distance in (ε/2, ε]: both
+    /// answers are valid (the tolerance band, where a contact may or may not be reported).
+    pub(crate) band: usize,
+    /// The largest TOC difference over steps where both runs report a contact.
+    pub(crate) max_toc_difference: f64,
+}
+
+/// Compares two runs of the same steps under the tolerance contract.
+pub(crate) fn disagreements(a: &Measured, b: &Measured) -> Disagreements {
+    let half = 0.5 * a.tolerance.min(b.tolerance);
+    let mut d = Disagreements::default();
+    for k in 0..a.toc.len().min(b.toc.len()) {
+        match (a.toc[k], b.toc[k]) {
+            (None, None) => {}
+            (Some(x), Some(y)) => d.max_toc_difference = d.max_toc_difference.max((x - y).abs()),
+            _ => {
+                let at = |m: &Measured| m.distance.get(k).copied().flatten();
+                // no recorded distance: counted against the contract
+                let dist = at(a).or(at(b)).unwrap_or(0.0);
+                if dist > half {
+                    d.band += 1;
+                } else {
+                    d.contract += 1;
+                }
+            }
+        }
+    }
+    d
 }
 
 /// The time-per-step plot of the variants.
@@ -331,5 +361,41 @@ pub(crate) fn report(
         headline: headline.join("; "),
         summary: json!({ "targets_met": targets.iter().all(|t| t.ok), "numbers": summary }),
         plots,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(toc: &[Option<f64>], distance: &[Option<f64>]) -> Measured {
+        Measured {
+            label: String::new(),
+            ms: vec![1.0; toc.len()],
+            ms_slowest: vec![1.0; toc.len()],
+            toc: toc.to_vec(),
+            distance: distance.to_vec(),
+            tolerance: 1e-3,
+            stats: vec![Stats::default(); toc.len()],
+        }
+    }
+
+    #[test]
+    fn disagreements_separate_the_tolerance_band_from_contract_breaks() {
+        let a = run(
+            &[None, Some(0.5), None, Some(0.2), None],
+            &[None, Some(9e-4), None, Some(1e-4), None],
+        );
+        let b = run(
+            &[None, None, Some(0.3), Some(0.25), Some(0.9)],
+            &[None, None, Some(2e-4), Some(3e-4), None],
+        );
+        let d = disagreements(&a, &b);
+        assert_eq!(d.band, 1, "step 1: 9e-4 lies in (ε/2, ε]");
+        assert_eq!(
+            d.contract, 2,
+            "step 2 at 2e-4 ≤ ε/2, step 4 without a distance"
+        );
+        assert!((d.max_toc_difference - 0.05).abs() < 1e-12);
     }
 }
