@@ -168,7 +168,7 @@ pub(crate) fn readme_meta_line(meta: &serde_json::Value) -> String {
         meta["commit"]
             .as_str()
             .map_or("unknown", |c| c.get(..10).unwrap_or(c)),
-        if start.max(end).is_some_and(|l| l > cpus as f64) {
+        if [start, end].into_iter().flatten().any(|l| l > cpus as f64) {
             ": the machine was shared with other jobs, so absolute times are inflated and ratios are the robust numbers"
         } else {
             ""
