@@ -356,3 +356,70 @@ fn other_bad_input_is_the_full_querys_error() {
     let ours = a.query(&[step], &opts).unwrap();
     assert_eq!(full.contacts, ours.contacts);
 }
+
+/// A coiling chain of 16 boxes whose joints all turn by up to 1.2 rad per step: interval
+/// node boxes keep many pairs, which are refined with Taylor boxes, and the next steps go
+/// through the full query's culling; every step's answer is still the full query's, and
+/// the node boxes hold the last step's poses.
+#[test]
+fn large_motions_keep_the_full_querys_answers() {
+    let n: usize = 16;
+    let plan: Vec<LinkPlan> = (0..n)
+        .map(|i| LinkPlan {
+            parent: i.saturating_sub(1),
+            kind: 0,
+            axis: if i % 2 == 0 { DVec3::Z } else { DVec3::Y },
+            offset: DAffine3::from_translation(if i > 0 { DVec3::X * 0.3 } else { DVec3::ZERO }),
+            mesh: Some(box_mesh(DVec3::splat(-0.1), DVec3::splat(0.1))),
+        })
+        .collect();
+    let body = body_of(&plan);
+    let mut scene = Scene::new();
+    scene.add_articulated(body.clone());
+    let mut adaptive = AdaptiveScene::new(scene.clone());
+    let all: Vec<LinkId> = (0..n as u32).map(LinkId).collect();
+    let mut q = vec![0.0; n];
+    for step in 0..8 {
+        let q0 = q.clone();
+        for (i, x) in q.iter_mut().enumerate() {
+            *x += 1.2 * ((i * 7 + step * 3) % 11) as f64 / 10.0 - 0.6;
+        }
+        for mode in [Mode::Toc, Mode::All] {
+            let opts = options(mode, EnclosureKind::Taylor, true, 1e-3);
+            let full = scene
+                .query(&[BodyStep::Joints { q0: &q0, q1: &q }], &opts)
+                .unwrap();
+            let ours = adaptive
+                .query(
+                    &[AdaptiveStep {
+                        q0: &q0,
+                        q1: &q,
+                        active: &all,
+                    }],
+                    &opts,
+                )
+                .unwrap();
+            same(&full, &ours, &format!("step {step}, {mode:?}")).unwrap();
+        }
+        let boxes = adaptive.node_world_boxes(0).unwrap().expect("queried");
+        let motion = ArticulatedMotion::from_joints(body.model(), &q0, &q).unwrap();
+        for s in 0..=20 {
+            let world = motion.world_all_at(f64::from(s) / 20.0);
+            for (l, w) in world.iter().enumerate() {
+                let mesh = body
+                    .link_shape(LinkId(l as u32))
+                    .unwrap()
+                    .body()
+                    .mesh_bvh()
+                    .mesh();
+                for &v in mesh.vertices() {
+                    // the root node holds every link
+                    assert!(
+                        boxes[0].contains_point(w.transform_point3(v)),
+                        "step {step}"
+                    );
+                }
+            }
+        }
+    }
+}

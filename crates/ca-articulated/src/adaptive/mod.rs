@@ -13,7 +13,7 @@ use std::sync::Arc;
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
 use ccd_geometry::Aabb;
 use ccd_kinematics::LinkId;
-use ccd_taylor::{Enclosure, Interval, Transform};
+use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
 use glam::DAffine3;
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
@@ -67,6 +67,17 @@ pub struct AdaptiveStep<'a> {
 /// for boxes of about the same size on the benchmark scenes (wooden men, pendulums, falling
 /// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models, 0.1–0.2× with
 /// intervals; `docs/benchmarks.md`).
+///
+/// **Large motions.** Interval boxes widen with the rotation in a step and along chains
+/// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
+/// the full query. When the culling keeps more pairs than the scene has parts (links with
+/// geometry and rigid bodies), the pairs are refined with the full query's Taylor-model
+/// swept boxes, computed for the links in those pairs and their ancestors only; pairs whose
+/// boxes are apart are dropped (the full query drops them too, so the answer is unchanged),
+/// and the next three steps are answered by the full query itself before the interval
+/// culling is tried again (measured: pendulum-30 with 8 active joints 1.16× → 1.06× the
+/// full query's time, two wooden men with 29 active joints and 4 steps per swing 2.9× →
+/// 0.87×).
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -137,7 +148,24 @@ pub struct AdaptiveScene {
     node_stack: Vec<u32>,
     pair_stack: Vec<(u32, u32)>,
     rigid_boxes: Vec<Aabb>,
+    /// Refinement scratch: per body, per link, the Taylor-model world enclosure and box of
+    /// the step (computed on demand), and a chain of links.
+    taylor: Vec<Vec<Option<LinkSweep>>>,
+    chain: Vec<LinkId>,
+    /// Links with geometry and rigid bodies of the scene (computed on first use).
+    parts: Option<usize>,
+    /// Steps still to answer with the full query (after a step that needed refining).
+    full_steps: u32,
 }
+
+/// Candidate pairs after the interval culling above which they are refined with
+/// Taylor-model boxes of their links, in parts of the scene (links with geometry and rigid
+/// bodies; see [`AdaptiveScene`], "Large motions").
+const REFINE_PER_PART: usize = 1;
+
+/// Steps answered by the full query's culling after a step that needed refining, before
+/// the interval culling is tried again.
+const FULL_AFTER_REFINE: u32 = 3;
 
 impl AdaptiveScene {
     /// An adaptive query over `scene` (its bodies, rigid bodies and environment). The
@@ -156,6 +184,10 @@ impl AdaptiveScene {
             node_stack: Vec::new(),
             pair_stack: Vec::new(),
             rigid_boxes: Vec::new(),
+            taylor: Vec::new(),
+            chain: Vec::new(),
+            parts: None,
+            full_steps: 0,
         }
     }
 
@@ -170,6 +202,7 @@ impl AdaptiveScene {
     /// state is rebuilt when the number of articulated bodies changes).
     #[inline]
     pub fn scene_mut(&mut self) -> &mut Scene {
+        self.parts = None;
         &mut self.scene
     }
 
@@ -314,6 +347,27 @@ impl AdaptiveScene {
             ws.motions.push(body_motion(i, body, &full)?);
             check_active(i, body, step, &mut self.active[i])?;
         }
+        // step 1: the states follow every step (node boxes stay those of the last step)
+        let bodies = self.scene.bodies();
+        if self.states.len() != bodies.len() {
+            self.states.clear();
+            for (i, (body, motion)) in bodies.iter().zip(&ws.motions).enumerate() {
+                self.states.push(BodyState::new(i, body, motion)?);
+            }
+        }
+        for ((state, body), motion) in self.states.iter_mut().zip(bodies).zip(&ws.motions) {
+            state.advance(body, motion, opts.tolerance)?;
+        }
+        if self.full_steps > 0 {
+            // the last interval culling kept more pairs than parts (large motions): the full
+            // query's culling for a few steps
+            self.full_steps -= 1;
+            let full: Vec<BodyStep<'_>> = steps
+                .iter()
+                .map(|s| BodyStep::Joints { q0: s.q0, q1: s.q1 })
+                .collect();
+            return self.scene.query_with(&full, opts, ws, out);
+        }
         let env_tree = self.environment_tree()?;
         // node boxes in interval arithmetic whatever `opts.enclosure` says (see the
         // type's documentation): they only cull, so the answer does not depend on them
@@ -342,15 +396,98 @@ impl AdaptiveScene {
                 n
             }
         };
+        let parts = self.parts.get_or_insert_with(|| {
+            self.scene
+                .bodies()
+                .iter()
+                .map(|b| b.shapes().count())
+                .sum::<usize>()
+                + self.scene.rigid.len()
+        });
+        if ws.pcls.len() > REFINE_PER_PART * *parts {
+            self.refine(ws, opts, env_tree.as_deref())?;
+            out.stats.pairs_after_spatial = ws.pcls.len() as u64;
+            self.full_steps = FULL_AFTER_REFINE;
+        }
         self.scene.narrow_phase(ws, opts, out)
     }
 
-    /// Steps 1–2: the states advanced to the step's motions (built on first use) and the
-    /// potentially colliding pairs in `ws.pcls`, in the full query's order.
+    /// Drops the candidate pairs whose Taylor-model swept boxes (those of the full query)
+    /// are apart, computing the world enclosures of the links in the pairs only (and of
+    /// their ancestors), once per step. The pair order is kept.
+    fn refine(
+        &mut self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        env_tree: Option<&MeshBvh<Kdop18>>,
+    ) -> Result<(), ArticulatedError> {
+        let bodies = self.scene.bodies();
+        let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
+        self.taylor.resize_with(bodies.len(), Vec::new);
+        for (t, b) in self.taylor.iter_mut().zip(bodies) {
+            t.clear();
+            t.resize(b.model().len(), None);
+        }
+        let rigid: Vec<Aabb> = self
+            .scene
+            .rigid
+            .iter()
+            .map(|r| {
+                let tr: Transform<TaylorModel> =
+                    r.motion.enclosure::<TaylorModel>(Interval::UNIT)?;
+                Ok(tr.aabb_of_points(r.corners.iter().copied()).inflate(margin))
+            })
+            .collect::<Result<_, ArticulatedError>>()?;
+        let mut kept = 0;
+        for k in 0..ws.pcls.len() {
+            let p = ws.pcls[k];
+            let mut part_box = |part: Part| -> Result<Option<Aabb>, ArticulatedError> {
+                match part {
+                    Part::Link { body, link } => {
+                        let (Some(b), Some(m), Some(cache)) = (
+                            bodies.get(body),
+                            ws.motions.get(body),
+                            self.taylor.get_mut(body),
+                        ) else {
+                            return Err(ArticulatedError::UnknownPart(part));
+                        };
+                        link_box(b, m, cache, &mut self.chain, link, margin)
+                            .map_err(|source| ArticulatedError::Motion { body, source })
+                    }
+                    Part::Rigid(i) => rigid
+                        .get(i)
+                        .copied()
+                        .map(Some)
+                        .ok_or(ArticulatedError::UnknownPart(part)),
+                    Part::Environment => Ok(None),
+                }
+            };
+            let (ba, bb) = (part_box(p.a)?, part_box(p.b)?);
+            // a part without a box (the environment, a link without geometry) keeps the pair
+            // unless the other side's box meets no environment triangle
+            let env = p.a == Part::Environment || p.b == Part::Environment;
+            let keep = match (ba, bb) {
+                (Some(x), Some(y)) => x.overlaps(&y),
+                (Some(x), None) | (None, Some(x)) if env => {
+                    env_tree.is_none_or(|tree| env_touches(tree, &x, &mut ws.bvh))
+                }
+                _ => true,
+            };
+            if keep {
+                ws.pcls[kept] = p;
+                kept += 1;
+            }
+        }
+        ws.pcls.truncate(kept);
+        Ok(())
+    }
+
+    /// Step 2: the potentially colliding pairs in `ws.pcls` (the states advanced to the
+    /// step's motions), in the full query's order.
     #[allow(clippy::too_many_arguments)]
     fn cull<E: Enclosure + PartialEq>(
         scene: &Scene,
-        states: &mut Vec<BodyState<E>>,
+        states: &mut [BodyState<E>],
         node_stack: &mut Vec<u32>,
         pair_stack: &mut Vec<(u32, u32)>,
         rigid_boxes: &mut Vec<Aabb>,
@@ -360,15 +497,6 @@ impl AdaptiveScene {
         stats: &mut Stats,
     ) -> Result<(), ArticulatedError> {
         let bodies = scene.bodies();
-        if states.len() != bodies.len() {
-            states.clear();
-            for (i, (body, motion)) in bodies.iter().zip(&ws.motions).enumerate() {
-                states.push(BodyState::new(i, body, motion)?);
-            }
-        }
-        for ((state, body), motion) in states.iter_mut().zip(bodies).zip(&ws.motions) {
-            state.advance(body, motion, opts.tolerance)?;
-        }
         let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
         rigid_boxes.clear();
         for r in &scene.rigid {
@@ -422,6 +550,57 @@ impl AdaptiveScene {
         Ok(())
     }
 }
+
+/// The Taylor-model swept box of `link` over the step (inflated by `margin`), from the
+/// world enclosures of its chain composed from the root down as in the full query (CATCH
+/// Eq. 1), memoised in `cache` (per link: enclosure and box). `None` (no box: the pair is
+/// kept) for a link without geometry or outside the model.
+fn link_box(
+    body: &crate::ArticulatedBody,
+    motion: &ccd_kinematics::ArticulatedMotion,
+    cache: &mut [Option<LinkSweep>],
+    chain: &mut Vec<LinkId>,
+    link: LinkId,
+    margin: f64,
+) -> Result<Option<Aabb>, ccd_kinematics::KinematicsError> {
+    let links = body.model().links();
+    if link.index() >= links.len() || link.index() >= cache.len() {
+        return Ok(None);
+    }
+    // the link and its ancestors up to the first one already enclosed
+    chain.clear();
+    let mut cur = Some(link);
+    while let Some(l) = cur {
+        if cache[l.index()].is_some() {
+            break;
+        }
+        chain.push(l);
+        cur = links[l.index()].parent;
+    }
+    // from the top down: each parent is enclosed before its child
+    while let Some(l) = chain.pop() {
+        let local = motion.relatives()[l.index()].enclosure::<TaylorModel>(Interval::UNIT)?;
+        let world = match links[l.index()].parent {
+            Some(p) => match &cache[p.index()] {
+                Some((w, _)) => w.compose(&local),
+                None => return Ok(None),
+            },
+            None => local,
+        };
+        let bx = body.link_shape(l).map_or(Aabb::EMPTY, |s| {
+            world
+                .aabb_of_points(s.obb_corners().iter().copied())
+                .inflate(margin)
+        });
+        cache[l.index()] = Some((world, bx));
+    }
+    Ok(body
+        .link_shape(link)
+        .and_then(|_| cache[link.index()].as_ref().map(|c| c.1)))
+}
+
+/// A link's Taylor-model world enclosure over the step and its swept box.
+type LinkSweep = (Transform<TaylorModel>, Aabb);
 
 /// Identifies an environment mesh: its address, triangle count and first vertex.
 type EnvKey = (usize, usize, Option<[u64; 3]>);
