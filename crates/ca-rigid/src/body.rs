@@ -7,7 +7,7 @@ use ccd_distance::{ConvexHull, HullError};
 use ccd_geometry::glam::DVec3;
 
 /// A rigid body for CA queries: an `Arc`-shared mesh and RSS hierarchy in the body's local
-/// frame, whose origin is the rotation centre of its motions.
+/// frame (motions turn about their `local_center`, the frame origin by default).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -178,7 +178,7 @@ impl RigidBody {
         self.max_abs
     }
 
-    /// Largest distance of a vertex from the local origin (the rotation centre).
+    /// Largest distance of a vertex from the local origin.
     #[inline]
     #[must_use]
     pub fn radius(&self) -> f64 {

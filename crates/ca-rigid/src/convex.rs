@@ -64,13 +64,47 @@ pub fn time_of_contact_convex(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
+    time_of_contact_convex_with_stats(a, motion_a, b, motion_b, opts).map(|(c, _)| c)
+}
+
+/// [`time_of_contact_convex`] with the query's counters whatever its answer (a query that
+/// proves the bodies apart reports its iterations too), as
+/// [`time_of_contact_with_stats`](crate::time_of_contact_with_stats).
+///
+/// # Errors
+/// As [`time_of_contact_convex`].
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{time_of_contact_convex_with_stats, CaOptions, RigidBody};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?;
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// let passing = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 1.5)), DAffine3::from_translation(DVec3::new(-3.0, 0.0, 1.5)))?;
+/// let (c, stats) = time_of_contact_convex_with_stats(&body, &still, &body, &passing, &CaOptions::default())?;
+/// assert!(c.is_none() && stats.iterations >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn time_of_contact_convex_with_stats(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<(Option<Contact>, Stats), CaError> {
     crate::mesh_mesh::check_options(opts)?;
-    crate::mesh_mesh::check_motions(motion_a, motion_b)?;
     crate::mesh_mesh::check_domain(a, motion_a, b, motion_b)?;
     if a.hull().is_none() || b.hull().is_none() {
         return Err(CaError::MissingHull);
     }
-    crate::mesh_mesh::in_window(a, motion_a, b, motion_b, opts, run)
+    let mut stats = Stats::default();
+    let c = crate::mesh_mesh::in_window(a, motion_a, b, motion_b, opts, &mut stats, run)?;
+    Ok((c, stats))
 }
 
 /// The CA loop of [`time_of_contact_convex`] (input checked, coordinates in the window).
@@ -80,6 +114,7 @@ fn run(
     b: &RigidBody,
     motion_b: &RigidMotion,
     opts: &CaOptions,
+    stats: &mut Stats,
 ) -> Result<Option<Contact>, CaError> {
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
@@ -88,17 +123,18 @@ fn run(
     let rates = Rates::new(motion_a, motion_b);
     let eps = opts.tolerance;
     let half = 0.5 * eps;
-    let (ra, rb) = (a.radius(), b.radius());
+    // radii about the rotation centres
+    let ra = a.radius() + crate::mesh_mesh::lever(motion_a.local_center());
+    let rb = b.radius() + crate::mesh_mesh::lever(motion_b.local_center());
     let gjk = GjkOptions::default();
     let mut cache = GjkCache::new();
-    let mut stats = Stats::default();
     let mut t = 0.0f64;
     loop {
         let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);
-        let contact = |status, toc: f64, stats| Contact {
+        let contact = |status, toc: f64, stats: Stats| Contact {
             toc,
             point_a: r.point_a,
             point_b: r.point_b,
@@ -116,7 +152,7 @@ fn run(
             } else {
                 Status::Converged
             };
-            return Ok(Some(contact(status, t, stats)));
+            return Ok(Some(contact(status, t, *stats)));
         }
         // a rigorous slab along GJK's direction, else the lower bound with the free bound
         let step = match r.normal.try_normalize() {
@@ -151,10 +187,10 @@ fn run(
         let next = t + step;
         if next <= t || next.is_nan() {
             // no progress could be certified (see `Status::Stalled`)
-            return Ok(Some(contact(Status::Stalled, t, stats)));
+            return Ok(Some(contact(Status::Stalled, t, *stats)));
         }
         if stats.iterations >= opts.max_iterations {
-            return Ok(Some(contact(Status::OutOfIterations, next, stats)));
+            return Ok(Some(contact(Status::OutOfIterations, next, *stats)));
         }
         t = next;
     }

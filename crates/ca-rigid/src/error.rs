@@ -16,14 +16,6 @@ pub enum CaError {
     /// GJK rejected its input (a non-rigid or non-finite pose).
     #[error("GJK failed: {0}")]
     Gjk(#[from] GjkError),
-    /// A motion turning about a centre away from the body's frame origin
-    /// (`RigidMotion::local_center` non-zero, from `RigidMotion::from_velocities`): the
-    /// motion bounds of this crate assume rotation about the frame origin. Build the body
-    /// with its frame origin at the rotation centre instead.
-    #[error(
-        "a motion rotates about a centre away from the body's frame origin, which rigid CA does not support"
-    )]
-    OffsetRotationCentre,
     /// A [`Compound`](crate::Compound) without parts, or with an offset that is not a
     /// finite rigid transform within the domain.
     #[error("compound part {part}: {reason}")]

@@ -23,8 +23,8 @@
 //! plus per-body [`SpeedBound`]s) inside a search window `[start, end]`.
 //!
 //! Conventions: meshes in their local frames, shared as `Arc<MeshBvh<Rss>>`; motions are
-//! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]` whose
-//! rotation centre is the frame origin. The tolerance `ε` is an absolute distance: a reported
+//! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]`, turning
+//! by any angle about any rotation centre (`local_center`, the frame origin by default). The tolerance `ε` is an absolute distance: a reported
 //! contact has distance `≤ ε` at `toc`, and the objects never touch before `toc`
 //! (conservative). Contact points and the normal are in world coordinates at `toc`.
 //!
@@ -90,8 +90,8 @@ pub use bounded::{
     time_of_contact_bounded_within, time_of_contact_convex_bounded,
 };
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
-pub use convex::time_of_contact_convex;
+pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};
 pub use error::CaError;
-pub use mesh_mesh::{MIN_TOLERANCE, time_of_contact};
+pub use mesh_mesh::{MIN_TOLERANCE, time_of_contact, time_of_contact_with_stats};
 pub use shape::{Compound, Shape};
-pub use shape_ca::{ShapeContact, time_of_contact_shapes};
+pub use shape_ca::{ShapeContact, time_of_contact_shapes, time_of_contact_shapes_with_stats};

@@ -17,7 +17,7 @@ use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
 
 /// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
 pub(crate) struct Rates {
-    /// `s_b − s_a`: relative velocity of the frame origins.
+    /// `s_b − s_a`: relative velocity of the rotation centres.
     rel_linear: DVec3,
     axis_a: DVec3,
     omega_a: f64,
@@ -77,6 +77,14 @@ struct Frame {
     ub_in_a: DVec3,
     omega_a: f64,
     omega_b: f64,
+    /// Rotation centres: A's in A's frame, B's in B's frame and in A's frame.
+    ca: DVec3,
+    cb: DVec3,
+    cb_in_a: DVec3,
+    /// Distances of the centres from the frame origins (rounded up): added to the radii
+    /// about the frame origins, they bound the radii about the centres.
+    lever_a: f64,
+    lever_b: f64,
     /// Length of the sub-interval `[t, t + horizon]` the bounds hold over.
     horizon: f64,
 }
@@ -91,22 +99,31 @@ fn angular_term(omega: f64, e: f64, r: f64, wl: f64, theta: f64) -> f64 {
     omega * rw.min(e + rw * (theta + 8.0 * f64::EPSILON))
 }
 
+/// `|c|` rounded up: the lever a rotation centre `c` adds to radii about the frame origin.
+#[inline]
+pub(crate) fn lever(c: DVec3) -> f64 {
+    c.length() * (1.0 + 4.0 * f64::EPSILON)
+}
+
 impl MotionBound for Frame {
     /// Bound on `|(v_b − v_a)·n|` (n in A's frame, any length) over the sub-interval of
     /// length `horizon` for the triangles `ta` (A's frame) and `tb` (mapped into A's frame), whose
-    /// points lie within `ra`, `rb` of the rotation centres.
+    /// points lie within `ra`, `rb` of the frame origins (so within `ra + |c_a|`,
+    /// `rb + |c_b|` of the rotation centres).
     #[inline]
     fn triangles(&self, n: DVec3, ta: &Triangle, tb: &Triangle, ra: f64, rb: f64) -> f64 {
         let s = self.horizon;
+        let (ra, rb) = (ra + self.lever_a, rb + self.lever_b);
         let lin = self.dv.dot(n).abs();
         let wa = n.cross(self.ua);
+        let ca = self.ca;
         let ea = wa
-            .dot(ta.a)
+            .dot(ta.a - ca)
             .abs()
-            .max(wa.dot(ta.b).abs())
-            .max(wa.dot(ta.c).abs());
+            .max(wa.dot(ta.b - ca).abs())
+            .max(wa.dot(ta.c - ca).abs());
         let wb = n.cross(self.ub_in_a);
-        let c = self.pos_ab.translation;
+        let c = self.cb_in_a;
         let eb = wb
             .dot(tb.a - c)
             .abs()
@@ -121,19 +138,20 @@ impl MotionBound for Frame {
     #[inline]
     fn nodes(&self, n: DVec3, x: &Rss, y: &Rss, ra: f64, rb: f64) -> f64 {
         let s = self.horizon;
+        let (ra, rb) = (ra + self.lever_a, rb + self.lever_b);
         let lin = self.dv.dot(n).abs();
         let wa = n.cross(self.ua);
         let wb = (self.rot_ba * n).cross(self.ub);
         let (la, lb) = (wa.length(), wb.length());
         let ang = angular_term(
             self.omega_a,
-            rss_extent(x, wa, la),
+            rss_extent(x, wa, la, self.ca),
             ra,
             la,
             self.omega_a * s,
         ) + angular_term(
             self.omega_b,
-            rss_extent(y, wb, lb),
+            rss_extent(y, wb, lb, self.cb),
             rb,
             lb,
             self.omega_b * s,
@@ -185,6 +203,7 @@ impl Query<'_> {
         let rot_at = pa.matrix3.transpose();
         let rot_ba = pos_ab.matrix3.transpose();
         let ub = pb.matrix3.transpose() * self.motion_b.axis();
+        let (ca, cb) = (self.motion_a.local_center(), self.motion_b.local_center());
         Frame {
             pos_ab,
             rot_ba,
@@ -194,6 +213,11 @@ impl Query<'_> {
             ub_in_a: pos_ab.matrix3 * ub,
             omega_a: self.rates.omega_a,
             omega_b: self.rates.omega_b,
+            ca,
+            cb,
+            cb_in_a: pos_ab.transform_point3(cb),
+            lever_a: lever(ca),
+            lever_b: lever(cb),
             horizon,
         }
     }
@@ -294,20 +318,28 @@ pub(crate) fn rounding_allowance(
         let [t0, t1] = end_translations(m);
         t0.length().max(t1.length())
     };
-    REL_ROUNDING * (a.radius() + b.radius() + reach(motion_a) + reach(motion_b))
+    REL_ROUNDING
+        * (a.radius()
+            + b.radius()
+            + lever(motion_a.local_center())
+            + lever(motion_b.local_center())
+            + reach(motion_a)
+            + reach(motion_b))
 }
 
-/// The translations of a motion at `t = 0` and `t = 1`, from its parameters (no rotation
-/// to build): the frame origin is the rotation centre (see [`check_motions`]) and moves
-/// linearly between them.
+/// The positions of a motion's rotation centre at `t = 0` and `t = 1`, from its parameters
+/// (no rotation to build): the centre moves linearly between them (the frame origin too
+/// when the centre is the origin; otherwise it stays within `|c|` of the centre).
 fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
     let p = m.params();
     [p.translation(), p.translation() + p.displacement()]
 }
 
-/// Validates the domain of a query: every vertex coordinate and the translations of the
-/// motions at `t = 0` and `t = 1` within [`MAX_COORDINATE`] in magnitude (the path of a
-/// frame origin is a segment, so it stays within too).
+/// Validates the domain of a query: every vertex coordinate and the positions of the
+/// motions' rotation centres at `t = 0` and `t = 1` (the frame origins unless a centre is
+/// given) within [`MAX_COORDINATE`] in magnitude (the path of a centre is a segment, so it
+/// stays within too; a centre's offset in its body frame is within it by
+/// [`RigidMotion`]'s own domain).
 pub(crate) fn check_domain(
     a: &RigidBody,
     motion_a: &RigidMotion,
@@ -357,18 +389,12 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
     Ok(())
 }
 
-/// Rejects motions that turn about a centre away from the frame origin
-/// ([`RigidMotion::local_center`]): the motion bounds here assume rotation about the frame
-/// origin, whose velocity is constant.
-pub(crate) fn check_motions(a: &RigidMotion, b: &RigidMotion) -> Result<(), CaError> {
-    if a.local_center() != DVec3::ZERO || b.local_center() != DVec3::ZERO {
-        return Err(CaError::OffsetRotationCentre);
-    }
-    Ok(())
-}
-
 /// The first time of contact of two rigid meshes under constant-velocity motions over
 /// `t ∈ [0, 1]`, by conservative advancement with C2A-style per-node steps.
+///
+/// Motions may turn by any angle about any rotation centre
+/// ([`RigidMotion::local_center`], parry's `local_center`): a point's speed bound uses its
+/// offset from the centre, and radii about the frame origin grow by `|c|`.
 ///
 /// # Contract
 /// - `Ok(None)` ⇒ the bodies never touch in `[0, 1]`: their distance stays above `ε/2`
@@ -398,8 +424,7 @@ pub(crate) fn check_motions(a: &RigidMotion, b: &RigidMotion) -> Result<(), CaEr
 /// # Errors
 /// [`CaError::InvalidTolerance`] for a tolerance that is not finite or below
 /// [`MIN_TOLERANCE`]; [`CaError::NoIterations`] for `max_iterations == 0`;
-/// [`CaError::OffsetRotationCentre`] for a motion with a non-zero
-/// [`RigidMotion::local_center`]; [`CaError::OutOfDomain`] for a mesh or a translation
+/// [`CaError::OutOfDomain`] for a mesh or a translation
 /// beyond the domain; [`CaError::Rescaling`] if the rescaled copy cannot be built (not
 /// expected inside the domain).
 ///
@@ -417,13 +442,54 @@ pub fn time_of_contact(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
+    time_of_contact_with_stats(a, motion_a, b, motion_b, opts).map(|(c, _)| c)
+}
+
+/// [`time_of_contact`] with the query's counters whatever its answer: a query that proves
+/// the bodies apart (`None`) reports its iterations and tests too (a [`Contact`] carries
+/// the same counters in [`Contact::stats`]). For callers that total the work of many
+/// queries, e.g. a world's narrow phase.
+///
+/// # Errors
+/// As [`time_of_contact`].
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{time_of_contact_with_stats, CaOptions, RigidBody};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?));
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// // B passes 0.5 above A: no contact, but the iterations that proved it are counted
+/// let passing = RigidMotion::between(
+///     DAffine3::from_translation(DVec3::new(3.0, 0.0, 1.5)),
+///     DAffine3::from_translation(DVec3::new(-3.0, 0.0, 1.5)),
+/// )?;
+/// let (contact, stats) = time_of_contact_with_stats(&body, &still, &body, &passing, &CaOptions::default())?;
+/// assert!(contact.is_none());
+/// assert!(stats.iterations >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn time_of_contact_with_stats(
+    a: &RigidBody,
+    motion_a: &RigidMotion,
+    b: &RigidBody,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<(Option<Contact>, Stats), CaError> {
     check_options(opts)?;
-    check_motions(motion_a, motion_b)?;
     check_domain(a, motion_a, b, motion_b)?;
-    if order_key(b, motion_b) < order_key(a, motion_a) {
-        return Ok(run_in_window(b, motion_b, a, motion_a, opts)?.map(Contact::swapped));
-    }
-    run_in_window(a, motion_a, b, motion_b, opts)
+    let mut stats = Stats::default();
+    let c = if order_key(b, motion_b) < order_key(a, motion_a) {
+        in_window(b, motion_b, a, motion_a, opts, &mut stats, run)?.map(Contact::swapped)
+    } else {
+        in_window(a, motion_a, b, motion_b, opts, &mut stats, run)?
+    };
+    Ok((c, stats))
 }
 
 /// The coordinate scale of a query: the largest vertex coordinate or translation (at
@@ -436,22 +502,16 @@ pub(crate) fn query_scale(
 ) -> f64 {
     let [a0, a1] = end_translations(motion_a);
     let [b0, b1] = end_translations(motion_b);
-    max_abs([a0, a1, b0, b1])
-        .max(a.max_abs_coordinate())
-        .max(b.max_abs_coordinate())
-}
-
-/// [`run`] on the query as given when its coordinate scale is inside the window
-/// `[2⁻¹⁰⁰, 2¹⁰⁰]`, else on a copy scaled into it by a power of two (see [`crate::scale`]),
-/// with the contact scaled back.
-fn run_in_window(
-    a: &RigidBody,
-    motion_a: &RigidMotion,
-    b: &RigidBody,
-    motion_b: &RigidMotion,
-    opts: &CaOptions,
-) -> Result<Option<Contact>, CaError> {
-    in_window(a, motion_a, b, motion_b, opts, run)
+    max_abs([
+        a0,
+        a1,
+        b0,
+        b1,
+        motion_a.local_center(),
+        motion_b.local_center(),
+    ])
+    .max(a.max_abs_coordinate())
+    .max(b.max_abs_coordinate())
 }
 
 /// `query` on the bodies, motions and options as given when the query's coordinate scale is
@@ -463,17 +523,19 @@ pub(crate) fn in_window(
     b: &RigidBody,
     motion_b: &RigidMotion,
     opts: &CaOptions,
+    stats: &mut Stats,
     query: impl FnOnce(
         &RigidBody,
         &RigidMotion,
         &RigidBody,
         &RigidMotion,
         &CaOptions,
+        &mut Stats,
     ) -> Result<Option<Contact>, CaError>,
 ) -> Result<Option<Contact>, CaError> {
     let g = query_scale(a, motion_a, b, motion_b);
     let Some((up, down)) = rescale_factors(g) else {
-        return query(a, motion_a, b, motion_b, opts);
+        return query(a, motion_a, b, motion_b, opts, stats);
     };
     let (sa, sb) = scaled_bodies(a, b, up)?;
     let (ma, mb) = (scaled_motion(motion_a, up)?, scaled_motion(motion_b, up)?);
@@ -481,7 +543,7 @@ pub(crate) fn in_window(
         tolerance: scaled_tolerance(opts.tolerance, up, g * up),
         ..*opts
     };
-    Ok(query(&sa, &ma, &sb, &mb, &scaled)?.map(|c| contact_back(c, down)))
+    Ok(query(&sa, &ma, &sb, &mb, &scaled, stats)?.map(|c| contact_back(c, down)))
 }
 
 /// A lower bound of the first time `τ ∈ [0, 1]` at which `|d0 + v τ| ≤ reach`, and whether
@@ -538,9 +600,13 @@ fn unit_factors(m: f64) -> (f64, f64) {
 /// mesh's content fingerprint, then the motion's parameters. (Not the mesh's address: that
 /// made an answer's last bits depend on which body had been allocated first, e.g. on the
 /// order in which `ccd batch` threads loaded the files.)
-fn order_key(body: &RigidBody, motion: &RigidMotion) -> (u64, [u64; 15]) {
+fn order_key(body: &RigidBody, motion: &RigidMotion) -> (u64, [u64; 18]) {
     let p = motion.pose_at(0.0);
-    let (v, u) = (motion.linear_velocity(), motion.axis());
+    let (v, u, c) = (
+        motion.linear_velocity(),
+        motion.axis(),
+        motion.local_center(),
+    );
     let m = p.matrix3;
     let bits = [
         v.x,
@@ -558,6 +624,9 @@ fn order_key(body: &RigidBody, motion: &RigidMotion) -> (u64, [u64; 15]) {
         m.x_axis.z,
         m.y_axis.x,
         m.y_axis.y,
+        c.x,
+        c.y,
+        c.z,
     ]
     .map(f64::to_bits);
     (body.fingerprint(), bits)
@@ -569,6 +638,7 @@ fn run(
     b: &RigidBody,
     motion_b: &RigidMotion,
     opts: &CaOptions,
+    stats: &mut Stats,
 ) -> Result<Option<Contact>, CaError> {
     let q = Query {
         a,
@@ -579,26 +649,30 @@ fn run(
         eps: opts.tolerance,
         slack: rounding_allowance(a, motion_a, b, motion_b),
     };
-    // Bounding spheres about the origins (moving linearly): no contact before they meet
-    let d0 = motion_b.pose_at(0.0).translation - motion_a.pose_at(0.0).translation;
-    let reach = a.radius() + b.radius() + opts.tolerance;
+    // Bounding spheres about the rotation centres (moving linearly): no contact before
+    // they meet
+    let d0 = motion_b.params().translation() - motion_a.params().translation();
+    let reach = a.radius()
+        + lever(motion_a.local_center())
+        + b.radius()
+        + lever(motion_b.local_center())
+        + opts.tolerance;
     let Some(mut t) = sphere_start(d0, q.rates.rel_linear, reach) else {
         return Ok(None);
     };
     let mut ws = Workspace::new();
-    let mut stats = Stats::default();
     if opts.mode == Mode::Boolean
-        && let Some(w) = q.touching_at(1.0, &mut ws, &mut stats)
+        && let Some(w) = q.touching_at(1.0, &mut ws, stats)
     {
         // contact is certain at the end of the step; the first contact may be earlier
-        return Ok(Some(q.contact(1.0, w, Status::Converged, stats)));
+        return Ok(Some(q.contact(1.0, w, Status::Converged, *stats)));
     }
     let mut scratch = Scratch::default();
     // horizon of the motion bounds: the whole rest of the step at first, then a few times
     // the last step (steps shrink towards a contact)
     let mut horizon = 1.0 - t;
     loop {
-        let ev = q.evaluate(t, horizon, &mut scratch, &mut stats);
+        let ev = q.evaluate(t, horizon, &mut scratch, stats);
         stats.iterations += 1;
         if let Some(w) = ev.touching {
             let status = if t == 0.0 {
@@ -606,7 +680,7 @@ fn run(
             } else {
                 Status::Converged
             };
-            return Ok(Some(q.contact(t, w, status, stats)));
+            return Ok(Some(q.contact(t, w, status, *stats)));
         }
         if t + ev.step >= 1.0 {
             return Ok(None);
@@ -617,14 +691,14 @@ fn run(
             // bodies are apart on [0, t] (no pair within ε at t)
             let w = ev
                 .closest
-                .unwrap_or_else(|| closest_pair(a, b, &q.poses(t).1, &mut stats));
-            return Ok(Some(q.contact(t, w, Status::Stalled, stats)));
+                .unwrap_or_else(|| closest_pair(a, b, &q.poses(t).1, stats));
+            return Ok(Some(q.contact(t, w, Status::Stalled, *stats)));
         }
         if stats.iterations >= opts.max_iterations {
             // separated on [0, next): `next` is a conservative lower bound of the TOC; the
             // witness is the closest pair at `next` (the contact's fields are at its toc)
-            let w = closest_pair(a, b, &q.poses(next).1, &mut stats);
-            return Ok(Some(q.contact(next, w, Status::OutOfIterations, stats)));
+            let w = closest_pair(a, b, &q.poses(next).1, stats);
+            return Ok(Some(q.contact(next, w, Status::OutOfIterations, *stats)));
         }
         t = next;
         horizon = (HORIZON_GROWTH * ev.step).min(1.0 - t);

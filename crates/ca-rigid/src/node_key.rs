@@ -55,17 +55,24 @@ pub(crate) fn rss_gap(x: &Rss, y: &Rss, pos_ab: &DAffine3, n: DVec3) -> f64 {
     ly - hx - gap_slack(scale)
 }
 
-/// `max |p·m|` over the points `p` of the RSS (its own frame; `lm = |m|`), from the
-/// support functions on `±m`, rounded up.
+/// `max |(p − c)·m|` over the points `p` of the RSS (its own frame, as `c`; `lm = |m|`),
+/// from the support functions on `±m`, rounded up.
 #[inline]
-pub(crate) fn rss_extent(r: &Rss, m: DVec3, lm: f64) -> f64 {
-    let p = m.dot(r.origin);
+pub(crate) fn rss_extent(r: &Rss, m: DVec3, lm: f64, c: DVec3) -> f64 {
+    let o = r.origin - c;
+    let p = m.dot(o);
     let pu = r.lengths[0] * m.dot(r.rotation.x_axis);
     let pv = r.lengths[1] * m.dot(r.rotation.y_axis);
     let hi = p + pu.max(0.0) + pv.max(0.0);
     let lo = p + pu.min(0.0) + pv.min(0.0);
     let e = hi.max(-lo) + r.radius * lm;
-    e + gap_slack(lm * (r.origin.abs().max_element() + r.lengths[0] + r.lengths[1] + r.radius))
+    e + gap_slack(
+        lm * (o.abs().max_element()
+            + c.abs().max_element()
+            + r.lengths[0]
+            + r.lengths[1]
+            + r.radius),
+    )
 }
 
 /// Centre of an RSS's rectangle (its own frame).

@@ -14,8 +14,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::shape::rigid_inverse;
 use crate::{
-    CaError, CaOptions, Contact, Mode, RigidBody, RigidPair, Shape, Stats, Status, time_of_contact,
-    time_of_contact_bounded,
+    CaError, CaOptions, Contact, Mode, RigidBody, Shape, Stats, Status, time_of_contact_with_stats,
 };
 
 /// A time of contact between two shapes with its witnesses.
@@ -618,7 +617,7 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 /// [`time_of_contact`](crate::time_of_contact).
 ///
 /// # Contract
-/// The contract of [`time_of_contact`]: `Ok(None)` ⇒ the shapes stay more than `ε/2` apart
+/// The contract of [`time_of_contact`](crate::time_of_contact): `Ok(None)` ⇒ the shapes stay more than `ε/2` apart
 /// over `[0, 1]`; a contact has a conservative `toc` (separated on `[0, toc)`, distance
 /// `≤ ε` at `toc` when [`Status::Converged`] or [`Status::InitiallyTouching`]); with
 /// [`Status::OutOfIterations`] or [`Status::Stalled`] `toc` is a lower bound. Witness points
@@ -627,9 +626,8 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 /// (toc 1, [`Status::Converged`]: contact is certain, the first contact may be earlier),
 /// else run like `Toc`.
 ///
-/// Two meshes (`Shape::Mesh` both) go to [`time_of_contact`] (rotation centres at the frame
-/// origins) or, with offset centres, to [`time_of_contact_bounded`] whose speed bounds add
-/// the centre's offset to the lever arm.
+/// Two meshes (`Shape::Mesh` both) go to [`time_of_contact`](crate::time_of_contact), which
+/// takes the same motions (any rotation centre).
 ///
 /// # Errors
 /// [`CaError::InvalidTolerance`], [`CaError::NoIterations`]; [`CaError::OutOfDomain`] for a
@@ -662,22 +660,51 @@ pub fn time_of_contact_shapes(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<Option<ShapeContact>, CaError> {
+    time_of_contact_shapes_with_stats(a, motion_a, b, motion_b, opts).map(|(c, _)| c)
+}
+
+/// [`time_of_contact_shapes`] with the query's counters whatever its answer: a query that
+/// proves the shapes apart (`None`) reports its iterations and tests too (a contact carries
+/// the same counters in [`ShapeContact::stats`]).
+///
+/// # Errors
+/// As [`time_of_contact_shapes`].
+///
+/// # Example
+/// ```
+/// use ccd_ca_rigid::{time_of_contact_shapes_with_stats, CaOptions, Shape};
+/// use ccd_distance::{Capsule, Cuboid};
+/// use ccd_geometry::glam::{DAffine3, DVec3};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let capsule = Shape::Capsule(Capsule::new_y(0.5, 0.2)?);
+/// let cuboid = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.5, 0.5))?);
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// // the capsule tumbles past the box (its lowest point 0.1 above it at most): no contact,
+/// // and the iterations that proved it are counted
+/// let past = RigidMotion::from_velocities(
+///     DAffine3::from_translation(DVec3::new(-4.0, 1.3, 0.0)),
+///     DVec3::new(8.0, 0.0, 0.0),
+///     DVec3::new(0.0, 0.0, 3.0),
+///     DVec3::ZERO,
+/// )?;
+/// let (c, stats) = time_of_contact_shapes_with_stats(&cuboid, &still, &capsule, &past, &CaOptions::default())?;
+/// assert!(c.is_none() && stats.iterations >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn time_of_contact_shapes_with_stats(
+    a: &Shape,
+    motion_a: &RigidMotion,
+    b: &Shape,
+    motion_b: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<(Option<ShapeContact>, Stats), CaError> {
     crate::mesh_mesh::check_options(opts)?;
     check_domain(a, motion_a, 0)?;
     check_domain(b, motion_b, 1)?;
     if let (Shape::Mesh(ma), Shape::Mesh(mb)) = (a, b) {
-        let centred =
-            motion_a.local_center() == DVec3::ZERO && motion_b.local_center() == DVec3::ZERO;
-        let c = if centred {
-            time_of_contact(ma, motion_a, mb, motion_b, opts)?
-        } else {
-            let pair = RigidPair {
-                a: motion_a,
-                b: motion_b,
-            };
-            time_of_contact_bounded(ma, mb, &pair, 0.0, 1.0, opts, &mut Default::default())?
-        };
-        return Ok(c.map(ShapeContact::from));
+        let (c, stats) = time_of_contact_with_stats(ma, motion_a, mb, motion_b, opts)?;
+        return Ok((c.map(ShapeContact::from), stats));
     }
     let (ca, cb) = (motion_a.local_center(), motion_b.local_center());
     let q = Query {
@@ -716,15 +743,15 @@ pub fn time_of_contact_shapes(
     let mut t = 0.0;
     if c > 0.0 {
         if bq >= 0.0 || vv == 0.0 {
-            return Ok(None);
+            return Ok((None, Stats::default()));
         }
         let disc = bq * bq - vv * c;
         if disc < 0.0 {
-            return Ok(None);
+            return Ok((None, Stats::default()));
         }
         t = (c / (-bq + disc.sqrt()) * (1.0 - 1e-9)).clamp(0.0, 1.0);
         if t >= 1.0 {
-            return Ok(None);
+            return Ok((None, Stats::default()));
         }
     }
     let mut stats = Stats::default();
@@ -757,7 +784,7 @@ pub fn time_of_contact_shapes(
         // whose key is 0 (a cap just above 0), looking for a touching pair
         let ev = q.evaluate(1.0, f64::MIN_POSITIVE, &mut stats, &mut heap);
         if let Some(h) = ev.touching {
-            return Ok(Some(contact(h, 1.0, Status::Converged, stats)));
+            return Ok((Some(contact(h, 1.0, Status::Converged, stats)), stats));
         }
     }
     loop {
@@ -769,18 +796,21 @@ pub fn time_of_contact_shapes(
             } else {
                 Status::Converged
             };
-            return Ok(Some(contact(h, t, status, stats)));
+            return Ok((Some(contact(h, t, status, stats)), stats));
         }
         let next = t + ev.best;
         if next >= 1.0 {
-            return Ok(None);
+            return Ok((None, stats));
         }
         let w = ev.closest.unwrap_or(empty);
         if next <= t || next.is_nan() {
-            return Ok(Some(contact(w, t, Status::Stalled, stats)));
+            return Ok((Some(contact(w, t, Status::Stalled, stats)), stats));
         }
         if stats.iterations >= opts.max_iterations {
-            return Ok(Some(contact(w, next, Status::OutOfIterations, stats)));
+            return Ok((
+                Some(contact(w, next, Status::OutOfIterations, stats)),
+                stats,
+            ));
         }
         t = next;
     }

@@ -2,8 +2,8 @@
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{
-    CaError, CaOptions, RigidBody, Shape, ShapeContact, time_of_contact, time_of_contact_convex,
-    time_of_contact_shapes,
+    CaError, CaOptions, RigidBody, Shape, ShapeContact, Stats, time_of_contact_convex_with_stats,
+    time_of_contact_shapes_with_stats, time_of_contact_with_stats,
 };
 use ccd_distance::{ConvexShape, MAX_COORDINATE};
 use ccd_geometry::Aabb;
@@ -18,9 +18,9 @@ use crate::WorldError;
 /// of its motions).
 ///
 /// Pairs dispatch on the two kinds: two [`Convex`](Self::Convex) bodies use the GJK fast
-/// path ([`time_of_contact_convex`]), a [`Mesh`](Self::Mesh) with a mesh or convex body the
-/// per-node mesh CA ([`time_of_contact`]), and any pair with a [`Shape`](Self::Shape) (an
-/// analytic shape, a hull or a compound) the shape CA ([`time_of_contact_shapes`]; a
+/// path ([`time_of_contact_convex`](ccd_ca_rigid::time_of_contact_convex)), a [`Mesh`](Self::Mesh) with a mesh or convex body the
+/// per-node mesh CA ([`time_of_contact`](ccd_ca_rigid::time_of_contact)), and any pair with a [`Shape`](Self::Shape) (an
+/// analytic shape, a hull or a compound) the shape CA ([`time_of_contact_shapes`](ccd_ca_rigid::time_of_contact_shapes); a
 /// convex body enters it as its hull). A [`Polyhedron`](Self::Polyhedron) (a cuboid) counts
 /// as a convex body against meshes and convex bodies, as a shape otherwise.
 ///
@@ -222,9 +222,41 @@ impl Collider {
         other_motion: &RigidMotion,
         opts: &CaOptions,
     ) -> Result<Option<ShapeContact>, CaError> {
-        let c = match (self, other) {
+        self.time_of_contact_with_stats(motion, other, other_motion, opts)
+            .map(|(c, _)| c)
+    }
+
+    /// [`Collider::time_of_contact`] with the query's counters whatever its answer (a pair
+    /// proven apart reports the iterations that proved it too).
+    ///
+    /// # Errors
+    /// The [`CaError`]s of the per-pair queries.
+    ///
+    /// ```
+    /// use ccd_world::Collider;
+    /// use ccd_ca_rigid::{CaOptions, Shape};
+    /// use ccd_distance::Cuboid;
+    /// use ccd_geometry::glam::{DAffine3, DVec3};
+    /// use ccd_kinematics::RigidMotion;
+    /// let cube = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::splat(0.5))?))?;
+    /// let turned = RigidMotion::stationary(DAffine3::from_rotation_z(std::f64::consts::FRAC_PI_4))?;
+    /// // passes the turned cube diagonally, 0.066 away: free, and the iterations that
+    /// // proved it are counted
+    /// let past = RigidMotion::between(DAffine3::from_translation(DVec3::new(0.9, 0.9, -3.0)), DAffine3::from_translation(DVec3::new(0.9, 0.9, 3.0)))?;
+    /// let (hit, stats) = cube.time_of_contact_with_stats(&turned, &cube, &past, &CaOptions::default())?;
+    /// assert!(hit.is_none() && stats.iterations >= 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_of_contact_with_stats(
+        &self,
+        motion: &RigidMotion,
+        other: &Self,
+        other_motion: &RigidMotion,
+        opts: &CaOptions,
+    ) -> Result<(Option<ShapeContact>, Stats), CaError> {
+        let (c, stats) = match (self, other) {
             (Self::Polyhedron(..), Self::Polyhedron(..)) => {
-                return time_of_contact_shapes(
+                return time_of_contact_shapes_with_stats(
                     &self.to_shape(),
                     motion,
                     &other.to_shape(),
@@ -235,13 +267,13 @@ impl Collider {
             (
                 Self::Convex(a) | Self::Polyhedron(_, a),
                 Self::Convex(b) | Self::Polyhedron(_, b),
-            ) => time_of_contact_convex(a, motion, b, other_motion, opts)?,
+            ) => time_of_contact_convex_with_stats(a, motion, b, other_motion, opts)?,
             (
                 Self::Mesh(a) | Self::Convex(a) | Self::Polyhedron(_, a),
                 Self::Mesh(b) | Self::Convex(b) | Self::Polyhedron(_, b),
-            ) => time_of_contact(a, motion, b, other_motion, opts)?,
+            ) => time_of_contact_with_stats(a, motion, b, other_motion, opts)?,
             _ => {
-                return time_of_contact_shapes(
+                return time_of_contact_shapes_with_stats(
                     &self.to_shape(),
                     motion,
                     &other.to_shape(),
@@ -250,7 +282,7 @@ impl Collider {
                 );
             }
         };
-        Ok(c.map(ShapeContact::from))
+        Ok((c.map(ShapeContact::from), stats))
     }
 }
 

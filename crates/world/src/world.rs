@@ -151,8 +151,7 @@ pub struct StepStats {
     pub culled: usize,
     /// Pairs queried by per-pair CA.
     pub ca_pairs: usize,
-    /// CA iterations of the queried pairs that reported a contact (a pair found free
-    /// reports no counters).
+    /// CA iterations of the queried pairs, those found free included.
     pub ca_iterations: u64,
     /// Contacts reported.
     pub contacts: usize,
@@ -319,6 +318,9 @@ fn rigid_inverse(p: &DAffine3) -> DAffine3 {
         translation: -(r * p.translation),
     }
 }
+
+/// A queried pair: its key, its answer and its CA iterations.
+type Answer = (u64, Option<Contact>, u32);
 
 /// A candidate pair's TOC lower bound and its slots.
 #[derive(Clone, Copy, Debug)]
@@ -703,12 +705,13 @@ impl World {
         (get(a), get(b))
     }
 
-    /// The per-pair query of a candidate.
-    fn query(&self, key: u64, mode: CaMode) -> Result<Option<Contact>, WorldError> {
+    /// The per-pair query of a candidate: its answer and its CA iterations.
+    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
         let (a, b) = self.pair(key);
         let opts = self.ca.with_mode(mode);
         a.collider
-            .time_of_contact(&a.motion, &b.collider, &b.motion, &opts)
+            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
+            .map(|(c, s)| (c, s.iterations))
             .map_err(|source| {
                 let [x, y] = unkey(key);
                 WorldError::Ca {
@@ -873,10 +876,9 @@ impl World {
         // 4. narrow phase
         let results = self.narrow(&mut cands, opts, &mut stats)?;
         let mut contacts = Vec::new();
-        for (key, r) in &results {
+        for (key, r, _) in &results {
             match r {
                 Some(c) => {
-                    stats.ca_iterations += u64::from(c.stats.iterations);
                     let [x, y] = unkey(*key);
                     contacts.push(PairContact {
                         a: self.handle(x),
@@ -900,7 +902,7 @@ impl World {
         stats.contacts = contacts.len();
         // 5. schedule the pairs found free
         if opts.scheduling {
-            for (key, r) in &results {
+            for (key, r, _) in &results {
                 if r.is_some() {
                     self.schedule.forget(*key);
                 }
@@ -939,13 +941,13 @@ impl World {
     }
 
     /// Runs the per-pair queries of the candidates per mode; returns the queried pairs and
-    /// their answers.
+    /// their answers, and counts the pairs and their CA iterations into `stats`.
     fn narrow(
         &self,
         cands: &mut [Candidate],
         opts: &StepOptions,
         stats: &mut StepStats,
-    ) -> Result<Vec<(u64, Option<Contact>)>, WorldError> {
+    ) -> Result<Vec<Answer>, WorldError> {
         #[cfg(feature = "parallel")]
         if opts.parallel {
             return self.narrow_parallel(cands, opts, stats);
@@ -954,7 +956,8 @@ impl World {
         match opts.mode {
             Mode::AllContacts => {
                 for c in cands.iter() {
-                    out.push((c.key, self.query(c.key, CaMode::Toc)?));
+                    let (r, n) = self.query(c.key, CaMode::Toc)?;
+                    out.push((c.key, r, n));
                 }
             }
             Mode::Earliest => {
@@ -965,19 +968,19 @@ impl World {
                         stats.culled += cands.len() - i;
                         break;
                     }
-                    let r = self.query(c.key, CaMode::Toc)?;
+                    let (r, n) = self.query(c.key, CaMode::Toc)?;
                     if let Some(hit) = &r {
                         best = best.min(hit.toc);
                     }
-                    out.push((c.key, r));
+                    out.push((c.key, r, n));
                 }
             }
             Mode::Boolean => {
                 cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
                 for (i, c) in cands.iter().enumerate() {
-                    let r = self.query(c.key, CaMode::Boolean)?;
+                    let (r, n) = self.query(c.key, CaMode::Boolean)?;
                     let hit = r.is_some();
-                    out.push((c.key, r));
+                    out.push((c.key, r, n));
                     if hit {
                         stats.culled += cands.len() - i - 1;
                         break;
@@ -986,6 +989,7 @@ impl World {
             }
         }
         stats.ca_pairs = out.len();
+        stats.ca_iterations = out.iter().map(|(_, _, n)| u64::from(*n)).sum();
         Ok(out)
     }
 
@@ -995,7 +999,7 @@ impl World {
         cands: &mut [Candidate],
         opts: &StepOptions,
         stats: &mut StepStats,
-    ) -> Result<Vec<(u64, Option<Contact>)>, WorldError> {
+    ) -> Result<Vec<Answer>, WorldError> {
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
         cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
@@ -1003,42 +1007,50 @@ impl World {
         // the best TOC so far as bits: non-negative f64s order like their bits
         let best = AtomicU64::new(f64::INFINITY.to_bits());
         let mode = opts.mode;
-        let results: Vec<Option<(u64, Option<Contact>)>> = cands
+        let results: Vec<Option<Answer>> = cands
             .par_iter()
-            .map(|c| -> Result<Option<(u64, Option<Contact>)>, WorldError> {
+            .map(|c| -> Result<Option<Answer>, WorldError> {
                 match mode {
-                    Mode::AllContacts => Ok(Some((c.key, self.query(c.key, CaMode::Toc)?))),
+                    Mode::AllContacts => {
+                        let (r, n) = self.query(c.key, CaMode::Toc)?;
+                        Ok(Some((c.key, r, n)))
+                    }
                     Mode::Earliest => {
                         if c.lb > f64::from_bits(best.load(Ordering::Relaxed)) {
                             return Ok(None);
                         }
-                        let r = self.query(c.key, CaMode::Toc)?;
+                        let (r, n) = self.query(c.key, CaMode::Toc)?;
                         if let Some(hit) = &r {
                             best.fetch_min(hit.toc.max(0.0).to_bits(), Ordering::Relaxed);
                         }
-                        Ok(Some((c.key, r)))
+                        Ok(Some((c.key, r, n)))
                     }
                     Mode::Boolean => {
                         if found.load(Ordering::Relaxed) {
                             return Ok(None);
                         }
-                        let r = self.query(c.key, CaMode::Boolean)?;
+                        let (r, n) = self.query(c.key, CaMode::Boolean)?;
                         if r.is_some() {
                             found.store(true, Ordering::Relaxed);
                         }
-                        Ok(Some((c.key, r)))
+                        Ok(Some((c.key, r, n)))
                     }
                 }
             })
             .collect::<Result<_, _>>()?;
-        let out: Vec<(u64, Option<Contact>)> = results.into_iter().flatten().collect();
+        let out: Vec<Answer> = results.into_iter().flatten().collect();
         stats.culled += cands.len() - out.len();
         stats.ca_pairs = out.len();
+        stats.ca_iterations = out.iter().map(|(_, _, n)| u64::from(*n)).sum();
         if mode == Mode::Boolean {
             // report one contact, like the sequential mode
-            let first = out.iter().position(|(_, r)| r.is_some());
+            let first = out.iter().position(|(_, r, _)| r.is_some());
             if let Some(i) = first {
-                let mut kept: Vec<_> = out.iter().filter(|(_, r)| r.is_none()).copied().collect();
+                let mut kept: Vec<_> = out
+                    .iter()
+                    .filter(|(_, r, _)| r.is_none())
+                    .copied()
+                    .collect();
                 kept.push(out[i]);
                 return Ok(kept);
             }

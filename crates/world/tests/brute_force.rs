@@ -233,6 +233,22 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         }
         deferred += answers[0].stats.deferred;
         requeued += answers[0].stats.requeued;
+        // every queried pair's iterations are counted: at least those of the contacts
+        for (k, answer) in answers.iter().enumerate() {
+            let of_contacts: u64 = answer
+                .contacts
+                .iter()
+                .map(|c| u64::from(c.contact.stats.iterations))
+                .sum();
+            prop_assert!(
+                answer.stats.ca_iterations >= of_contacts,
+                "world {} counts {} iterations, its contacts alone took {} (seed {})",
+                k,
+                answer.stats.ca_iterations,
+                of_contacts,
+                seed
+            );
+        }
         let exact = reference
             .values()
             .all(|c| matches!(c.status, Status::Converged | Status::InitiallyTouching));
@@ -401,6 +417,60 @@ fn scheduling_defers_then_requeues_on_speed_up() {
     assert_eq!(r.stats.deferred, 0);
     assert_eq!(r.contacts.len(), 1);
     assert_eq!(r.contacts[0].contact, brute_hit);
+}
+
+/// A pair the narrow phase queries and proves free counts its CA iterations
+/// (`StepStats::ca_iterations` covers every queried pair, not only those in contact): two
+/// balls pass 0.4 apart, too close for the sphere and box bounds to settle the pair.
+#[test]
+fn free_pairs_count_their_iterations() {
+    let cube = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap())).unwrap();
+    for mode in [Mode::AllContacts, Mode::Earliest, Mode::Boolean] {
+        let mut world = World::new(CaOptions::default()).unwrap();
+        let still = world
+            .insert(
+                cube.clone(),
+                RigidMotion::stationary(DAffine3::from_rotation_z(std::f64::consts::FRAC_PI_4))
+                    .unwrap(),
+            )
+            .unwrap();
+        let start = DAffine3::from_translation(DVec3::new(0.9, 0.9, -3.0));
+        let passing = world
+            .insert(
+                cube.clone(),
+                RigidMotion::from_velocities(
+                    start,
+                    DVec3::new(0.0, 0.0, 6.0),
+                    DVec3::ZERO,
+                    DVec3::ZERO,
+                )
+                .unwrap(),
+            )
+            .unwrap();
+        let opts = world.ca_options().with_mode(if mode == Mode::Boolean {
+            CaMode::Boolean
+        } else {
+            CaMode::Toc
+        });
+        let (hit, per_pair) = cube
+            .time_of_contact_with_stats(
+                world.motion(still).unwrap(),
+                &cube,
+                world.motion(passing).unwrap(),
+                &opts,
+            )
+            .unwrap();
+        assert!(hit.is_none());
+        assert!(per_pair.iterations >= 1);
+        let r = world.step(&StepOptions::default().with_mode(mode)).unwrap();
+        assert!(r.contacts.is_empty());
+        assert_eq!(r.stats.ca_pairs, 1, "{mode:?}");
+        assert_eq!(
+            r.stats.ca_iterations,
+            u64::from(per_pair.iterations),
+            "{mode:?}"
+        );
+    }
 }
 
 /// Bad input gets typed errors.

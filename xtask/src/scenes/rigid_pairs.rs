@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, Compound, RigidBody, Shape, time_of_contact_shapes};
+use ccd_ca_rigid::{CaOptions, Compound, RigidBody, Shape, time_of_contact_shapes_with_stats};
 use ccd_distance::{Ball, Capsule, ConvexHull, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_kinematics::RigidMotion;
@@ -519,9 +519,9 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
         progress.set_message(w.name);
         let (ma, mb) = (w.ma.ours(), w.mb.ours());
         let (ours_us, ours) = time_us(budget, 3, || {
-            time_of_contact_shapes(&w.a, &ma, &w.b, &mb, &opts)
+            time_of_contact_shapes_with_stats(&w.a, &ma, &w.b, &mb, &opts)
         });
-        let ours = ours?;
+        let (ours, ours_stats) = ours?;
         let (qa, qb) = (w.ma.parry(), w.mb.parry());
         let cast = || {
             cast_shapes_nonlinear(&qa, w.pa.as_ref(), &qb, w.pb.as_ref(), 0.0, 1.0, true)
@@ -550,7 +550,7 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
             name: w.name,
             analytic: w.analytic,
             ours_us,
-            iterations: ours.map_or(0, |c| c.stats.iterations),
+            iterations: ours_stats.iterations,
             parry_us: parry.map(|p| p.0),
             ours_toc: ours.map(|c| c.toc),
             parry_toc: parry.map(|p| p.1),

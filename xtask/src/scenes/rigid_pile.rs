@@ -539,7 +539,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         name: "rigid-pile".into(),
         paper: "Lin survey slides (SaP, scheduling); issue 16".into(),
         description: format!(
-            "{n} rigid bodies tumbling into a bin over {steps} steps (gravity, stop-and-bounce at the earliest TOC, sleeping after 3 steps in contact); {note}. Per step (averages): World::step time, SaP swaps, pairs after the broad phase, pairs deferred by scheduling, re-queued, settled by sphere/box bounds, CA pairs, CA iterations (pairs in contact), contacts; rel = time / main run. Same dynamics in every run (all-contacts answers equal the brute force)."
+            "{n} rigid bodies tumbling into a bin over {steps} steps (gravity, stop-and-bounce at the earliest TOC, sleeping after 3 steps in contact); {note}. Per step (averages): World::step time, SaP swaps, pairs after the broad phase, pairs deferred by scheduling, re-queued, settled by sphere/box bounds, CA pairs, CA iterations (every queried pair), contacts; rel = time / main run. Same dynamics in every run (all-contacts answers equal the brute force)."
         ),
         columns: [
             "run",
