@@ -511,7 +511,7 @@ impl Scene {
     }
 
     /// Swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`.
-    fn swept_boxes<E: Enclosure>(
+    pub(crate) fn swept_boxes<E: Enclosure>(
         &self,
         ws: &mut Workspace,
         eps: f64,
@@ -537,7 +537,12 @@ impl Scene {
 
     /// Spatial culling: box pairs (self pairs after the filter, other bodies) and each box
     /// against the environment's hierarchy.
-    fn potential_pairs(&self, ws: &mut Workspace, opts: &QueryOptions, stats: &mut Stats) {
+    pub(crate) fn potential_pairs(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        stats: &mut Stats,
+    ) {
         ws.pcls.clear();
         let n = ws.boxes.len();
         for i in 0..n {

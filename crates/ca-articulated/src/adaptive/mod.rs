@@ -12,12 +12,15 @@ use std::sync::Arc;
 
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
 use ccd_geometry::Aabb;
-use ccd_kinematics::LinkId;
+use ccd_kinematics::{ArticulatedMotion, LinkId};
 use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
 use glam::DAffine3;
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
-use crate::{ArticulatedError, BodyStep, Part, QueryOptions, QueryResult, Scene, Stats, Workspace};
+use crate::{
+    ArticulatedError, BodyStep, EnclosureKind, Part, QueryOptions, QueryResult, Scene, Stats,
+    Workspace,
+};
 use state::{BodyState, between_bodies};
 
 /// How one articulated body moves in an adaptive step: from joint vector `q0` to `q1`
@@ -74,10 +77,12 @@ pub struct AdaptiveStep<'a> {
 /// geometry and rigid bodies), the pairs are refined with the full query's Taylor-model
 /// swept boxes, computed for the links in those pairs and their ancestors only; pairs whose
 /// boxes are apart are dropped (the full query drops them too, so the answer is unchanged),
-/// and the next three steps are answered by the full query itself before the interval
-/// culling is tried again (measured: pendulum-30 with 8 active joints 1.16× → 1.06× the
-/// full query's time, two wooden men with 29 active joints and 4 steps per swing 2.9× →
-/// 0.87×).
+/// and the next steps are answered with the full query's culling (3 steps, doubled after
+/// each refined step in a row, up to 24; the assembly states catch up when next needed)
+/// before the interval culling is tried again. Measured (fastest of 5 runs): pendulum-30
+/// with all 30 joints active 1.66× → 1.03× the full query's time, two wooden men with 29
+/// active joints and 4 steps per swing 2.9× → 0.87×; the steps that try the interval
+/// culling again still cost up to 1.4× the full query.
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -156,6 +161,11 @@ pub struct AdaptiveScene {
     parts: Option<usize>,
     /// Steps still to answer with the full query (after a step that needed refining).
     full_steps: u32,
+    /// Adaptive steps in a row that needed refining.
+    refined_in_a_row: u32,
+    /// The motions (and tolerance) of the last step answered with the full query's
+    /// culling, not yet applied to the states.
+    pending: Option<(Vec<ArticulatedMotion>, f64)>,
 }
 
 /// Candidate pairs after the interval culling above which they are refined with
@@ -164,7 +174,7 @@ pub struct AdaptiveScene {
 const REFINE_PER_PART: usize = 1;
 
 /// Steps answered by the full query's culling after a step that needed refining, before
-/// the interval culling is tried again.
+/// the interval culling is tried again (doubled after each such step in a row, up to 8×).
 const FULL_AFTER_REFINE: u32 = 3;
 
 impl AdaptiveScene {
@@ -188,6 +198,8 @@ impl AdaptiveScene {
             chain: Vec::new(),
             parts: None,
             full_steps: 0,
+            refined_in_a_row: 0,
+            pending: None,
         }
     }
 
@@ -269,6 +281,12 @@ impl AdaptiveScene {
         let Some(b) = self.scene.bodies().get(body) else {
             return Ok(None);
         };
+        if let Some((motions, tolerance)) = self.pending.take() {
+            let bodies = self.scene.bodies();
+            for ((state, body), motion) in self.states.iter_mut().zip(bodies).zip(&motions) {
+                state.advance(body, motion, tolerance)?;
+            }
+        }
         self.states
             .get_mut(body)
             .map(|s| s.world_boxes(b))
@@ -347,26 +365,40 @@ impl AdaptiveScene {
             ws.motions.push(body_motion(i, body, &full)?);
             check_active(i, body, step, &mut self.active[i])?;
         }
-        // step 1: the states follow every step (node boxes stay those of the last step)
+        // step 1: the states follow the steps (built on first use)
         let bodies = self.scene.bodies();
         if self.states.len() != bodies.len() {
             self.states.clear();
+            self.pending = None;
             for (i, (body, motion)) in bodies.iter().zip(&ws.motions).enumerate() {
                 self.states.push(BodyState::new(i, body, motion)?);
             }
         }
-        for ((state, body), motion) in self.states.iter_mut().zip(bodies).zip(&ws.motions) {
-            state.advance(body, motion, opts.tolerance)?;
-        }
         if self.full_steps > 0 {
             // the last interval culling kept more pairs than parts (large motions): the full
-            // query's culling for a few steps
+            // query's culling for a few steps; the states catch up when next needed
+            match &mut self.pending {
+                Some((m, tol)) => {
+                    m.clone_from(&ws.motions);
+                    *tol = opts.tolerance;
+                }
+                None => self.pending = Some((ws.motions.clone(), opts.tolerance)),
+            }
             self.full_steps -= 1;
-            let full: Vec<BodyStep<'_>> = steps
-                .iter()
-                .map(|s| BodyStep::Joints { q0: s.q0, q1: s.q1 })
-                .collect();
-            return self.scene.query_with(&full, opts, ws, out);
+            match opts.enclosure {
+                EnclosureKind::Taylor => {
+                    self.scene.swept_boxes::<TaylorModel>(ws, opts.tolerance)?;
+                }
+                EnclosureKind::Interval => {
+                    self.scene.swept_boxes::<Interval>(ws, opts.tolerance)?;
+                }
+            }
+            self.scene.potential_pairs(ws, opts, &mut out.stats);
+            return self.scene.narrow_phase(ws, opts, out);
+        }
+        self.pending = None;
+        for ((state, body), motion) in self.states.iter_mut().zip(bodies).zip(&ws.motions) {
+            state.advance(body, motion, opts.tolerance)?;
         }
         let env_tree = self.environment_tree()?;
         // node boxes in interval arithmetic whatever `opts.enclosure` says (see the
@@ -407,7 +439,11 @@ impl AdaptiveScene {
         if ws.pcls.len() > REFINE_PER_PART * *parts {
             self.refine(ws, opts, env_tree.as_deref())?;
             out.stats.pairs_after_spatial = ws.pcls.len() as u64;
-            self.full_steps = FULL_AFTER_REFINE;
+            // a few steps, more after each refined probe in a row (up to 8×)
+            self.full_steps = FULL_AFTER_REFINE << self.refined_in_a_row.min(3);
+            self.refined_in_a_row += 1;
+        } else {
+            self.refined_in_a_row = 0;
         }
         self.scene.narrow_phase(ws, opts, out)
     }
@@ -557,7 +593,7 @@ impl AdaptiveScene {
 /// kept) for a link without geometry or outside the model.
 fn link_box(
     body: &crate::ArticulatedBody,
-    motion: &ccd_kinematics::ArticulatedMotion,
+    motion: &ArticulatedMotion,
     cache: &mut [Option<LinkSweep>],
     chain: &mut Vec<LinkId>,
     link: LinkId,
