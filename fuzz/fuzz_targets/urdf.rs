@@ -19,11 +19,9 @@ fuzz_target!(|data: &[u8]| {
     let (Ok(urdf), Ok(srdf)) = (std::str::from_utf8(urdf), std::str::from_utf8(srdf)) else {
         return;
     };
-    let options = UrdfOptions {
-        primitive_segments: u32::from_le_bytes(*segments),
-        ..UrdfOptions::default()
-    }
-    .with_package("fuzz_description", "/nonexistent/ccd-fuzz/package");
+    let options = UrdfOptions::default()
+        .with_primitive_segments(u32::from_le_bytes(*segments))
+        .with_package("fuzz_description", "/nonexistent/ccd-fuzz/package");
     let Ok(robot) = UrdfRobot::parse(urdf, "/nonexistent/ccd-fuzz", &options) else {
         return;
     };

@@ -47,7 +47,7 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
     let (shapes, note) = library(Some(&data), !args.meshes_only)?;
     println!("{note}");
     let mut opts = StepOptions::default()
-        .with_mode(Mode::AllContacts)
+        .with_mode(Mode::All)
         .with_scheduling(!args.no_scheduling);
     if args.all_pairs {
         opts = opts.with_broad_phase(BroadPhase::AllPairs);

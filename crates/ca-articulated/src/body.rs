@@ -236,7 +236,14 @@ impl ArticulatedBody {
     }
 
     /// Excludes every pair of `pairs` ([`ArticulatedBody::disable_pair`] for each), e.g.
-    /// the set [`ccd_kinematics::urdf::read_srdf_disabled_pairs`] returns.
+    #[cfg_attr(
+        feature = "urdf",
+        doc = "the set [`ccd_kinematics::urdf::read_srdf_disabled_pairs`] returns."
+    )]
+    #[cfg_attr(
+        not(feature = "urdf"),
+        doc = "the set `ccd_kinematics::urdf::read_srdf_disabled_pairs` returns (feature `urdf`)."
+    )]
     ///
     /// # Errors
     /// [`ArticulatedError::UnknownLink`] for a link index outside the model.

@@ -20,6 +20,7 @@ use crate::{
 /// A time of contact between two shapes with its witnesses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ShapeContact {
     /// Time of contact in `[0, 1]`.
     pub toc: f64,

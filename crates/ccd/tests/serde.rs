@@ -1,5 +1,5 @@
 //! With the `serde` feature, options and results of every kind of query (rigid,
-//! articulated, deformable, avatar) and the bounding volumes round-trip through JSON unchanged.
+//! articulated, deformable, avatar, world) and the bounding volumes round-trip through JSON unchanged.
 
 use std::sync::Arc;
 
@@ -174,4 +174,39 @@ fn avatar_options_and_report_roundtrip() {
     assert_eq!(contact.status, Status::Converged);
     assert!((contact.normal.length() - 1.0).abs() < 1e-12);
     assert_eq!(roundtrip(&report), report);
+}
+
+#[test]
+fn world_options_and_report_roundtrip() {
+    use ccd::world::{BroadPhase, Collider, Mode as WorldMode, StepOptions, World};
+    let tetra = TriMesh::new(
+        vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    )
+    .unwrap();
+    let tree = Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default()).unwrap());
+    let shape = Collider::convex(RigidBody::with_hull(tree).unwrap()).unwrap();
+    let mut world = World::new(CaOptions::default()).unwrap();
+    world
+        .insert_static(shape.clone(), DAffine3::IDENTITY)
+        .unwrap();
+    let start = DAffine3::from_translation(DVec3::new(0.0, 0.0, 3.0));
+    let h = world
+        .insert(shape, RigidMotion::stationary(start).unwrap())
+        .unwrap();
+    world
+        .set_velocities(h, DVec3::new(0.0, 0.0, -2.5), DVec3::ZERO)
+        .unwrap();
+    let options = StepOptions::default()
+        .with_mode(WorldMode::All)
+        .with_broad_phase(BroadPhase::AllPairs);
+    assert_eq!(roundtrip(&options), options);
+    let report = world.step(&options).unwrap();
+    assert!(report.collides());
+    assert_eq!(roundtrip(&report), report);
+    // the modes' names before the shared vocabulary still deserialize
+    let old: WorldMode = serde_json::from_str("\"Earliest\"").expect("old name");
+    assert_eq!(old, WorldMode::Toc);
+    let old: WorldMode = serde_json::from_str("\"AllContacts\"").expect("old name");
+    assert_eq!(old, WorldMode::All);
 }

@@ -80,8 +80,16 @@ impl FromStr for Shard {
     }
 }
 
-/// How to run a batch.
+/// How to run a batch: `Default` (all cores, the whole input) and the `with_*` builders.
+///
+/// ```
+/// use ccd_cli::batch::{BatchOptions, Shard};
+/// let o = BatchOptions::default().with_threads(2).with_shard(Shard::new(1, 4)?);
+/// assert_eq!((o.threads, o.shard.index), (2, 1));
+/// # Ok::<(), ccd_cli::error::BatchError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BatchOptions {
     /// Worker threads, `1..=MAX_THREADS`.
     pub threads: usize,
@@ -96,6 +104,22 @@ impl Default for BatchOptions {
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             shard: Shard::default(),
         }
+    }
+}
+
+impl BatchOptions {
+    /// With `threads` worker threads (checked by [`run_batch`]: `1..=MAX_THREADS`).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// With the shard `shard`.
+    #[must_use]
+    pub fn with_shard(mut self, shard: Shard) -> Self {
+        self.shard = shard;
+        self
     }
 }
 
@@ -210,7 +234,7 @@ fn read_line_limited(
 ///     "not json\n",
 /// );
 /// let mut out = Vec::new();
-/// let options = BatchOptions { threads: 1, ..BatchOptions::default() };
+/// let options = BatchOptions::default().with_threads(1);
 /// let summary = run_batch(input.as_bytes(), "input", &mut out, &Runner::new("."), &options, |_| {})?;
 /// assert_eq!((summary.ok, summary.errors, summary.contacts), (1, 1, 1));
 /// let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
@@ -439,10 +463,7 @@ mod tests {
 
     #[test]
     fn zero_threads_is_an_error() {
-        let options = BatchOptions {
-            threads: 0,
-            ..BatchOptions::default()
-        };
+        let options = BatchOptions::default().with_threads(0);
         let r = run_batch(
             &b""[..],
             "x",

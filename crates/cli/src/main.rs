@@ -179,14 +179,13 @@ fn batch(
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let defaults = BatchOptions::default();
-    let options = BatchOptions {
-        threads: match threads {
+    let options = BatchOptions::default()
+        .with_threads(match threads {
             Some(0) | None => defaults.threads,
             Some(n) if n > MAX_THREADS => anyhow::bail!("--threads {n}: at most {MAX_THREADS}"),
             Some(n) => n,
-        },
-        shard: shard.unwrap_or_default(),
-    };
+        })
+        .with_shard(shard.unwrap_or_default());
     let show = !quiet && std::io::stderr().is_terminal();
     let out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let summary = if input == Path::new("-") {

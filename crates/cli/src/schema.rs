@@ -15,9 +15,11 @@
 //!   [[i, j, k], …]}` (the serde form of `ccd::geometry::TriMesh`);
 //! - tolerances are absolute distances; when absent they take the library defaults (`1e-3`
 //!   for rigid and articulated queries, `1e-6` for deformable and elementary ones);
-//! - enums of the library keep their names: statuses are `"Converged"`,
-//!   `"InitiallyTouching"`, `"OutOfIterations"` (and `"Stalled"` for rigid queries), features
-//!   are `{"Vertex": 3}`, `{"Edge": [1, 2]}`, `{"Face": 0}`, modes `"Toc"` / `"Boolean"`;
+//! - statuses are snake case, as in the Python module: `"converged"`,
+//!   `"initially_touching"`, `"out_of_iterations"` (and `"stalled"` for rigid and
+//!   articulated queries; the names `"Converged"`, … of earlier versions are still read);
+//!   other enums of the library keep their names: features are `{"Vertex": 3}`,
+//!   `{"Edge": [1, 2]}`, `{"Face": 0}`, modes `"Toc"` / `"Boolean"`;
 //! - unknown fields are errors (a misspelt `"tolerence"` is reported, not ignored).
 //!
 //! # Examples

@@ -99,7 +99,7 @@ fn toc_of_a_sliding_cube_is_just_before_half() {
     let toc = v["toc"].as_f64().expect("a contact");
     assert!((0.5 - 1e-3 / 4.0 - 1e-9..=0.5).contains(&toc), "toc {toc}");
     assert_eq!(v["contact"]["toc"], v["toc"]);
-    assert_eq!(v["contact"]["status"], "Converged");
+    assert_eq!(v["contact"]["status"], "converged");
     assert!(v["contact"]["distance"].as_f64().unwrap() <= 1e-3);
 }
 
@@ -411,7 +411,7 @@ fn batch_paths_are_relative_to_the_batch_file() {
     let out = ccd(&["batch", &batch]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let records = lines(&out);
-    assert_eq!(records[0]["ok"]["contact"]["status"], "InitiallyTouching");
+    assert_eq!(records[0]["ok"]["contact"]["status"], "initially_touching");
     assert!(records[1]["ok"]["toc"].as_f64().is_some());
 }
 

@@ -40,10 +40,7 @@ fn bench_mesh(c: &mut Criterion) {
         let mut ws = MeshDistanceWorkspace::new();
         let cold = MeshDistanceOptions::default();
         let first = mesh_distance_with(&a, &pose_a, &b, &pose_b, &cold, &mut ws).expect("query");
-        let warm = MeshDistanceOptions {
-            hint: Some(first.hint()),
-            ..MeshDistanceOptions::default()
-        };
+        let warm = MeshDistanceOptions::default().with_hint(Some(first.hint()));
         let parry_a = Pose::IDENTITY;
         let parry_b = Pose::from_parts(centre, rot);
         let pd = query::distance(&parry_a, &pa, &parry_b, &pb).map_or(f64::NAN, |d| d.distance);

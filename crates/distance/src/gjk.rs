@@ -69,8 +69,16 @@ pub enum GjkError {
     },
 }
 
-/// Options of a GJK query.
+/// Options of a GJK query: `Default` and the `with_*` builders.
+///
+/// ```
+/// use ccd_distance::GjkOptions;
+/// let o = GjkOptions::default().with_max_iterations(64).with_contact_distance(1e-6);
+/// assert_eq!((o.max_iterations, o.tolerance), (64, 1e-12));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct GjkOptions {
     /// Iteration cap; reaching it gives [`GjkStatus::OutOfIterations`].
     pub max_iterations: u32,
@@ -89,6 +97,29 @@ impl Default for GjkOptions {
             tolerance: 1e-12,
             contact_distance: 0.0,
         }
+    }
+}
+
+impl GjkOptions {
+    /// With the iteration cap `max_iterations`.
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// With the relative tolerance `tolerance`.
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// With the absolute contact distance `contact_distance`.
+    #[must_use]
+    pub fn with_contact_distance(mut self, contact_distance: f64) -> Self {
+        self.contact_distance = contact_distance;
+        self
     }
 }
 
@@ -849,10 +880,7 @@ mod tests {
             gjk_distance(&hull, &ok, &hull, &mirror, &o),
             Err(GjkError::NonRigidPose { body: GjkBody::B })
         );
-        let bad = GjkOptions {
-            tolerance: f64::NAN,
-            ..o
-        };
+        let bad = o.with_tolerance(f64::NAN);
         assert!(matches!(
             gjk_distance(&hull, &ok, &hull, &ok, &bad),
             Err(GjkError::InvalidOptions { .. })
@@ -863,10 +891,7 @@ mod tests {
     fn zero_iterations_still_bounds() {
         let hull = ConvexHull::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
         let far = DAffine3::from_translation(DVec3::new(5.0, 1.0, 0.5));
-        let opts = GjkOptions {
-            max_iterations: 0,
-            ..GjkOptions::default()
-        };
+        let opts = GjkOptions::default().with_max_iterations(0);
         let r = gjk_distance(&hull, &DAffine3::IDENTITY, &hull, &far, &opts).unwrap();
         assert_eq!(r.status, GjkStatus::OutOfIterations);
         let exact = gjk_distance(

@@ -60,8 +60,17 @@ pub enum MeshDistanceError {
     },
 }
 
-/// Options of [`mesh_distance`]. The default is an exact query without hint.
+/// Options of [`mesh_distance`]: `Default` (an exact query without hint) and the `with_*`
+/// builders.
+///
+/// ```
+/// use ccd_distance::MeshDistanceOptions;
+/// let o = MeshDistanceOptions::default().with_upper_bound(0.5).with_hint(Some((3, 7)));
+/// assert_eq!((o.upper_bound, o.hint, o.abs_tolerance), (0.5, Some((3, 7)), 0.0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct MeshDistanceOptions {
     /// Absolute tolerance: node pairs that cannot improve the best distance by more than
     /// this are pruned, so the answer is within `abs_tolerance` (plus the relative part) of
@@ -93,6 +102,43 @@ impl Default for MeshDistanceOptions {
             stop_below: 0.0,
             hint: None,
         }
+    }
+}
+
+impl MeshDistanceOptions {
+    /// With the absolute tolerance `abs_tolerance`.
+    #[must_use]
+    pub fn with_abs_tolerance(mut self, abs_tolerance: f64) -> Self {
+        self.abs_tolerance = abs_tolerance;
+        self
+    }
+
+    /// With the relative tolerance `rel_tolerance`.
+    #[must_use]
+    pub fn with_rel_tolerance(mut self, rel_tolerance: f64) -> Self {
+        self.rel_tolerance = rel_tolerance;
+        self
+    }
+
+    /// With the upper bound `upper_bound` (only distances below it matter).
+    #[must_use]
+    pub fn with_upper_bound(mut self, upper_bound: f64) -> Self {
+        self.upper_bound = upper_bound;
+        self
+    }
+
+    /// With the early-stop threshold `stop_below`.
+    #[must_use]
+    pub fn with_stop_below(mut self, stop_below: f64) -> Self {
+        self.stop_below = stop_below;
+        self
+    }
+
+    /// With the coherence hint `hint` (a triangle pair, or `None`).
+    #[must_use]
+    pub fn with_hint(mut self, hint: Option<(u32, u32)>) -> Self {
+        self.hint = hint;
+        self
     }
 }
 

@@ -317,10 +317,7 @@ fn touching_cubes_report_zero_distance() {
     assert!(r.distance == 0.0 && r.intersecting);
     // Within contact_distance counts as intersecting.
     let near = DAffine3::from_translation(DVec3::new(1.0 + 1e-4, 0.0, 0.0));
-    let opts = GjkOptions {
-        contact_distance: 1e-3,
-        ..GjkOptions::default()
-    };
+    let opts = GjkOptions::default().with_contact_distance(1e-3);
     let r = gjk_distance(&cube, &DAffine3::IDENTITY, &cube, &near, &opts).unwrap();
     assert!(r.intersecting && r.distance == 0.0);
     let r = gjk(&cube, &DAffine3::IDENTITY, &cube, &near);

@@ -116,28 +116,28 @@ proptest! {
 
         // A hint (any pair) changes nothing but the work.
         let hint = (sa as u32 % ma.triangle_count() as u32, sb as u32 % mb.triangle_count() as u32);
-        let hinted = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { hint: Some(hint), ..Default::default() }).unwrap();
+        let hinted = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_hint(Some(hint))).unwrap();
         prop_assert!((hinted.closest.distance - exact).abs() <= TOL * (1.0 + exact));
-        let coherent = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { hint: Some(res.hint()), ..Default::default() }).unwrap();
+        let coherent = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_hint(Some(res.hint()))).unwrap();
         prop_assert!((coherent.closest.distance - exact).abs() <= TOL * (1.0 + exact));
         prop_assert!(coherent.stats.primitive_tests <= res.stats.primitive_tests + 1);
 
         // Tolerance: within abs_tolerance of exact.
-        let loose = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { abs_tolerance: 0.05, ..Default::default() }).unwrap();
+        let loose = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_abs_tolerance(0.05)).unwrap();
         prop_assert!(loose.closest.distance >= exact - TOL && loose.closest.distance <= exact + 0.05 + TOL);
 
         // Upper bound: above it -> AboveUpperBound with a real pair; below -> exact.
         if exact > 1e-6 {
-            let ub = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { upper_bound: exact * 0.5, ..Default::default() }).unwrap();
+            let ub = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_upper_bound(exact * 0.5)).unwrap();
             prop_assert_eq!(ub.status, MeshDistanceStatus::AboveUpperBound);
             prop_assert!(ub.closest.distance >= exact - TOL);
         }
-        let ub = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { upper_bound: exact * 2.0 + 1e-3, ..Default::default() }).unwrap();
+        let ub = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_upper_bound(exact * 2.0 + 1e-3)).unwrap();
         prop_assert!((ub.closest.distance - exact).abs() <= TOL * (1.0 + exact));
 
         // "Closer than": stops with a pair below the threshold, or converges above it.
         let thr = exact + 0.1;
-        let cl = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions { stop_below: thr, ..Default::default() }).unwrap();
+        let cl = mesh_distance(&a, &pa, &b, &pb, &MeshDistanceOptions::default().with_stop_below(thr)).unwrap();
         if exact > 0.0 {
             prop_assert_eq!(cl.status, MeshDistanceStatus::BelowThreshold);
         }
@@ -169,26 +169,17 @@ fn bad_poses_and_options_are_errors() {
         mesh_distance(&t, &id, &t, &scaled, &o),
         Err(MeshDistanceError::NonRigidPose { which: 'b', .. })
     ));
-    let neg = MeshDistanceOptions {
-        abs_tolerance: -1.0,
-        ..o
-    };
+    let neg = o.with_abs_tolerance(-1.0);
     assert!(matches!(
         mesh_distance(&t, &id, &t, &id, &neg),
         Err(MeshDistanceError::InvalidOption { .. })
     ));
-    let nan_opt = MeshDistanceOptions {
-        upper_bound: f64::NAN,
-        ..o
-    };
+    let nan_opt = o.with_upper_bound(f64::NAN);
     assert!(matches!(
         mesh_distance(&t, &id, &t, &id, &nan_opt),
         Err(MeshDistanceError::InvalidOption { .. })
     ));
-    let hint = MeshDistanceOptions {
-        hint: Some((4, 0)),
-        ..o
-    };
+    let hint = o.with_hint(Some((4, 0)));
     assert!(matches!(
         mesh_distance(&t, &id, &t, &id, &hint),
         Err(MeshDistanceError::HintOutOfRange { .. })
@@ -237,10 +228,7 @@ fn single_triangles_and_degenerate_meshes() {
 fn upper_bound_prunes_everything_still_reports_a_real_pair() {
     let t = tet();
     let far = DAffine3::from_translation(DVec3::new(100.0, 0.0, 0.0));
-    let o = MeshDistanceOptions {
-        upper_bound: 1.0,
-        ..Default::default()
-    };
+    let o = MeshDistanceOptions::default().with_upper_bound(1.0);
     let r = mesh_distance(&t, &DAffine3::IDENTITY, &t, &far, &o).unwrap();
     assert_eq!(r.status, MeshDistanceStatus::AboveUpperBound);
     assert!(r.closest.distance >= 98.0 && r.closest.distance.is_finite());

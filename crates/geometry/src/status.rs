@@ -9,6 +9,11 @@
 /// `ε`, never late); the other statuses give a `toc` that is a lower bound of the time of
 /// contact (nothing touches before it), so a caller that stops there misses nothing.
 ///
+/// With the `serde` feature a status is written in snake case (`"converged"`,
+/// `"out_of_iterations"`, `"initially_touching"`, `"stalled"`: the spelling of the command
+/// line's JSON and of the Python module); the variant names (`"Converged"`, …) written
+/// before 0.2 are still accepted when reading.
+///
 /// # Example
 /// ```
 /// use ccd_geometry::Status;
@@ -19,14 +24,18 @@
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Status {
     /// The distance fell to the tolerance: `toc` is the time of contact (within `ε`).
+    #[cfg_attr(feature = "serde", serde(alias = "Converged"))]
     Converged,
     /// The iteration cap was hit before convergence: `toc` is a conservative lower bound of
     /// the time of contact (separated on `[0, toc)`), and contact may or may not happen later
     /// in the step; the contact is reported so that nothing is missed.
+    #[cfg_attr(feature = "serde", serde(alias = "OutOfIterations"))]
     OutOfIterations,
     /// The features are within the tolerance at `t = 0` (`toc = 0`).
+    #[cfg_attr(feature = "serde", serde(alias = "InitiallyTouching"))]
     InitiallyTouching,
     /// The advancement stopped making progress: the certified step is below the resolution of
     /// `t` (or not positive), which happens when the tolerance is below what `f64` resolves
@@ -34,5 +43,6 @@ pub enum Status {
     /// close. As with [`OutOfIterations`](Self::OutOfIterations), `toc` is a conservative
     /// lower bound with the distance above `ε` there. Reported instead of spinning to the
     /// iteration cap (rigid and articulated conservative advancement).
+    #[cfg_attr(feature = "serde", serde(alias = "Stalled"))]
     Stalled,
 }

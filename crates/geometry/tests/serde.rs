@@ -3,7 +3,7 @@
 #![cfg(feature = "serde")]
 
 use ccd_geometry::glam::DVec3;
-use ccd_geometry::{Aabb, Feature, Segment, TriMesh, Triangle};
+use ccd_geometry::{Aabb, Feature, Segment, Status, TriMesh, Triangle};
 
 fn tetra() -> TriMesh {
     TriMesh::new(
@@ -68,4 +68,38 @@ fn value_types_round_trip() {
             serde_json::from_str(&serde_json::to_string(&feature).unwrap()).unwrap();
         assert_eq!(back, feature);
     }
+}
+
+/// Statuses are written in snake case (the command line's JSON and the Python module spell
+/// them the same way); the variant names written before 0.2 still read.
+#[test]
+fn status_is_snake_case_and_reads_the_old_spelling() {
+    for (status, new, old) in [
+        (Status::Converged, "converged", "Converged"),
+        (
+            Status::OutOfIterations,
+            "out_of_iterations",
+            "OutOfIterations",
+        ),
+        (
+            Status::InitiallyTouching,
+            "initially_touching",
+            "InitiallyTouching",
+        ),
+        (Status::Stalled, "stalled", "Stalled"),
+    ] {
+        assert_eq!(
+            serde_json::to_string(&status).unwrap(),
+            format!("\"{new}\"")
+        );
+        assert_eq!(
+            serde_json::from_str::<Status>(&format!("\"{new}\"")).unwrap(),
+            status
+        );
+        assert_eq!(
+            serde_json::from_str::<Status>(&format!("\"{old}\"")).unwrap(),
+            status
+        );
+    }
+    assert!(serde_json::from_str::<Status>("\"converge\"").is_err());
 }

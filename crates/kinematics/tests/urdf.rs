@@ -207,7 +207,7 @@ fn primitives_are_tessellated_in_their_collision_frame() {
           <collision><geometry><box size="1 2 3"/></geometry></collision>
         </link></robot>"#,
         ".",
-        &UrdfOptions { primitive_segments: 8, ..UrdfOptions::default() },
+        &UrdfOptions::default().with_primitive_segments(8),
     )
     .unwrap();
     let c = &robot.collisions[0];
@@ -335,10 +335,7 @@ fn broken_files_give_typed_errors() {
         }
         other => panic!("expected a missing mesh, got {other:?}"),
     }
-    let trusting = UrdfOptions {
-        allow_outside_paths: true,
-        ..UrdfOptions::default()
-    };
+    let trusting = UrdfOptions::default().with_allow_outside_paths(true);
     match UrdfRobot::from_file(data("broken/missing_mesh.urdf"), &trusting) {
         Err(KinematicsError::MissingMesh { link, uri, path }) => {
             assert_eq!(

@@ -118,10 +118,7 @@ fn meshes_outside_the_model_and_package_directories_are_refused() {
     assert!(messages.windows(2).all(|w| w[0] == w[1]), "{messages:?}");
 
     // opted out: outside files load, and a missing file says where it looked
-    let open = UrdfOptions {
-        allow_outside_paths: true,
-        ..t.options()
-    };
+    let open = t.options().with_allow_outside_paths(true);
     for uri in &escapes {
         assert!(t.load(uri, &open).is_ok(), "{uri}");
     }
@@ -143,10 +140,7 @@ fn a_symbolic_link_out_of_the_model_directory_is_refused() {
     .unwrap();
     for uri in ["meshes/link/secret.stl", "meshes/secret.stl"] {
         unavailable(t.load(uri, &t.options()), uri);
-        let open = UrdfOptions {
-            allow_outside_paths: true,
-            ..t.options()
-        };
+        let open = t.options().with_allow_outside_paths(true);
         assert!(t.load(uri, &open).is_ok());
     }
     // a link inside the model directory to a file inside it is fine
@@ -184,10 +178,7 @@ fn primitive_segments_are_capped() {
     let sphere = r#"<robot name="r"><link name="a"><collision><geometry><sphere radius="1"/>
         </geometry></collision></link></robot>"#;
     for segments in [UrdfOptions::MAX_PRIMITIVE_SEGMENTS + 1, 100_000, u32::MAX] {
-        let opts = UrdfOptions {
-            primitive_segments: segments,
-            ..UrdfOptions::default()
-        };
+        let opts = UrdfOptions::default().with_primitive_segments(segments);
         assert_eq!(
             UrdfRobot::parse(sphere, ".", &opts).unwrap_err(),
             KinematicsError::TooManySegments {
@@ -196,10 +187,7 @@ fn primitive_segments_are_capped() {
             }
         );
     }
-    let opts = UrdfOptions {
-        primitive_segments: UrdfOptions::MAX_PRIMITIVE_SEGMENTS,
-        ..UrdfOptions::default()
-    };
+    let opts = UrdfOptions::default().with_primitive_segments(UrdfOptions::MAX_PRIMITIVE_SEGMENTS);
     let robot = UrdfRobot::parse(sphere, ".", &opts).unwrap();
     assert_eq!(robot.collisions[0][0].mesh.vertices().len(), 256 * 127 + 2);
 }

@@ -42,7 +42,7 @@
 //!     world.set_velocities(h, DVec3::new(0.0, 0.0, -1.0), DVec3::ZERO)?;
 //! }
 //! world.insert_static(shape, DAffine3::from_translation(DVec3::new(0.0, 0.0, -1.0)))?;
-//! let report = world.step(&StepOptions::default().with_mode(Mode::AllContacts))?;
+//! let report = world.step(&StepOptions::default().with_mode(Mode::All))?;
 //! assert!(report.contacts.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

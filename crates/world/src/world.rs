@@ -13,6 +13,7 @@ use crate::{Collider, WorldError};
 /// A body of a [`World`]: its slot and the slot's generation, so that a handle of a removed
 /// body never names the body that reuses its slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyHandle {
     index: u32,
     generation: u32,
@@ -27,24 +28,48 @@ impl BodyHandle {
     }
 }
 
-/// What a step computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// What a step computes (the variant names are the ones every query crate shares).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Mode {
-    /// The earliest contact of the world: pairs in order of their TOC lower bounds with a
-    /// running minimum (temporal culling, as CATCH Alg. 1): a pair whose lower bound reaches
-    /// the best TOC so far cannot improve it and is not queried.
+    /// The earliest contact of the world (the world's time of contact): pairs in order of
+    /// their TOC lower bounds with a running minimum (temporal culling, as CATCH Alg. 1): a
+    /// pair whose lower bound reaches the best TOC so far cannot improve it and is not
+    /// queried. Called `Earliest` before 0.2 (still accepted when deserializing).
     #[default]
-    Earliest,
-    /// The first contact of every pair that touches during the step.
-    AllContacts,
+    #[cfg_attr(feature = "serde", serde(alias = "Earliest"))]
+    Toc,
+    /// The first contact of every pair that touches during the step. Called `AllContacts`
+    /// before 0.2 (still accepted when deserializing).
+    #[cfg_attr(feature = "serde", serde(alias = "AllContacts"))]
+    All,
     /// Whether anything touches during the step: stops at the first pair found in contact
     /// (per-pair Boolean CA).
     Boolean,
 }
 
+impl Mode {
+    /// The old name of [`Mode::Toc`] (the earliest contact of the world).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `Mode::Toc` (one vocabulary across crates)"
+    )]
+    #[allow(non_upper_case_globals)]
+    pub const Earliest: Mode = Mode::Toc;
+
+    /// The old name of [`Mode::All`] (every pair's first contact).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `Mode::All` (one vocabulary across crates)"
+    )]
+    #[allow(non_upper_case_globals)]
+    pub const AllContacts: Mode = Mode::All;
+}
+
 /// Where the candidate pairs of a step come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum BroadPhase {
     /// Sweep-and-prune of the swept boxes on x, y, z with insertion-sort updates.
@@ -58,13 +83,15 @@ pub enum BroadPhase {
 ///
 /// ```
 /// use ccd_world::{BroadPhase, Mode, StepOptions};
-/// let o = StepOptions::default().with_mode(Mode::AllContacts).with_scheduling(false);
+/// let o = StepOptions::default().with_mode(Mode::All).with_scheduling(false);
 /// assert_eq!(o.broad_phase, BroadPhase::SweepAndPrune);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 #[non_exhaustive]
 pub struct StepOptions {
-    /// What the step computes (default [`Mode::Earliest`]).
+    /// What the step computes (default [`Mode::Toc`]).
     pub mode: Mode,
     /// The broad phase (default sweep-and-prune).
     pub broad_phase: BroadPhase,
@@ -79,7 +106,7 @@ pub struct StepOptions {
 impl Default for StepOptions {
     fn default() -> Self {
         Self {
-            mode: Mode::Earliest,
+            mode: Mode::Toc,
             broad_phase: BroadPhase::SweepAndPrune,
             scheduling: true,
             #[cfg(feature = "parallel")]
@@ -121,6 +148,8 @@ impl StepOptions {
 
 /// A contact between two bodies during a step (`a` has the lower slot index).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct PairContact {
     /// First body (the contact's body A).
     pub a: BodyHandle,
@@ -132,6 +161,8 @@ pub struct PairContact {
 
 /// Counters of a step (the rigid-pile scene prints them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepStats {
     /// Live bodies.
     pub bodies: usize,
@@ -161,11 +192,13 @@ pub struct StepStats {
 
 /// The answer of one [`World::step`].
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepReport {
     /// The step's index (0 for the first step).
     pub step: u64,
-    /// Contacts: the earliest one ([`Mode::Earliest`], ties to the lowest slot pair), every
-    /// one sorted by slot pair ([`Mode::AllContacts`]), or the first found
+    /// Contacts: the earliest one ([`Mode::Toc`], ties to the lowest slot pair), every
+    /// one sorted by slot pair ([`Mode::All`]), or the first found
     /// ([`Mode::Boolean`]).
     pub contacts: Vec<PairContact>,
     /// Counters.
@@ -889,7 +922,7 @@ impl World {
                 None => free_keys.push(*key),
             }
         }
-        if opts.mode == Mode::Earliest {
+        if opts.mode == Mode::Toc {
             let best = contacts.iter().copied().min_by(|x, y| {
                 x.contact
                     .toc
@@ -954,13 +987,13 @@ impl World {
         }
         let mut out = Vec::with_capacity(cands.len());
         match opts.mode {
-            Mode::AllContacts => {
+            Mode::All => {
                 for c in cands.iter() {
                     let (r, n) = self.query(c.key, CaMode::Toc)?;
                     out.push((c.key, r, n));
                 }
             }
-            Mode::Earliest => {
+            Mode::Toc => {
                 cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
                 let mut best = f64::INFINITY;
                 for (i, c) in cands.iter().enumerate() {
@@ -1011,11 +1044,11 @@ impl World {
             .par_iter()
             .map(|c| -> Result<Option<Answer>, WorldError> {
                 match mode {
-                    Mode::AllContacts => {
+                    Mode::All => {
                         let (r, n) = self.query(c.key, CaMode::Toc)?;
                         Ok(Some((c.key, r, n)))
                     }
-                    Mode::Earliest => {
+                    Mode::Toc => {
                         if c.lb > f64::from_bits(best.load(Ordering::Relaxed)) {
                             return Ok(None);
                         }

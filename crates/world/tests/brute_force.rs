@@ -157,21 +157,21 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
     let sched = StepOptions::default();
     #[allow(unused_mut)]
     let mut configs = vec![
-        sched.with_mode(Mode::AllContacts),
-        sched.with_mode(Mode::Earliest),
+        sched.with_mode(Mode::All),
+        sched.with_mode(Mode::Toc),
         sched.with_mode(Mode::Boolean),
         sched
-            .with_mode(Mode::AllContacts)
+            .with_mode(Mode::All)
             .with_broad_phase(BroadPhase::AllPairs)
             .with_scheduling(false),
         sched
-            .with_mode(Mode::Earliest)
+            .with_mode(Mode::Toc)
             .with_broad_phase(BroadPhase::AllPairs),
     ];
     #[cfg(feature = "parallel")]
     configs.extend([
-        sched.with_mode(Mode::AllContacts).with_parallel(true),
-        sched.with_mode(Mode::Earliest).with_parallel(true),
+        sched.with_mode(Mode::All).with_parallel(true),
+        sched.with_mode(Mode::Toc).with_parallel(true),
         sched.with_mode(Mode::Boolean).with_parallel(true),
     ]);
     let mut worlds: Vec<World> = (0..configs.len())
@@ -258,7 +258,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
             .fold(f64::INFINITY, f64::min);
         for (k, (answer, o)) in answers.iter().zip(&configs).enumerate() {
             match o.mode {
-                Mode::AllContacts => {
+                Mode::All => {
                     let got: BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> = answer
                         .contacts
                         .iter()
@@ -266,7 +266,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
                         .collect();
                     prop_assert_eq!(&got, &reference, "world {} (seed {})", k, seed);
                 }
-                Mode::Earliest => match answer.earliest() {
+                Mode::Toc => match answer.earliest() {
                     None => {
                         prop_assert!(reference.is_empty(), "world {} missed (seed {})", k, seed)
                     }
@@ -383,7 +383,7 @@ fn scheduling_defers_then_requeues_on_speed_up() {
             RigidMotion::from_velocities(start, -side * 0.05, DVec3::ZERO, DVec3::ZERO).unwrap(),
         )
         .unwrap();
-    let opts = StepOptions::default().with_mode(Mode::AllContacts);
+    let opts = StepOptions::default().with_mode(Mode::All);
     let mut deferred_steps = 0;
     for _ in 0..10 {
         let r = world.step(&opts).unwrap();
@@ -425,7 +425,7 @@ fn scheduling_defers_then_requeues_on_speed_up() {
 #[test]
 fn free_pairs_count_their_iterations() {
     let cube = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap())).unwrap();
-    for mode in [Mode::AllContacts, Mode::Earliest, Mode::Boolean] {
+    for mode in [Mode::All, Mode::Toc, Mode::Boolean] {
         let mut world = World::new(CaOptions::default()).unwrap();
         let still = world
             .insert(
@@ -525,4 +525,14 @@ fn bad_input_is_a_typed_error() {
         Err(WorldError::BadShape(_))
     ));
     assert!(World::new(CaOptions::default().with_max_iterations(0)).is_err());
+}
+
+/// The modes' names before the shared vocabulary still compile (deprecated) and mean the
+/// same queries.
+#[test]
+#[allow(deprecated)]
+fn old_mode_names_are_aliases() {
+    assert_eq!(Mode::Earliest, Mode::Toc);
+    assert_eq!(Mode::AllContacts, Mode::All);
+    assert_eq!(StepOptions::default().mode, Mode::Toc);
 }

@@ -428,7 +428,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
     } else {
         &[100, 1000, 10_000]
     };
-    let base = StepOptions::default().with_mode(Mode::AllContacts);
+    let base = StepOptions::default().with_mode(Mode::All);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
     bar.set_length(4 + scaling.len() as u64);
     let main = simulate(&shapes, n, steps, base, None)?;
@@ -601,7 +601,7 @@ mod tests {
     fn procedural_pile_runs_and_runs_agree() {
         let (shapes, note) = library(None, true).unwrap();
         assert!(note.contains("procedural shapes only"));
-        let base = StepOptions::default().with_mode(Mode::AllContacts);
+        let base = StepOptions::default().with_mode(Mode::All);
         let a = simulate(&shapes, 27, 40, base, None).unwrap();
         let b = simulate(
             &shapes,

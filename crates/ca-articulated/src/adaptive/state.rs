@@ -497,10 +497,7 @@ impl<E> BodyState<E> {
             return false;
         };
         let tolerance = 2.0 * self.margin / (1.0 + 1e-6);
-        let opts = MeshDistanceOptions {
-            upper_bound: 2.0 * tolerance,
-            ..MeshDistanceOptions::default()
-        };
+        let opts = MeshDistanceOptions::default().with_upper_bound(2.0 * tolerance);
         mesh_distance(
             sx.body().mesh_bvh(),
             &self.pose0[x.index()],

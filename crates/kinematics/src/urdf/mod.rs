@@ -104,8 +104,16 @@ use crate::{ArticulatedModel, Joint, KinematicsError, Limits, LinkId, LinkSpec, 
 pub use srdf::{parse_srdf_disabled_pairs, read_srdf_disabled_pairs};
 
 /// How to load a URDF: where `package://` URIs point and how finely primitives are
-/// tessellated.
+/// tessellated. `Default` and the `with_*` builders:
+///
+/// ```
+/// use ccd_kinematics::urdf::UrdfOptions;
+/// let o = UrdfOptions::default().with_primitive_segments(8).with_package("arm", "/data/arm");
+/// assert_eq!((o.primitive_segments, o.allow_outside_paths), (8, false));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct UrdfOptions {
     /// `(prefix, directory)` pairs: `package://PREFIX/rest` resolves to `directory/rest`.
     /// A prefix is a package name (`"panda_description"`) or a longer path
@@ -124,6 +132,7 @@ pub struct UrdfOptions {
 
 /// Which URDF elements give each link's geometry ([`UrdfOptions::geometry`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UrdfGeometry {
     /// The `<collision>` elements (usually simplified meshes).
     #[default]
@@ -162,6 +171,30 @@ impl UrdfOptions {
     #[must_use]
     pub fn with_package(mut self, prefix: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
         self.package_dirs.push((prefix.into(), dir.into()));
+        self
+    }
+
+    /// These options with the `(prefix, directory)` pairs `package_dirs` (replacing any).
+    #[must_use]
+    pub fn with_package_dirs(mut self, package_dirs: Vec<(String, PathBuf)>) -> Self {
+        self.package_dirs = package_dirs;
+        self
+    }
+
+    /// These options tessellating primitives with `primitive_segments` vertices around the
+    /// axis (checked when loading: at least 3, at most
+    /// [`MAX_PRIMITIVE_SEGMENTS`](Self::MAX_PRIMITIVE_SEGMENTS)).
+    #[must_use]
+    pub fn with_primitive_segments(mut self, primitive_segments: u32) -> Self {
+        self.primitive_segments = primitive_segments;
+        self
+    }
+
+    /// These options letting mesh files lie outside the model and package directories
+    /// (`true` only for trusted documents).
+    #[must_use]
+    pub fn with_allow_outside_paths(mut self, allow_outside_paths: bool) -> Self {
+        self.allow_outside_paths = allow_outside_paths;
         self
     }
 
