@@ -24,7 +24,9 @@
 //! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
 //! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::Scene`] ([`ca_articulated`]) |
+//! | the same, stepped by a simulator that moves only some joints per step (adaptive dynamics, sleeping limbs) | the same answers, with culling work that follows the joints that move | [`ca_articulated::AdaptiveScene`] with [`ca_articulated::AdaptiveStep`] |
 //! | JSON Lines files of queries, or a shell | the same queries without writing Rust: the `ccd` command (`toc`, `frames`, `batch` on all cores, `--shard I/N`) and its JSON schema | the `ccd-cli` crate (`crates/cli`; not re-exported here) |
+//! | Python and numpy arrays | rigid TOC, vectorised vertex–face / edge–edge batches, deforming scenes, URDF robots, JSON Lines batches | the Python module `ccd` of the `ccd-python` crate (`crates/python`, `pip install ./crates/python`; not a Rust dependency) |
 //!
 //! # Examples
 //!
@@ -172,6 +174,74 @@
 //! # Ok::<(), ccd::Error>(())
 //! ```
 //!
+//! ## Adaptive articulated: only the joints that move
+//! A simulator that rigidifies parts of a body names the joints that move in each step; the
+//! answers are those of [`ca_articulated::Scene::query`].
+//! ```
+//! use std::sync::Arc;
+//! use ccd::prelude::*;
+//! use ccd::ca_articulated::{AdaptiveScene, AdaptiveStep};
+//! use ccd::kinematics::{Joint, LinkId, LinkSpec};
+//!
+//! // a four-link planar arm beside a post at (3.3, 0.5)
+//! let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+//! let link = |i: usize| LinkSpec {
+//!     name: format!("l{i}"),
+//!     parent: (i > 0).then(|| format!("l{}", i - 1)),
+//!     joint: hinge,
+//!     offset: DAffine3::from_translation(if i > 0 { DVec3::X } else { DVec3::ZERO }),
+//! };
+//! let model = ArticulatedModel::new((0..4).map(link).collect())?;
+//! let tetra = |p: [DVec3; 4]| TriMesh::new(p.to_vec(), vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]);
+//! let rod = tetra([DVec3::new(0.1, -0.05, -0.05), DVec3::new(0.9, -0.05, -0.05),
+//!                  DVec3::new(0.5, 0.05, -0.05), DVec3::new(0.5, 0.0, 0.05)])?;
+//! let post = tetra([DVec3::new(3.2, 0.4, -1.0), DVec3::new(3.4, 0.4, -1.0),
+//!                   DVec3::new(3.3, 0.6, -1.0), DVec3::new(3.3, 0.5, 1.0)])?;
+//! let mut scene = ArticulatedScene::new();
+//! scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(rod); 4])?);
+//! scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
+//! let mut adaptive = AdaptiveScene::new(scene);
+//! // only the joint of link 3 turns: the tip swings into the post
+//! let (q0, q1) = ([0.0; 4], [0.0, 0.0, 0.0, 2.0]);
+//! let step = AdaptiveStep { q0: &q0, q1: &q1, active: &[LinkId(3)] };
+//! let result = adaptive.query(&[step], &QueryOptions::default())?;
+//! let hit = result.first().expect("the tip hits the post");
+//! assert_eq!((hit.a, hit.b), (Part::Link { body: 0, link: LinkId(3) }, Part::Environment));
+//! assert!(hit.contact.toc > 0.0 && hit.contact.toc < 1.0);
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
+//! ## World: many rigid bodies, step after step
+//! ```
+//! use std::sync::Arc;
+//! use ccd::prelude::*;
+//! use ccd::world::{Collider, Mode as WorldMode, StepOptions, World};
+//!
+//! let tetra = TriMesh::new(
+//!     vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+//!     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+//! )?;
+//! // a convex body (GJK on its hull); meshes and analytic shapes are colliders too
+//! let shape = Collider::convex(RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?)?;
+//! let mut world = World::new(CaOptions::default())?; // the per-pair CA options (tolerance 1e-3)
+//! world.insert_static(shape.clone(), DAffine3::IDENTITY)?;
+//! // a row of falling bodies; only the one above the static body reaches it in this step
+//! let mut falling = Vec::new();
+//! for i in 0..5 {
+//!     let start = DAffine3::from_translation(DVec3::new(3.0 * f64::from(i), 0.0, 3.0));
+//!     let h = world.insert(shape.clone(), RigidMotion::stationary(start)?)?;
+//!     world.set_velocities(h, DVec3::new(0.0, 0.0, -2.5), DVec3::ZERO)?; // per step
+//!     falling.push(h);
+//! }
+//! let report = world.step(&StepOptions::default().with_mode(WorldMode::Toc))?;
+//! let first = report.earliest().expect("body 0 lands on the static body");
+//! assert_eq!(first.b, falling[0]);
+//! assert!(first.contact.toc > 0.5 && first.contact.toc < 1.0);
+//! // the bodies have moved to their poses at t = 1; the next step continues from there
+//! assert_eq!(report.step, 0);
+//! # Ok::<(), ccd::Error>(())
+//! ```
+//!
 //! # Conventions and vocabulary
 //!
 //! - `f64` glam types throughout (`DVec3`, `DMat3`, `DQuat`, `DAffine3`, re-exported in the
@@ -183,7 +253,8 @@
 //! - A query's **mode** says what it computes, with the same variant names everywhere:
 //!   `Toc` (the first contact), `All` (every colliding pair, each with its own time) and
 //!   `Boolean` (only whether anything collides, for planners): [`ca_rigid::Mode`]
-//!   (`Toc`, `Boolean`), [`ca_articulated::Mode`] and [`la_deformable::Mode`] (all three).
+//!   (`Toc`, `Boolean`), [`ca_articulated::Mode`], [`la_deformable::Mode`] and
+//!   [`world::Mode`] (all three).
 //! - A **status** says how it ended; one type for every crate, [`geometry::Status`]:
 //!   `Converged`, `InitiallyTouching`, `OutOfIterations`, or `Stalled` (rigid and
 //!   articulated CA, when the tolerance is below what `f64` resolves at the scene's scale).
@@ -195,14 +266,16 @@
 //!   b at `toc`, the `distance` there and the `status`: [`ca_rigid::Contact`],
 //!   [`ca_articulated::PairContact`] (a `Contact` plus the two [`ca_articulated::Part`]s),
 //!   [`la_deformable::SceneContact`], [`la_deformable::PrimitiveToc`] (one feature pair,
-//!   witnesses in its `closest`), [`avatar_sv::ExactContact`].
+//!   witnesses in its `closest`), [`avatar_sv::ExactContact`], [`ca_rigid::ShapeContact`]
+//!   and [`world::PairContact`] (a `ShapeContact` plus the two bodies' handles).
 //! - **Options** start from `Default` and are `#[non_exhaustive]`: change them with the
 //!   `with_*` builders, e.g. `CaOptions::default().with_tolerance(1e-4)` or
 //!   `SceneOptions::default().with_tolerance(1e-5)`. Results are `#[non_exhaustive]` too, so
 //!   fields can be added without breaking you.
 //! - Old names stay one release as deprecated aliases: `la_deformable::Output` (now `Mode`),
 //!   `la_deformable::LaStatus` (now `Status`), `la_deformable::Mode::Global` (now `Toc`),
-//!   `avatar_sv::CaStatus` (now `Status`).
+//!   `avatar_sv::CaStatus` (now `Status`), `world::Mode::Earliest` (now `Toc`),
+//!   `world::Mode::AllContacts` (now `All`).
 //!
 //! # Tolerances
 //!
@@ -229,7 +302,7 @@
 //! | `urdf` | no | URDF/SRDF import of articulated models: `kinematics::urdf`, [`prelude`]'s `UrdfRobot` (enables `io`) |
 //! | `mocap` | no | BVH (Biovision) motion-capture import: `kinematics::mocap` |
 //! | `parallel` | no | rayon in the deformable scene query ([`la_deformable::scene::SceneOptions`]'s `parallel`) and the world's narrow phase ([`world::StepOptions`]'s `parallel`) |
-//! | `serde` | no | `Serialize`/`Deserialize` on meshes, motions, options and results |
+//! | `serde` | no | `Serialize`/`Deserialize` on meshes, motions, options and results of every crate (statuses in snake case: `"converged"`) |
 //!
 //! # Performance
 //!
@@ -288,6 +361,7 @@ pub use ccd_kinematics::KinematicsError;
 pub use ccd_la_deformable::LaError;
 #[doc(inline)]
 pub use ccd_taylor::TaylorError;
+#[doc(inline)]
 pub use ccd_world::WorldError;
 
 pub mod prelude {
@@ -357,6 +431,8 @@ mod readme_doctests {
     struct LaDeformable;
     #[doc = include_str!("../../avatar-sv/README.md")]
     struct AvatarSv;
+    #[doc = include_str!("../../world/README.md")]
+    struct World;
     #[doc = include_str!("../../../README.md")]
     struct Workspace;
 }
