@@ -68,7 +68,7 @@ pub struct AdaptiveStep<'a> {
 /// reach the narrow phase, so the answer does not depend on them (a looser box only keeps
 /// pairs that cannot come within `ε`). Taylor-model node boxes cost about 7× more per node
 /// for boxes of about the same size on the benchmark scenes (wooden men, pendulums, falling
-/// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models, 0.1–0.2× with
+/// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models, 0.1–0.3× with
 /// intervals; `docs/benchmarks.md`).
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
