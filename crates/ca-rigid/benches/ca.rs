@@ -6,21 +6,35 @@
 //! plates passing at high speed; a 20K noisy sphere dropping on a 100K terrain; convex pairs.
 //! parry's mesh–mesh cast takes seconds per query, so it runs with criterion's minimum
 //! sample count (10) and only on the 5K workloads when `CCD_BENCH_PARRY_MESH=1`.
+//!
+//! Group `ca_analytic`: analytic pairs (`time_of_contact_shapes`) against parry's cast of the
+//! same shapes under the same `NonlinearRigidMotion`s (linear + angular velocity about
+//! `local_center`), the pairs of `cargo xtask bench --scene rigid-pairs`: ball–ball head-on
+//! while spinning, ball–ball near miss, capsule–box turning 86° about an offset centre,
+//! cylinder–box rolling.
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact, time_of_contact_convex};
-use ccd_distance::{MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_with};
+use ccd_ca_rigid::{
+    CaOptions, RigidBody, Shape as CcdShape, time_of_contact, time_of_contact_convex,
+    time_of_contact_shapes,
+};
+use ccd_distance::{
+    Ball, Capsule, Cuboid, Cylinder, MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_with,
+};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
 use criterion::{Criterion, criterion_group, criterion_main};
 use parry3d_f64::math::Pose;
 use parry3d_f64::query::{NonlinearRigidMotion, cast_shapes_nonlinear};
-use parry3d_f64::shape::{ConvexPolyhedron, Shape, TriMesh as ParryTriMesh};
+use parry3d_f64::shape::{
+    Ball as ParryBall, Capsule as ParryCapsule, ConvexPolyhedron, Cuboid as ParryCuboid,
+    Cylinder as ParryCylinder, Shape, TriMesh as ParryTriMesh,
+};
 
 /// Deterministic noise in [-1, 1].
 fn noise(i: u64) -> f64 {
@@ -380,5 +394,113 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// A motion from a start translation, linear and angular velocity and a rotation centre, as
+/// both libraries state it.
+fn velocities(
+    at: DVec3,
+    lin: DVec3,
+    ang: DVec3,
+    centre: DVec3,
+) -> (RigidMotion, NonlinearRigidMotion) {
+    let start = DAffine3::from_translation(at);
+    let ours = RigidMotion::from_velocities(start, lin, ang, centre).unwrap();
+    let theirs = NonlinearRigidMotion::new(Pose::from_translation(at), centre, lin, ang);
+    (ours, theirs)
+}
+
+/// A named analytic pair: both shapes as each library states them, and both motions.
+type AnalyticPair = (
+    &'static str,
+    CcdShape,
+    Box<dyn Shape>,
+    CcdShape,
+    Box<dyn Shape>,
+    (RigidMotion, NonlinearRigidMotion),
+    (RigidMotion, NonlinearRigidMotion),
+);
+
+fn analytic(c: &mut Criterion) {
+    let opts = CaOptions::default();
+    let mut g = c.benchmark_group("ca_analytic");
+    g.sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    let still = velocities(DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+    let pairs: Vec<AnalyticPair> = vec![
+        (
+            "ball-ball head-on spinning",
+            CcdShape::Ball(Ball::new(0.5).unwrap()),
+            Box::new(ParryBall::new(0.5)),
+            CcdShape::Ball(Ball::new(0.3).unwrap()),
+            Box::new(ParryBall::new(0.3)),
+            still,
+            velocities(
+                DVec3::new(4.0, 0.2, 0.1),
+                DVec3::new(-8.0, 0.0, 0.0),
+                DVec3::new(0.0, 20.0, 5.0),
+                DVec3::ZERO,
+            ),
+        ),
+        (
+            "ball-ball near miss",
+            CcdShape::Ball(Ball::new(0.5).unwrap()),
+            Box::new(ParryBall::new(0.5)),
+            CcdShape::Ball(Ball::new(0.3).unwrap()),
+            Box::new(ParryBall::new(0.3)),
+            still,
+            velocities(
+                DVec3::new(4.0, 0.81, 0.0),
+                DVec3::new(-8.0, 0.0, 0.0),
+                DVec3::ZERO,
+                DVec3::ZERO,
+            ),
+        ),
+        (
+            "capsule-box 86deg offset centre",
+            CcdShape::Capsule(Capsule::new_y(0.6, 0.2).unwrap()),
+            Box::new(ParryCapsule::new_y(0.6, 0.2)),
+            CcdShape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.4, 0.3)).unwrap()),
+            Box::new(ParryCuboid::new(DVec3::new(0.5, 0.4, 0.3))),
+            velocities(
+                DVec3::new(-2.5, 0.3, 0.0),
+                DVec3::new(3.0, 0.0, 0.0),
+                DVec3::new(0.0, 0.0, 1.5),
+                DVec3::new(0.0, 0.4, 0.0),
+            ),
+            still,
+        ),
+        (
+            "cylinder-box rolling",
+            CcdShape::Cylinder(Cylinder::new(0.3, 0.5).unwrap()),
+            Box::new(ParryCylinder::new(0.3, 0.5)),
+            CcdShape::Cuboid(Cuboid::new(DVec3::splat(0.4)).unwrap()),
+            Box::new(ParryCuboid::new(DVec3::splat(0.4))),
+            velocities(
+                DVec3::new(-3.0, 0.0, 0.0),
+                DVec3::new(4.0, 0.0, 0.0),
+                DVec3::new(0.0, 0.0, -8.0),
+                DVec3::ZERO,
+            ),
+            still,
+        ),
+    ];
+    for (name, a, pa, b, pb, (ma, qa), (mb, qb)) in &pairs {
+        let ours = time_of_contact_shapes(a, ma, b, mb, &opts).unwrap();
+        eprintln!(
+            "{name}: ours toc = {:?} ({:?} iterations), parry toc = {:?}",
+            ours.map(|c| c.toc),
+            ours.map(|c| c.stats.iterations),
+            parry_cast(qa, pa.as_ref(), qb, pb.as_ref())
+        );
+        g.bench_function(format!("{name}/ccd"), |bch| {
+            bch.iter(|| time_of_contact_shapes(black_box(a), ma, black_box(b), mb, &opts))
+        });
+        g.bench_function(format!("{name}/parry"), |bch| {
+            bch.iter(|| parry_cast(qa, pa.as_ref(), qb, pb.as_ref()))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, analytic);
 criterion_main!(benches);

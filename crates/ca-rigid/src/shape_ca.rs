@@ -6,7 +6,7 @@
 
 use ccd_bvh::Rss;
 use ccd_distance::{
-    ConvexShape, MAX_COORDINATE, MeshDistanceOptions, convex_distance, mesh_distance,
+    ConvexShape, MAX_COORDINATE, MeshDistanceOptions, convex_distance_within, mesh_distance,
 };
 use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
@@ -143,6 +143,11 @@ struct Query<'q> {
     eps: f64,
     /// `ε/2 + δ`.
     margin: f64,
+    /// How exactly iterative distances (GJK with a cylinder) are computed: `ε/4`. A pair
+    /// whose lower bound is at most the margin `ε/2 + δ` then has a distance (of two real
+    /// points) at most `3ε/4 + δ < ε`: it is reported touching, so a coarse distance never
+    /// stalls the advancement; steps use the lower bound, which stays proven.
+    gjk_tolerance: f64,
 }
 
 /// A node of a mesh traversal waiting in the queue (key = safe advancement time).
@@ -224,6 +229,27 @@ fn convex_support(c: ConvexShape<'_>, dir: DVec3) -> f64 {
         ConvexShape::Hull(h) => dir.dot(h.support(dir).0),
         ConvexShape::Triangle(t) => dir.dot(t.a).max(dir.dot(t.b)).max(dir.dot(t.c)),
     }
+}
+
+/// `max (y − c)·m` over the points `y` of a convex shape's *core* (a ball's centre, a
+/// capsule's segment, the shape itself otherwise; its frame, as `c` and `m`), from the
+/// core's support function, rounded up; `r` bounds `|y − c|` over the core.
+fn core_support(shape: ConvexShape<'_>, m: DVec3, c: DVec3, r: f64) -> f64 {
+    let h = match shape {
+        ConvexShape::Ball(_) => 0.0,
+        ConvexShape::Capsule(s) => {
+            let g = s.segment();
+            m.dot(g.a).max(m.dot(g.b))
+        }
+        other => convex_support(other, m),
+    };
+    // rounding: the dot products' terms are below (|y| + |c|) |m| ≤ (r + 2|c|) |m|
+    h - c.dot(m) + 64.0 * f64::EPSILON * (r + 2.0 * c.length()) * m.length()
+}
+
+/// `max |(y − c)·m|` over the points `y` of a convex shape's core, rounded up.
+fn core_extent(shape: ConvexShape<'_>, m: DVec3, c: DVec3, r: f64) -> f64 {
+    core_support(shape, m, c, r).max(core_support(shape, -m, c, r))
 }
 
 /// A point of a convex shape near `p` (its frame): exact for balls, capsules, cuboids and
@@ -312,6 +338,95 @@ impl Query<'_> {
         (lin + ang) * (1.0 + 1e-12)
     }
 
+    /// The bound of [`Query::mu`] for two convex parts, tightened with where their cores
+    /// are at the evaluated time and how far they can turn within `horizon` (valid over
+    /// `[t, t + horizon]` only): a point at offset `q` from its rotation centre moves along
+    /// `n` with `v·n + ω q·(n × u)`, `|q| ≤ r` and `q` turns by at most `θ = ω·horizon`, so
+    /// `|q·w| ≤ min(r|w|, e + θ r|w|)` with `w = n × u` and `e = max |q(t)·w|` over the core
+    /// (its support functions; docs/architecture.md, "Rigid motion bound").
+    #[allow(clippy::too_many_arguments)]
+    fn mu_parts(
+        &self,
+        n: DVec3,
+        x: &Part<'_>,
+        cx: ConvexShape<'_>,
+        px: &DAffine3,
+        y: &Part<'_>,
+        cy: ConvexShape<'_>,
+        py: &DAffine3,
+        horizon: f64,
+    ) -> f64 {
+        let term = |omega: f64, u: DVec3, part: &Part<'_>, c: ConvexShape<'_>, pose: &DAffine3| {
+            if omega == 0.0 {
+                return 0.0;
+            }
+            let w = n.cross(u);
+            let wl = w.length();
+            let rw = part.core_r * wl;
+            let e = core_extent(c, pose.matrix3.transpose() * w, part.centre, part.core_r);
+            omega * rw.min(e + rw * (omega * horizon + 8.0 * f64::EPSILON))
+        };
+        let lin = self.dv.dot(n).abs();
+        let ang = term(self.wa, self.ua, x, cx, px) + term(self.wb, self.ub, y, cy, py);
+        (lin + ang) * (1.0 + 1e-12)
+    }
+
+    /// A safe step for two convex parts separated by `gap` along the unit direction `n`
+    /// (world) at the evaluated time, from a second-order bound of the gap: every point of
+    /// a body projects on `n` as `p(s)` with `p'(0) = v·n + ω q·w` (`q` its offset from the
+    /// rotation centre, `w = n × u`) and `|p''| ≤ ω² |q| ≤ ω² r`. So the largest projection
+    /// of A grows by at most `s (v_a·n + ω_a h_A(w_a)) + s² ω_a² r_a / 2` (`h` the core's
+    /// support function about the centre, *signed*: a part turning away from the other
+    /// body is not charged for it), the smallest of B shrinks by at most
+    /// `s (−v_b·n + ω_b h_B(−w_b)) + s² ω_b² r_b / 2`, and the gap stays above `ε/2 + δ`
+    /// until the smallest positive root of `gap − ε/2 − δ − α s − β s²/2`, with
+    /// `α = (v_a − v_b)·n + ω_a h_A(w_a) + ω_b h_B(−w_b)`, `β = ω_a² r_a + ω_b² r_b`.
+    /// Valid for any step length (no horizon), any angle.
+    #[allow(clippy::too_many_arguments)]
+    fn key_second_order(
+        &self,
+        gap: f64,
+        n: DVec3,
+        x: &Part<'_>,
+        cx: ConvexShape<'_>,
+        px: &DAffine3,
+        y: &Part<'_>,
+        cy: ConvexShape<'_>,
+        py: &DAffine3,
+    ) -> f64 {
+        let g = gap - self.margin;
+        if g.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return 0.0;
+        }
+        let support =
+            |omega: f64, w: DVec3, part: &Part<'_>, c: ConvexShape<'_>, pose: &DAffine3| {
+                if omega == 0.0 {
+                    0.0
+                } else {
+                    omega * core_support(c, pose.matrix3.transpose() * w, part.centre, part.core_r)
+                }
+            };
+        let ha = support(self.wa, n.cross(self.ua), x, cx, px);
+        let hb = support(self.wb, -n.cross(self.ub), y, cy, py);
+        let lin = -self.dv.dot(n);
+        let alpha = lin + ha + hb + 1e-12 * (lin.abs() + ha.abs() + hb.abs());
+        let beta = (self.wa * self.wa * x.core_r + self.wb * self.wb * y.core_r) * (1.0 + 1e-12);
+        let s = if beta > 0.0 {
+            let root = (alpha * alpha + 2.0 * beta * g).sqrt();
+            if alpha < 0.0 {
+                (root - alpha) / beta
+            } else {
+                2.0 * g / (alpha + root)
+            }
+        } else if alpha > 0.0 {
+            g / alpha
+        } else {
+            return f64::INFINITY;
+        };
+        // (a NaN gives 0: no advancement)
+        if s > 0.0 { s * (1.0 - 1e-10) } else { 0.0 }
+    }
+
     #[inline]
     fn free(&self, ra: f64, rb: f64) -> f64 {
         (self.dv.length() + self.wa * ra + self.wb * rb) * (1.0 + 1e-12)
@@ -353,7 +468,7 @@ impl Query<'_> {
                     (Geom::Convex(cx), Geom::Convex(cy)) => {
                         stats.primitive_tests += 1;
                         let pos = rigid_inverse(&px) * py;
-                        let d = convex_distance(*cx, *cy, &pos);
+                        let d = convex_distance_within(*cx, *cy, &pos, self.gjk_tolerance);
                         let h = Hit {
                             distance: d.distance,
                             point_a: px.transform_point3(d.point_a),
@@ -367,7 +482,17 @@ impl Query<'_> {
                             return ev;
                         }
                         let n = px.matrix3 * d.normal;
-                        let k = self.key(d.lower_bound, self.mu(n, x.core_r, y.core_r));
+                        let mu = self.mu_parts(n, x, *cx, &px, y, *cy, &py, cap);
+                        let k = self.key(d.lower_bound, mu).max(self.key_second_order(
+                            d.lower_bound,
+                            n,
+                            x,
+                            *cx,
+                            &px,
+                            y,
+                            *cy,
+                            &py,
+                        ));
                         ev.best = ev.best.min(k);
                     }
                     (Geom::Mesh(m), Geom::Convex(c)) => {
@@ -522,7 +647,12 @@ impl Query<'_> {
                     }
                 }
                 stats.primitive_tests += 1;
-                let d = convex_distance(ConvexShape::Triangle(&tri), convex, &pos);
+                let d = convex_distance_within(
+                    ConvexShape::Triangle(&tri),
+                    convex,
+                    &pos,
+                    self.gjk_tolerance,
+                );
                 let feature_m = d.feature_a.lift(tris.triangles()[it as usize], it);
                 let (wa, wb) = (
                     pose_m.transform_point3(d.point_a),
@@ -612,7 +742,15 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 ///   otherwise (cylinders), [`ShapeDistance::lower_bound`](ccd_distance::ShapeDistance);
 ///   mesh nodes use the distance from their RSS to the convex part's bounding sphere along
 ///   the direction between them; two mesh parts of compounds use their exact mesh distance
-///   with the direction-free bound `|Δv| + ω_a r_a + ω_b r_b`.
+///   with the direction-free bound `|Δv| + ω_a r_a + ω_b r_b`; GJK (cylinder pairs) stops
+///   once its bounds are within `ε/4` of each other
+///   ([`convex_distance_within`](ccd_distance::convex_distance_within));
+/// - two convex parts take the larger of two safe steps: the one above with the turn
+///   limited to the step's horizon (twice the last step), `ω min(r|w|, e + θ r|w|)` for
+///   `w = u × n`, `e` the core's extent along `w` and `θ` the turn over the horizon; and a
+///   second-order one, where each body's extreme projection on `n` moves at most by
+///   `s (v·n + ω h(±w)) + s² ω² r / 2` (`h` the core's *signed* support about the rotation
+///   centre: a part turning away from the other is not charged for it).
 ///
 /// `δ` is the rounding allowance, `1e-12` of the query's coordinate scale, as in
 /// [`time_of_contact`](crate::time_of_contact).
@@ -720,6 +858,7 @@ pub fn time_of_contact_shapes_with_stats(
         wb: motion_b.angle(),
         eps: opts.tolerance,
         margin: 0.0,
+        gjk_tolerance: 0.25 * opts.tolerance,
     };
     let (ra, rb) = (a.radius_about(ca), b.radius_about(cb));
     let reach = |m: &RigidMotion| {
@@ -788,8 +927,12 @@ pub fn time_of_contact_shapes_with_stats(
             return Ok((Some(contact(h, 1.0, Status::Converged, stats)), stats));
         }
     }
+    // horizon of the convex pairs' motion bounds: the rest of the step at first, then
+    // twice the last step (steps shrink towards a contact, and so do the turns the bounds
+    // allow for); a step never exceeds it
+    let mut horizon = 1.0 - t;
     loop {
-        let ev = q.evaluate(t, 1.0 - t, &mut stats, &mut heap);
+        let ev = q.evaluate(t, horizon, &mut stats, &mut heap);
         stats.iterations += 1;
         if let Some(h) = ev.touching {
             let status = if t == 0.0 {
@@ -813,6 +956,7 @@ pub fn time_of_contact_shapes_with_stats(
                 stats,
             ));
         }
+        horizon = (2.0 * ev.best).min(1.0 - next);
         t = next;
     }
 }

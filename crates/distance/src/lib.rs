@@ -103,4 +103,6 @@ pub use gjk::{
 };
 pub use shape::{Ball, Capsule, Cuboid, Cylinder, ShapeError, SupportMap};
 pub use shapes::*;
-pub use support_gjk::{SUPPORT_GJK_MAX_ITERATIONS, SupportDistance, gjk_support};
+pub use support_gjk::{
+    SUPPORT_GJK_MAX_ITERATIONS, SupportDistance, gjk_support, gjk_support_within,
+};

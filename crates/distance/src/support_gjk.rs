@@ -63,6 +63,39 @@ pub fn gjk_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pos12: &DAffine3,
 ) -> SupportDistance {
+    gjk_support_within(a, b, pos12, 0.0)
+}
+
+/// [`gjk_support`] that may stop as soon as the distance is known to within `tolerance`
+/// (absolute): when `|v| − v·w/|v| ≤ tolerance` for the current closest point `v` and the
+/// support point `w` along `−v`. The answer keeps its guarantees — `distance` is the
+/// distance of two points of the sets (an upper bound), `gap` the width of a separating
+/// slab (a lower bound) — and `distance − gap ≤ tolerance` unless the loop stopped for
+/// convergence or at [`SUPPORT_GJK_MAX_ITERATIONS`]. For conservative advancement, which
+/// needs a lower bound and a contact test, not the exact distance: a smooth set (a
+/// cylinder's rim) converges only linearly, and most of its iterations refine digits that
+/// the advancement does not use. `tolerance` 0 (or NaN) is [`gjk_support`].
+///
+/// ```
+/// use ccd_distance::{Cuboid, Cylinder, gjk_support, gjk_support_within};
+/// use glam::{DAffine3, DQuat, DVec3};
+/// let a = Cuboid::new(DVec3::splat(0.4))?;
+/// let b = Cylinder::new(0.3, 0.5)?;
+/// let pos = DAffine3::from_rotation_translation(DQuat::from_rotation_z(0.7), DVec3::new(1.5, 0.2, 0.1));
+/// let (exact, coarse) = (gjk_support(&a, &b, &pos), gjk_support_within(&a, &b, &pos, 1e-3));
+/// assert!(coarse.iterations <= exact.iterations);
+/// assert!(coarse.gap <= exact.distance + 1e-12 && coarse.distance >= exact.gap - 1e-12);
+/// assert!(coarse.distance - coarse.gap <= 1e-3);
+/// # Ok::<(), ccd_distance::ShapeError>(())
+/// ```
+#[must_use]
+pub fn gjk_support_within<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pos12: &DAffine3,
+    tolerance: f64,
+) -> SupportDistance {
+    let tolerance = if tolerance > 0.0 { tolerance } else { 0.0 };
     let rot = pos12.matrix3;
     let rot_t = rot.transpose();
     let tr = pos12.translation;
@@ -96,7 +129,11 @@ pub fn gjk_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         iterations += 1;
         let p = support(-v);
         let vw = v.dot(p.w);
-        if vv - vw <= 1e-12 * vv || (0..s.n).any(|k| s.w[k] == p.w) {
+        // (vv − vw = |v| (|v| − v·w/|v|): the gap between the distance's bounds times |v|)
+        if vv - vw <= 1e-12 * vv
+            || vv - vw <= tolerance * vv.sqrt()
+            || (0..s.n).any(|k| s.w[k] == p.w)
+        {
             break;
         }
         let previous = s;

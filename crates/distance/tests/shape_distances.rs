@@ -11,6 +11,7 @@ mod support;
 
 use ccd_distance::{
     Ball, Capsule, ConvexHull, ConvexShape, Cuboid, Cylinder, ShapeDistance, convex_distance,
+    convex_distance_within,
 };
 use ccd_geometry::{Segment, Triangle};
 use glam::{DAffine3, DQuat, DVec3};
@@ -340,10 +341,66 @@ fn check(a: &Sh, pa: &DAffine3, b: &Sh, pb: &DAffine3) -> Result<(), TestCaseErr
     Ok(())
 }
 
+/// `convex_distance_within`: the same guarantees as the exact distance against the
+/// reference (an upper bound from two real witness points, a proven lower bound), with the
+/// two within `tolerance` of each other.
+fn check_within(
+    a: &Sh,
+    pa: &DAffine3,
+    b: &Sh,
+    pb: &DAffine3,
+    tolerance: f64,
+) -> Result<(), TestCaseError> {
+    let pos12 = pa.inverse() * *pb;
+    let got = convex_distance_within(a.as_convex(), b.as_convex(), &pos12, tolerance);
+    let got = got.transformed(pa);
+    let (lo, hi) = reference(a, pa, b, pb);
+    let tol = 1e-9;
+    prop_assert!(
+        got.lower_bound <= hi + tol,
+        "lower bound {} above the distance {hi}",
+        got.lower_bound
+    );
+    prop_assert!(
+        got.distance >= lo - tol,
+        "distance {} below the reference {lo}",
+        got.distance
+    );
+    // (separated shapes: overlapping ones may report a negative slab width)
+    prop_assert!(
+        lo <= tol || got.distance - got.lower_bound <= tolerance + 1e-9,
+        "bounds {} .. {} further apart than {tolerance}",
+        got.lower_bound,
+        got.distance
+    );
+    if hi == 0.0 {
+        prop_assert!(
+            got.distance <= tolerance + tol,
+            "overlap missed: {}",
+            got.distance
+        );
+    }
+    prop_assert!(point_to_shape(got.point_a, a, pa) <= 1e-8, "point_a off A");
+    prop_assert!(point_to_shape(got.point_b, b, pb) <= 1e-8, "point_b off B");
+    prop_assert!(
+        ((got.point_b - got.point_a).length() - got.distance).abs() <= 1e-8,
+        "witness distance {} vs {}",
+        (got.point_b - got.point_a).length(),
+        got.distance
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
     ))]
+
+    /// Random pairs with a distance tolerance (0 to 0.05; cylinder pairs stop early).
+    #[test]
+    fn pairs_within_a_tolerance_keep_their_bounds(a in shape(), b in shape(), pa in pose(1.5), pb in pose(1.5), tolerance in 0.0f64..0.05) {
+        check_within(&a, &pa, &b, &pb, tolerance)?;
+    }
 
     /// Random pairs at random poses (separated, touching and overlapping).
     #[test]

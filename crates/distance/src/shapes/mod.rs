@@ -63,7 +63,7 @@ use ccd_geometry::{Feature, Segment, Triangle};
 use glam::{DAffine3, DVec3};
 
 use crate::shape::SupportMap;
-use crate::{Ball, Capsule, Closest, ConvexHull, Cuboid, Cylinder, gjk_support};
+use crate::{Ball, Capsule, Closest, ConvexHull, Cuboid, Cylinder, gjk_support_within};
 
 /// The distance between two convex shapes, in the frame of shape A.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -334,7 +334,18 @@ pub(crate) fn by_gjk<A: Swept + ?Sized, B: Swept + ?Sized>(
     b: &B,
     pos12: &DAffine3,
 ) -> ShapeDistance {
-    let g = gjk_support(a.core(), b.core(), pos12);
+    by_gjk_within(a, b, pos12, 0.0)
+}
+
+/// [`by_gjk`] stopping once the distance is known to within `tolerance` (see
+/// [`gjk_support_within`](crate::gjk_support_within)).
+fn by_gjk_within<A: Swept + ?Sized, B: Swept + ?Sized>(
+    a: &A,
+    b: &B,
+    pos12: &DAffine3,
+    tolerance: f64,
+) -> ShapeDistance {
+    let g = gjk_support_within(a.core(), b.core(), pos12, tolerance);
     let n = g.len as usize;
     let fa = a.feature(g.point_a, &g.ids_a[..n]);
     let fb = b.feature(
@@ -387,6 +398,62 @@ pub enum ConvexShape<'s> {
 /// ```
 #[must_use]
 pub fn convex_distance(a: ConvexShape<'_>, b: ConvexShape<'_>, pos12: &DAffine3) -> ShapeDistance {
+    convex_distance_within(a, b, pos12, 0.0)
+}
+
+/// [`convex_distance`] for callers that need the distance only to within `tolerance`
+/// (absolute), such as conservative advancement: the pairs whose distance is iterative
+/// (GJK with a smooth set: a cylinder against a cuboid, a capsule, a cylinder, a hull or a
+/// triangle) may stop early, with `distance − lower_bound ≤ tolerance` (see
+/// [`gjk_support_within`](crate::gjk_support_within)); every other pair is exact as in
+/// [`convex_distance`]. Either way `distance` is the distance of the two reported witness
+/// points of the shapes (an upper bound of the true distance) and `lower_bound` a proven
+/// lower bound. `tolerance` 0 is [`convex_distance`].
+///
+/// ```
+/// use ccd_distance::{convex_distance, convex_distance_within, ConvexShape, Cuboid, Cylinder};
+/// use glam::{DAffine3, DQuat, DVec3};
+/// let (cyl, cube) = (Cylinder::new(0.3, 0.5)?, Cuboid::new(DVec3::splat(0.4))?);
+/// let pos = DAffine3::from_rotation_translation(DQuat::from_rotation_z(0.7), DVec3::new(1.5, 0.2, 0.1));
+/// let (a, b) = (ConvexShape::Cuboid(&cube), ConvexShape::Cylinder(&cyl));
+/// let exact = convex_distance(a, b, &pos);
+/// let coarse = convex_distance_within(a, b, &pos, 1e-3);
+/// assert!(coarse.lower_bound <= exact.distance && coarse.distance >= exact.lower_bound);
+/// assert!(coarse.distance - coarse.lower_bound <= 1e-3);
+/// # Ok::<(), ccd_distance::ShapeError>(())
+/// ```
+#[must_use]
+pub fn convex_distance_within(
+    a: ConvexShape<'_>,
+    b: ConvexShape<'_>,
+    pos12: &DAffine3,
+    tolerance: f64,
+) -> ShapeDistance {
+    use ConvexShape as S;
+    if tolerance > 0.0 {
+        // the kernels of these pairs are `by_gjk` on the same arguments
+        match (a, b) {
+            (S::Cuboid(a), S::Cylinder(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Cylinder(a), S::Cuboid(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Capsule(a), S::Cylinder(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Cylinder(a), S::Capsule(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Cylinder(a), S::Cylinder(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Cylinder(a), S::Hull(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Hull(a), S::Cylinder(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Cylinder(a), S::Triangle(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            (S::Triangle(a), S::Cylinder(b)) => return by_gjk_within(a, b, pos12, tolerance),
+            _ => {}
+        }
+    }
+    convex_distance_exact(a, b, pos12)
+}
+
+/// The pair functions' dispatch.
+fn convex_distance_exact(
+    a: ConvexShape<'_>,
+    b: ConvexShape<'_>,
+    pos12: &DAffine3,
+) -> ShapeDistance {
     use ConvexShape as S;
     match (a, b) {
         (S::Ball(a), S::Ball(b)) => ball_ball(a, b, pos12),
