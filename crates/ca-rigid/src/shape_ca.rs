@@ -427,6 +427,88 @@ impl Query<'_> {
         if s > 0.0 { s * (1.0 - 1e-10) } else { 0.0 }
     }
 
+    /// A lower bound of the gap along the unit direction `n` (world) after a step `s`, for
+    /// two convex parts whose gap along `n` is at least `gap` now: each point's projection
+    /// `p(s) ≤ p(0) + s p'(0) + s² ω² r / 2` with `p'(0) = v·n + ω q·(n × u)`, so A's
+    /// largest projection is at most `n·C_a + s v_a·n + h_A(n + s ω_a (n × u_a)) + s² β_a / 2`
+    /// (`h` the core's support about the rotation centre; exact, not split, so a fast point
+    /// far behind the front is not charged), and B's smallest at least
+    /// `n·C_b + s v_b·n − h_B(−n − s ω_b (n × u_b)) − s² β_b / 2`. The bound is concave in
+    /// `s` (support functions are convex), so it stays above `ε/2 + δ` on `[0, s]` as soon
+    /// as it does at `0` and at `s`.
+    #[allow(clippy::too_many_arguments)]
+    fn gap_after(
+        &self,
+        s: f64,
+        gap: f64,
+        n: DVec3,
+        x: &Part<'_>,
+        cx: ConvexShape<'_>,
+        px: &DAffine3,
+        y: &Part<'_>,
+        cy: ConvexShape<'_>,
+        py: &DAffine3,
+    ) -> f64 {
+        // the growth of a part's support along `dir + s ω (dir × u)` over its value at `dir`,
+        // rounded up (both values carry their rounding allowance; the one subtracted twice)
+        let growth = |omega: f64,
+                      u: DVec3,
+                      dir: DVec3,
+                      part: &Part<'_>,
+                      c: ConvexShape<'_>,
+                      pose: &DAffine3| {
+            if omega == 0.0 {
+                return 0.0;
+            }
+            let rt = pose.matrix3.transpose();
+            let m = dir + dir.cross(u) * (s * omega);
+            let h1 = core_support(c, rt * m, part.centre, part.core_r);
+            let h0 = core_support(c, rt * dir, part.centre, part.core_r);
+            h1 - h0 + 128.0 * f64::EPSILON * (part.core_r + 2.0 * part.centre.length())
+        };
+        let ga = growth(self.wa, self.ua, n, x, cx, px);
+        let gb = growth(self.wb, self.ub, -n, y, cy, py);
+        let lin = -self.dv.dot(n) * s;
+        let beta = (self.wa * self.wa * x.core_r + self.wb * self.wb * y.core_r) * (1.0 + 1e-12);
+        let shrink = lin + ga + gb + 0.5 * beta * s * s;
+        gap - shrink - 1e-12 * (lin.abs() + ga.abs() + gb.abs() + 0.5 * beta * s * s)
+    }
+
+    /// The largest step in `[safe, cap]` (to four bisections) after which
+    /// [`Query::gap_after`] still exceeds `ε/2 + δ`; `safe` is a step already certified.
+    #[allow(clippy::too_many_arguments)]
+    fn extend_step(
+        &self,
+        safe: f64,
+        cap: f64,
+        gap: f64,
+        n: DVec3,
+        x: &Part<'_>,
+        cx: ConvexShape<'_>,
+        px: &DAffine3,
+        y: &Part<'_>,
+        cy: ConvexShape<'_>,
+        py: &DAffine3,
+    ) -> f64 {
+        if gap.partial_cmp(&self.margin) != Some(std::cmp::Ordering::Greater) || !cap.is_finite() {
+            return safe;
+        }
+        let holds = |s: f64| self.gap_after(s, gap, n, x, cx, px, y, cy, py) > self.margin;
+        if holds(cap) {
+            return cap;
+        }
+        let (mut lo, mut hi) = (safe, cap);
+        for _ in 0..4 {
+            let mid = 0.5 * (lo + hi);
+            if holds(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     #[inline]
     fn free(&self, ra: f64, rb: f64) -> f64 {
         (self.dv.length() + self.wa * ra + self.wb * rb) * (1.0 + 1e-12)
@@ -493,6 +575,12 @@ impl Query<'_> {
                             *cy,
                             &py,
                         ));
+                        // a longer step when the sheared-support bound certifies it
+                        let k = if k < ev.best && (self.wa > 0.0 || self.wb > 0.0) {
+                            self.extend_step(k, ev.best, d.lower_bound, n, x, *cx, &px, y, *cy, &py)
+                        } else {
+                            k
+                        };
                         ev.best = ev.best.min(k);
                     }
                     (Geom::Mesh(m), Geom::Convex(c)) => {
