@@ -78,11 +78,12 @@ pub struct AdaptiveStep<'a> {
 /// swept boxes, computed for the links in those pairs and their ancestors only; pairs whose
 /// boxes are apart are dropped (the full query drops them too, so the answer is unchanged),
 /// and the next steps are answered with the full query's culling (3 steps, doubled after
-/// each refined step in a row, up to 24; the assembly states catch up when next needed)
+/// each refined step in a row, up to 24; after two refined steps in a row, as long as no
+/// fewer joints move, up to 64 steps; the assembly states catch up when next needed)
 /// before the interval culling is tried again. Measured (fastest of 5 runs): pendulum-30
-/// with all 30 joints active 1.66× → 1.03× the full query's time, two wooden men with 29
-/// active joints and 4 steps per swing 2.9× → 0.87×; the steps that try the interval
-/// culling again still cost up to 1.4× the full query.
+/// with all 30 joints active 1.66× → 1.01× the full query's time, two wooden men with 29
+/// active joints and 4 steps per swing 2.9× → 0.87×; a step that tries the interval
+/// culling again and needs refining costs up to 1.4× the full query (more on long chains).
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -163,6 +164,10 @@ pub struct AdaptiveScene {
     full_steps: u32,
     /// Adaptive steps in a row that needed refining.
     refined_in_a_row: u32,
+    /// Moving joints in the last adaptive step, when it needed refining.
+    refined_moving: Option<usize>,
+    /// Steps since the last adaptive step.
+    since_probe: u32,
     /// The motions (and tolerance) of the last step answered with the full query's
     /// culling, not yet applied to the states.
     pending: Option<(Vec<ArticulatedMotion>, f64)>,
@@ -172,6 +177,11 @@ pub struct AdaptiveScene {
 /// Taylor-model boxes of their links, in parts of the scene (links with geometry and rigid
 /// bodies; see [`AdaptiveScene`], "Large motions").
 const REFINE_PER_PART: usize = 1;
+
+/// Steps at most answered by the full query's culling while at least as many joints move
+/// as in the last step that needed refining (after two such steps in a row), before the
+/// interval culling is tried again.
+const PROBE_EVERY: u32 = 64;
 
 /// Steps answered by the full query's culling after a step that needed refining, before
 /// the interval culling is tried again (doubled after each such step in a row, up to 8×).
@@ -199,6 +209,8 @@ impl AdaptiveScene {
             parts: None,
             full_steps: 0,
             refined_in_a_row: 0,
+            refined_moving: None,
+            since_probe: 0,
             pending: None,
         }
     }
@@ -374,9 +386,22 @@ impl AdaptiveScene {
                 self.states.push(BodyState::new(i, body, motion)?);
             }
         }
-        if self.full_steps > 0 {
-            // the last interval culling kept more pairs than parts (large motions): the full
-            // query's culling for a few steps; the states catch up when next needed
+        let moving: usize = ws
+            .motions
+            .iter()
+            .map(|m| m.relatives().iter().filter(|r| state::is_moving(r)).count())
+            .sum();
+        // after a step whose interval culling kept more pairs than parts (large motions):
+        // the full query's culling for a few steps, and, when the step trying the interval
+        // culling again needed refining too, as long as no fewer joints move (up to
+        // PROBE_EVERY steps); the states catch up when next needed
+        let full = self.full_steps > 0
+            || (self.refined_in_a_row >= 2
+                && self.since_probe < PROBE_EVERY
+                && self.refined_moving.is_some_and(|r| moving >= r));
+        if full {
+            self.full_steps = self.full_steps.saturating_sub(1);
+            self.since_probe += 1;
             match &mut self.pending {
                 Some((m, tol)) => {
                     m.clone_from(&ws.motions);
@@ -384,7 +409,6 @@ impl AdaptiveScene {
                 }
                 None => self.pending = Some((ws.motions.clone(), opts.tolerance)),
             }
-            self.full_steps -= 1;
             match opts.enclosure {
                 EnclosureKind::Taylor => {
                     self.scene.swept_boxes::<TaylorModel>(ws, opts.tolerance)?;
@@ -442,9 +466,12 @@ impl AdaptiveScene {
             // a few steps, more after each refined probe in a row (up to 8×)
             self.full_steps = FULL_AFTER_REFINE << self.refined_in_a_row.min(3);
             self.refined_in_a_row += 1;
+            self.refined_moving = Some(moving);
         } else {
             self.refined_in_a_row = 0;
+            self.refined_moving = None;
         }
+        self.since_probe = 0;
         self.scene.narrow_phase(ws, opts, out)
     }
 

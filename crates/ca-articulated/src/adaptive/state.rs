@@ -18,7 +18,7 @@ const NONE: u32 = u32::MAX;
 
 /// Whether a relative motion changes the link's pose over the step.
 #[inline]
-fn is_moving(m: &RigidMotion) -> bool {
+pub(super) fn is_moving(m: &RigidMotion) -> bool {
     m.angle() != 0.0 || m.linear_velocity() != glam::DVec3::ZERO
 }
 
