@@ -576,7 +576,10 @@ impl Query<'_> {
                             &py,
                         ));
                         // a longer step when the sheared-support bound certifies it
-                        let k = if k < ev.best && (self.wa > 0.0 || self.wb > 0.0) {
+                        // (only when a part's turn moves its core: a ball spinning about its
+                        // centre gains nothing over the bounds above)
+                        let turns = self.wa * x.core_r > 0.0 || self.wb * y.core_r > 0.0;
+                        let k = if k < ev.best && turns {
                             self.extend_step(k, ev.best, d.lower_bound, n, x, *cx, &px, y, *cy, &py)
                         } else {
                             k
@@ -838,7 +841,11 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 ///   `w = u × n`, `e` the core's extent along `w` and `θ` the turn over the horizon; and a
 ///   second-order one, where each body's extreme projection on `n` moves at most by
 ///   `s (v·n + ω h(±w)) + s² ω² r / 2` (`h` the core's *signed* support about the rotation
-///   centre: a part turning away from the other is not charged for it).
+///   centre: a part turning away from the other is not charged for it); while a part's
+///   turn moves its core, the step is then extended (four bisections up to the
+///   evaluation's cap) as long as a concave lower bound of the gap along `n` stays above
+///   `ε/2 + δ`: the core's support in the sheared direction `n + s ω (n × u)` plus
+///   `s² ω² r / 2` bounds each body's extreme projection after a step `s`.
 ///
 /// `δ` is the rounding allowance, `1e-12` of the query's coordinate scale, as in
 /// [`time_of_contact`](crate::time_of_contact).
