@@ -43,6 +43,15 @@ pub(crate) struct CatchStepArgs {
     /// contacts' statuses and distances.
     #[arg(long)]
     compare: bool,
+    /// Print every step's answer (first contact: time, parts, distance, status; or free),
+    /// to compare two builds step by step.
+    #[arg(long)]
+    list: bool,
+    /// With `--step`: check the answer against dense sampling: the exact distance of every
+    /// self pair of every articulated body at 4,000 times over `[0, toc]` (`[0, 1]` when
+    /// free); prints the smallest per pair below 10 ε and flags any below ε/2.
+    #[arg(long)]
+    verify: bool,
     /// TOC difference reported by `--compare`.
     #[arg(long, default_value_t = 1e-3)]
     eps: f64,
@@ -140,14 +149,80 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
         );
         return Ok(());
     }
+    if args.verify {
+        let &[k] = steps.as_slice() else {
+            bail!("--verify needs --step");
+        };
+        motion.with_step(k, |s| scene.query_with(s, &opts, &mut ws, &mut out))?;
+        let end = out.first().map_or(1.0, |c| c.contact.toc);
+        println!(
+            "step {k}: answer {:?}, checking [0, {end}]",
+            out.first()
+                .map(|c| (c.a, c.b, c.contact.toc, c.contact.distance))
+        );
+        let eps = opts.tolerance;
+        let mut low = 0usize;
+        motion.with_step(k, |steps| -> Result<()> {
+            for (b, (body, step)) in scene.bodies().iter().zip(steps).enumerate() {
+                let model = body.model();
+                let m = match *step {
+                    ccd_ca_articulated::BodyStep::Joints { q0, q1 } => {
+                        ccd_kinematics::ArticulatedMotion::from_joints(model, q0, q1)?
+                    }
+                    ccd_ca_articulated::BodyStep::Poses { p0, p1 } => {
+                        ccd_kinematics::ArticulatedMotion::between(model, p0, p1)?
+                    }
+                };
+                for (x, y) in body.self_pairs() {
+                    let (Some(sx), Some(sy)) = (body.link_shape(x), body.link_shape(y)) else {
+                        continue;
+                    };
+                    let mut best = (f64::INFINITY, 0.0);
+                    for i in 0..=4000 {
+                        let t = end * f64::from(i) / 4000.0;
+                        let d = ccd_distance::mesh_distance(
+                            sx.body().mesh_bvh(),
+                            &m.world_at(x, t)?,
+                            sy.body().mesh_bvh(),
+                            &m.world_at(y, t)?,
+                            &ccd_distance::MeshDistanceOptions::default(),
+                        )?
+                        .closest
+                        .distance;
+                        if d < best.0 {
+                            best = (d, t);
+                        }
+                    }
+                    if best.0 < 10.0 * eps {
+                        println!("body {b} links {x:?}–{y:?}: smallest sampled distance {:.3e} at t = {:.6}", best.0, best.1);
+                    }
+                    low += usize::from(best.0 <= 0.5 * eps);
+                }
+            }
+            Ok(())
+        })?;
+        println!("{low} self pairs sampled within ε/2 before the answer's toc (must be 0)");
+        return Ok(());
+    }
     let mut times = Vec::with_capacity(args.reps.max(1));
+    let mut cpu = Vec::with_capacity(args.reps.max(1));
     let mut collisions = 0usize;
     let mut stats = ccd_ca_articulated::Stats::default();
     for rep in 0..args.reps.max(1) {
         let t = Instant::now();
+        let c = thread_cpu_ns();
         for &k in &steps {
             motion.with_step(k, |s| scene.query_with(s, &opts, &mut ws, &mut out))?;
             if rep == 0 {
+                if args.list {
+                    match out.first() {
+                        None => println!("step {k}: free"),
+                        Some(c) => println!(
+                            "step {k}: {:?}–{:?} toc {:.9} distance {:.3e} status {:?}",
+                            c.a, c.b, c.contact.toc, c.contact.distance, c.contact.status
+                        ),
+                    }
+                }
                 collisions += usize::from(out.first().is_some());
                 let s = out.stats;
                 stats.pairs_before += s.pairs_before;
@@ -158,8 +233,12 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
             }
         }
         times.push(t.elapsed().as_secs_f64() * 1e3 / steps.len() as f64);
+        if let (Some(a), Some(b)) = (c, thread_cpu_ns()) {
+            cpu.push((b - a) as f64 * 1e-6 / steps.len() as f64);
+        }
     }
     times.sort_by(f64::total_cmp);
+    cpu.sort_by(f64::total_cmp);
     let n = steps.len() as f64;
     println!(
         "{label}: {} steps, {collisions} colliding; ms per step: min {:.4}, median {:.4} over {} reps",
@@ -168,6 +247,13 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
         times[times.len() / 2],
         times.len()
     );
+    if !cpu.is_empty() {
+        println!(
+            "{label}: CPU ms per step (this thread, less sensitive to load): min {:.4}, median {:.4}",
+            cpu[0],
+            cpu[cpu.len() / 2]
+        );
+    }
     println!(
         "per step: pairs before {:.1}, after spatial {:.2}, after temporal {:.3}, CA iterations {:.1}, hull iterations {:.1}",
         stats.pairs_before as f64 / n,
@@ -177,4 +263,11 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
         stats.hull_iterations as f64 / n
     );
     Ok(())
+}
+
+/// CPU time of the calling thread in nanoseconds (`/proc/thread-self/schedstat`, Linux), or
+/// `None` where it cannot be read.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }

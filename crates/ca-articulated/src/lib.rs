@@ -27,12 +27,18 @@
 //!    other (self pairs after the filter, other bodies, rigid bodies) and against the
 //!    environment's hierarchy. Surviving pairs are the potentially colliding links (PCLs).
 //! 2. **Temporal culling** (Sec. 7, Alg. 1): a lower bound of each PCL's time of contact by
-//!    CA on the links' convex hulls (GJK), or the first mesh CA step for pairs without hulls
-//!    (the environment); pairs are processed in increasing order of it, each abandoned once
-//!    its CA time passes the running minimum.
+//!    CA on the links' convex hulls (GJK); for a pair with the environment, the start of the
+//!    first of 8 equal time windows whose Taylor swept box meets an environment triangle
+//!    (none: the pair is free); the first mesh CA step for other pairs without hulls. Pairs
+//!    are processed in increasing order of it, each abandoned once its CA time passes the
+//!    running minimum.
 //! 3. **CA per pair** (Sec. 3.4, 6): C2A-style per-node advancement over both links' RSS
-//!    hierarchies ([`ccd_ca_rigid::time_of_contact_bounded`]) with the recursive motion
-//!    bound of Eq. 7–10 for each moving side, until the distance is at most `ε`.
+//!    hierarchies ([`ccd_ca_rigid::time_of_contact_bounded`]) until the distance is at most
+//!    `ε`, with a speed bound per moving link over a short horizon (a few CA steps):
+//!    the link's angular velocity and origin velocity in the middle of the horizon, plus how
+//!    far the chain's rotations let them drift within it (the rotations of the recursive
+//!    Eq. 7–10 bound, applied to the drift only; links turning about a point away from their
+//!    frame origin keep the Eq. 10 bound).
 //!
 //! # Conventions
 //! Time is normalized to `t ∈ [0, 1]` per step. Each joint moves with constant velocity in

@@ -263,6 +263,11 @@ pub struct Workspace {
     scratch: BoundedScratch,
     pub(crate) bvh: ccd_bvh::Workspace,
     stack: Vec<u32>,
+    /// Per body, the Taylor-model world transforms of its links over the step, when the
+    /// query's spatial culling computed them (reused by the environment sweeps).
+    world: Vec<Vec<Transform<TaylorModel>>>,
+    /// The environment pairs' sweeps and window boxes of the current narrow phase.
+    envs: Vec<EnvSweep>,
 }
 
 /// The number of equal time windows over which environment pairs get their own swept
@@ -447,12 +452,22 @@ impl Scene {
         for (i, (body, step)) in self.bodies.iter().zip(steps).enumerate() {
             ws.motions.push(body_motion(i, body, step)?);
         }
+        ws.world.clear();
         match opts.enclosure {
-            EnclosureKind::Taylor => self.swept_boxes::<TaylorModel>(ws, opts.tolerance)?,
-            EnclosureKind::Interval => self.swept_boxes::<Interval>(ws, opts.tolerance)?,
+            EnclosureKind::Taylor => {
+                let mut world = std::mem::take(&mut ws.world);
+                let r = self.swept_boxes_into::<TaylorModel>(ws, opts.tolerance, &mut world);
+                ws.world = world;
+                r?;
+            }
+            EnclosureKind::Interval => {
+                self.swept_boxes::<Interval>(ws, opts.tolerance)?;
+            }
         }
         self.potential_pairs(ws, opts, &mut out.stats);
-        self.narrow_phase(ws, opts, out)
+        let r = self.narrow_phase_with(ws, opts, out, true);
+        ws.world.clear();
+        r
     }
 
     /// A batch of independent steps of the scene's only articulated body (motion-planning
@@ -516,7 +531,19 @@ impl Scene {
         ws: &mut Workspace,
         eps: f64,
     ) -> Result<(), ArticulatedError> {
+        self.swept_boxes_into::<E>(ws, eps, &mut Vec::new())
+    }
+
+    /// [`Scene::swept_boxes`], with the world enclosures of each body's links left in
+    /// `worlds` (one entry per body).
+    fn swept_boxes_into<E: Enclosure>(
+        &self,
+        ws: &mut Workspace,
+        eps: f64,
+        worlds: &mut Vec<Vec<Transform<E>>>,
+    ) -> Result<(), ArticulatedError> {
         ws.boxes.clear();
+        worlds.clear();
         for (b, (body, motion)) in self.bodies.iter().zip(&ws.motions).enumerate() {
             let world = motion
                 .enclosures::<E>(Interval::UNIT)
@@ -526,6 +553,7 @@ impl Scene {
                 ws.boxes
                     .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
             }
+            worlds.push(world);
         }
         for (i, r) in self.rigid.iter().enumerate() {
             let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
@@ -585,6 +613,7 @@ impl Scene {
     fn env_sweep(
         &self,
         motions: &[ArticulatedMotion],
+        cached: &[Vec<Transform<TaylorModel>>],
         p: Part,
         eps: f64,
     ) -> Result<Sweep, ArticulatedError> {
@@ -596,6 +625,13 @@ impl Scene {
                     .zip(motions.get(body))
                     .ok_or(ArticulatedError::UnknownPart(p))?;
                 let shape = b.link_shape(link).ok_or(ArticulatedError::UnknownPart(p))?;
+                if let Some(w) = cached.get(body).and_then(|w| w.get(link.index())) {
+                    return Ok(Sweep {
+                        world: *w,
+                        corners: *shape.obb_corners(),
+                        margin: 0.5 * eps * (1.0 + 1e-9),
+                    });
+                }
                 let links = b.model().links();
                 // the chain from the root down to the link, composed as in Eq. 1
                 let mut chain = vec![link];
@@ -703,6 +739,18 @@ impl Scene {
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
+        self.narrow_phase_with(ws, opts, out, false)
+    }
+
+    /// [`Scene::narrow_phase`]; `cached`: `ws.world` holds this query's Taylor-model world
+    /// transforms of every body's links (else they are composed where needed).
+    fn narrow_phase_with(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+        cached: bool,
+    ) -> Result<(), ArticulatedError> {
         let ca = CaOptions::default()
             .with_tolerance(opts.tolerance)
             .with_max_iterations(opts.max_iterations);
@@ -711,8 +759,25 @@ impl Scene {
             pcls,
             scratch,
             stack,
+            world,
+            envs,
             ..
         } = ws;
+        let world: &[Vec<Transform<TaylorModel>>] = if cached { world } else { &[] };
+        envs.clear();
+        // the sweep of part `a` against the environment (computed once per query)
+        let env_entry = |envs: &mut Vec<EnvSweep>, a: Part| -> Result<usize, ArticulatedError> {
+            if let Some(i) = envs.iter().position(|e| e.part == a) {
+                return Ok(i);
+            }
+            let sweep = self.env_sweep(motions, world, a, opts.tolerance)?;
+            envs.push(EnvSweep {
+                part: a,
+                sweep,
+                windows: [None; WINDOWS],
+            });
+            Ok(envs.len() - 1)
+        };
         let stats = &mut out.stats;
         let contact_of = |pcl: &Pcl, mut c: Contact| {
             if c.status == Status::InitiallyTouching && c.toc > 0.0 {
@@ -726,13 +791,22 @@ impl Scene {
         };
         let culling = opts.temporal_culling || opts.mode == Mode::All;
         if culling {
-            // step 1: a lower bound per pair (hull CA; the first mesh CA step when a side
+            // step 1: a lower bound per pair (hull CA; the first window of an environment pair
+            // whose swept box meets the environment; else the first mesh CA step when a side
             // has no hull); pairs proven free are dropped
             let mut k = 0;
             while k < pcls.len() {
                 let pcl = pcls[k];
                 let (a, b, pair, _) = self.pair(motions, &pcl)?;
-                let lower = if a.hull().is_some() && b.hull().is_some() {
+                let lower = if pcl.b == Part::Environment {
+                    // the start of the first time window whose swept box meets an
+                    // environment triangle (none: the pair is free)
+                    let i = env_entry(envs, pcl.a)?;
+                    let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
+                    envs[i]
+                        .first_hit(0, env, stack)
+                        .map(|k| k as f64 / WINDOWS as f64)
+                } else if a.hull().is_some() && b.hull().is_some() {
                     let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &ca)?;
                     if let Some(c) = &r {
                         stats.hull_iterations += u64::from(c.stats.iterations);
@@ -778,9 +852,19 @@ impl Scene {
             let (a, b, pair, frame) = self.pair(motions, pcl)?;
             stats.pairs_after_temporal += 1;
             let r = if pcl.b == Part::Environment {
-                let sweep = self.env_sweep(motions, pcl.a, opts.tolerance)?;
+                let i = env_entry(envs, pcl.a)?;
                 let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
-                env_ca(a, &pair, &sweep, env, stack, pcl.lower, end, &ca, scratch)?
+                env_ca(
+                    a,
+                    &pair,
+                    &mut envs[i],
+                    env,
+                    stack,
+                    pcl.lower,
+                    end,
+                    &ca,
+                    scratch,
+                )?
             } else {
                 time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?
             };
@@ -853,7 +937,45 @@ pub(crate) fn env_overlaps(env: &RigidBody, bx: &Aabb, ws: &mut ccd_bvh::Workspa
     found
 }
 
+/// The sweep of a part against the environment with its window boxes, each computed and
+/// tested on first use.
+#[derive(Debug)]
+struct EnvSweep {
+    part: Part,
+    sweep: Sweep,
+    /// Per window: not yet tested (`None`), free (`Some(None)`), or its swept box, which
+    /// meets some environment triangle.
+    windows: [Option<Option<Aabb>>; WINDOWS],
+}
+
+impl EnvSweep {
+    /// Window `k`'s swept box when it meets some triangle of the environment `env` (its
+    /// body and node boxes), `None` when the window is free.
+    fn window(
+        &mut self,
+        k: usize,
+        env: (&RigidBody, &[Aabb]),
+        stack: &mut Vec<u32>,
+    ) -> Option<Aabb> {
+        *self.windows[k].get_or_insert_with(|| {
+            let bx = self.sweep.window_box(k);
+            env_meets_box(env.0, env.1, &bx, stack).then_some(bx)
+        })
+    }
+
+    /// The first window from `k` on whose swept box meets the environment.
+    fn first_hit(
+        &mut self,
+        k: usize,
+        env: (&RigidBody, &[Aabb]),
+        stack: &mut Vec<u32>,
+    ) -> Option<usize> {
+        (k..WINDOWS).find(|&j| self.window(j, env, stack).is_some())
+    }
+}
+
 /// A part's world motion over the step as Taylor models, for its swept box per window.
+#[derive(Debug)]
 struct Sweep {
     world: Transform<TaylorModel>,
     corners: [DVec3; 8],
@@ -887,7 +1009,7 @@ impl Sweep {
 fn env_ca(
     a: &RigidBody,
     pair: &MoverPair<'_>,
-    sweep: &Sweep,
+    sweep: &mut EnvSweep,
     (env, env_boxes): (&RigidBody, &[Aabb]),
     stack: &mut Vec<u32>,
     start: f64,
@@ -895,10 +1017,7 @@ fn env_ca(
     ca: &CaOptions,
     scratch: &mut BoundedScratch,
 ) -> Result<Option<Contact>, ArticulatedError> {
-    let mut hit = |k: usize| {
-        let bx = sweep.window_box(k);
-        env_meets_box(env, env_boxes, &bx, stack).then_some(bx)
-    };
+    let mut hit = |k: usize| sweep.window(k, (env, env_boxes), stack);
     let w = WINDOWS as f64;
     // windows are [k/W, (k+1)/W]; the search starts in the one holding `start`
     let mut k = ((start * w) as usize).min(WINDOWS - 1);

@@ -116,6 +116,37 @@ pub trait PairMotion {
     fn poses(&self, t: f64) -> (DAffine3, DAffine3);
     /// Speed bounds of A and B valid over `[t, 1]`.
     fn speed_bounds(&self, t: f64) -> [SpeedBound; 2];
+
+    /// Speed bounds of A and B valid over `[t, until]` with `until` returned, for a query
+    /// that searches `[t, end]` (`t < end ≤ 1`): a motion whose bounds are much tighter over
+    /// a short horizon returns them with `until ∈ (t, end]`, and the queries then advance
+    /// at most to `until` before asking again. `hint` is the length of the query's previous
+    /// step (`end − t` at its first evaluation): steps change gradually, so a horizon of a
+    /// few times `hint` is likely to be reached. The default is
+    /// [`speed_bounds`](PairMotion::speed_bounds) with `until = end`. A returned `until`
+    /// outside `(t, end]` (or NaN) is not trusted: the queries use
+    /// [`speed_bounds`](PairMotion::speed_bounds) instead.
+    fn speed_bounds_until(&self, t: f64, end: f64, hint: f64) -> ([SpeedBound; 2], f64) {
+        let _ = hint;
+        (self.speed_bounds(t), end)
+    }
+}
+
+/// The speed bounds of `motion` for the search of `[t, end]` and the time up to which they
+/// hold (see [`PairMotion::speed_bounds_until`]; an `until` outside `(t, end]` falls back to
+/// the bounds over `[t, 1]`).
+fn bounds_until<M: PairMotion + ?Sized>(
+    motion: &M,
+    t: f64,
+    end: f64,
+    hint: f64,
+) -> ([SpeedBound; 2], f64) {
+    let (s, until) = motion.speed_bounds_until(t, end, hint);
+    if until > t && until <= end {
+        (s, until)
+    } else {
+        (motion.speed_bounds(t), end)
+    }
 }
 
 /// Two constant-velocity rigid motions as a [`PairMotion`].
@@ -195,12 +226,23 @@ impl<M: PairMotion + ?Sized> PairMotion for ScaledPair<'_, M> {
         (pa, pb)
     }
     fn speed_bounds(&self, t: f64) -> [SpeedBound; 2] {
-        self.inner.speed_bounds(t).map(|s| SpeedBound {
+        self.inner.speed_bounds(t).map(|s| self.scale(s))
+    }
+    fn speed_bounds_until(&self, t: f64, end: f64, hint: f64) -> ([SpeedBound; 2], f64) {
+        let (s, until) = self.inner.speed_bounds_until(t, end, hint);
+        (s.map(|s| self.scale(s)), until)
+    }
+}
+
+impl<M: ?Sized> ScaledPair<'_, M> {
+    /// A speed bound in the scaled coordinates (lengths scaled, rotations unchanged).
+    fn scale(&self, s: SpeedBound) -> SpeedBound {
+        SpeedBound {
             linear: s.linear * self.up,
             lever: s.lever * self.up,
             extra: s.extra * self.up,
             ..s
-        })
+        }
     }
 }
 
@@ -281,6 +323,9 @@ impl<M: PairMotion + ?Sized> PairMotion for Forward<'_, M> {
     }
     fn speed_bounds(&self, t: f64) -> [SpeedBound; 2] {
         self.0.speed_bounds(t)
+    }
+    fn speed_bounds_until(&self, t: f64, end: f64, hint: f64) -> ([SpeedBound; 2], f64) {
+        self.0.speed_bounds_until(t, end, hint)
     }
 }
 
@@ -490,10 +535,11 @@ fn bounded_run(
 ) -> Result<Option<Contact>, CaError> {
     let mut stats = Stats::default();
     let mut t = start;
+    let mut hint = end - start;
     loop {
         let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
         let inv = rigid_inverse(&pa);
-        let [sa, sb] = motion.speed_bounds(t);
+        let ([sa, sb], until) = bounds_until(motion, t, end, hint);
         let ev = Traversal {
             a,
             b,
@@ -506,7 +552,7 @@ fn bounded_run(
             slack,
             region_b,
         }
-        .run(end - t, scratch, &mut stats);
+        .run(until - t, scratch, &mut stats);
         stats.iterations += 1;
         if let Some(w) = ev.touching {
             let status = if t == start {
@@ -516,7 +562,12 @@ fn bounded_run(
             };
             return Ok(Some(window_contact(w, &pa, t, status, stats)));
         }
-        let next = t + ev.step;
+        // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
+        let next = if t + ev.step > until {
+            until
+        } else {
+            t + ev.step
+        };
         if next >= end {
             return Ok(None);
         }
@@ -544,6 +595,7 @@ fn bounded_run(
                 stats,
             )));
         }
+        hint = next - t;
         t = next;
     }
 }
@@ -643,6 +695,7 @@ fn convex_bounded_run(
     let mut cache = GjkCache::new();
     let mut stats = Stats::default();
     let mut t = start;
+    let mut hint = end - start;
     loop {
         let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
@@ -676,7 +729,7 @@ fn convex_bounded_run(
             };
             return Ok(Some(contact(status, t, stats)));
         }
-        let [sa, sb] = motion.speed_bounds(t);
+        let ([sa, sb], until) = bounds_until(motion, t, end, hint);
         let mu = |n: DVec3| sa.bound(n, ra) + sb.bound(n, rb);
         let mut step = 0.0f64;
         if let Some(n) = r.normal.try_normalize() {
@@ -699,7 +752,8 @@ fn convex_bounded_run(
                 f64::INFINITY
             };
         }
-        let next = t + step;
+        // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
+        let next = if t + step > until { until } else { t + step };
         if next >= end {
             return Ok(None);
         }
@@ -710,6 +764,7 @@ fn convex_bounded_run(
         if stats.iterations >= opts.max_iterations {
             return Ok(Some(contact(Status::OutOfIterations, next, stats)));
         }
+        hint = next - t;
         t = next;
     }
 }
@@ -745,6 +800,87 @@ mod tests {
                 let t = f64::from(k) / 20.0;
                 assert!(m.velocity_of(p, t).dot(n).abs() <= s.bound(n, r) + 1e-12);
             }
+        }
+    }
+
+    /// A sliding pair whose bounds over `[t, 1]` are 10× too loose and whose bounds over the
+    /// horizon `until(t, end)` are the exact ones.
+    struct Horizon<'m> {
+        pair: RigidPair<'m>,
+        until: fn(f64, f64) -> f64,
+    }
+
+    impl PairMotion for Horizon<'_> {
+        fn poses(&self, t: f64) -> (DAffine3, DAffine3) {
+            self.pair.poses(t)
+        }
+        fn speed_bounds(&self, t: f64) -> [SpeedBound; 2] {
+            self.pair.speed_bounds(t).map(|s| SpeedBound {
+                linear: s.linear * 10.0,
+                ..s
+            })
+        }
+        fn speed_bounds_until(&self, t: f64, end: f64, _: f64) -> ([SpeedBound; 2], f64) {
+            (self.pair.speed_bounds(t), (self.until)(t, end))
+        }
+    }
+
+    #[test]
+    fn short_horizon_bounds_are_used_up_to_their_horizon_and_bad_horizons_are_not_trusted() {
+        let tetra = ccd_geometry::TriMesh::new(
+            vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+            vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        )
+        .unwrap();
+        let body = RigidBody::with_hull(std::sync::Arc::new(
+            ccd_bvh::MeshBvh::<Rss>::new(tetra, &ccd_bvh::BvhOptions::default()).unwrap(),
+        ))
+        .unwrap();
+        let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
+        let sliding = RigidMotion::between(
+            DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)),
+            DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)),
+        )
+        .unwrap();
+        let pair = RigidPair {
+            a: &still,
+            b: &sliding,
+        };
+        let opts = CaOptions::default();
+        let run = |until: fn(f64, f64) -> f64| {
+            let m = Horizon { pair, until };
+            let mesh = time_of_contact_bounded(
+                &body,
+                &body,
+                &m,
+                0.0,
+                1.0,
+                &opts,
+                &mut BoundedScratch::default(),
+            )
+            .unwrap()
+            .unwrap();
+            let hull = time_of_contact_convex_bounded(&body, &body, &m, 0.0, 1.0, &opts)
+                .unwrap()
+                .unwrap();
+            for c in [mesh, hull] {
+                // the faces x = 1 of A and x = 3 − 4t of B meet at t = 0.5
+                assert!(c.toc <= 0.5 && c.toc > 0.49, "{c:?}");
+                assert_eq!(c.status, Status::Converged);
+            }
+            (mesh.stats.iterations, hull.stats.iterations)
+        };
+        let short = run(|t, end| end.min(t + 0.1));
+        for bad in [
+            (|t, _| t) as fn(f64, f64) -> f64,
+            |_, _| f64::NAN,
+            |_, end| end + 0.5,
+        ] {
+            let loose = run(bad);
+            assert!(
+                loose.0 > short.0 + 10 && loose.1 > short.1 + 10,
+                "{short:?} vs {loose:?}"
+            );
         }
     }
 
