@@ -140,6 +140,7 @@ impl SvOptions {
 /// every time of the group.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TimeGroup {
     /// Start of the group.
     pub t0: f64,

@@ -64,6 +64,7 @@ impl Endpoint {
 /// Counters of one [`SweepAndPrune::update`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SapStats {
     /// Adjacent endpoint swaps made by the insertion sorts (O(n) under coherence).
     pub swaps: u64,

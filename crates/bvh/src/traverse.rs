@@ -38,6 +38,7 @@ impl Workspace {
 /// Counters of one traversal (the papers' tables report them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TraversalStats {
     /// Node (or node pair) volume tests made.
     pub bv_tests: u64,

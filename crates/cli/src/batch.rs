@@ -125,6 +125,7 @@ impl BatchOptions {
 
 /// What a batch did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Summary {
     /// Lines read (all shards, blank lines included).
     pub lines: u64,

@@ -408,6 +408,7 @@ impl QueryResult {
 /// The answer to a rigid query: the library's `Contact` (time, world witness points and
 /// normal at `toc`, features of each mesh, distance, status, counters).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RigidResult {
     /// Time of contact (`contact.toc`), `null` for no contact.
     pub toc: Option<f64>,
@@ -417,6 +418,7 @@ pub struct RigidResult {
 
 /// The answer to a vertex–face or edge–edge query.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PrimitiveResult {
     /// Time of contact, `null` for no contact.
     pub toc: Option<f64>,
@@ -430,6 +432,7 @@ pub struct PrimitiveResult {
 /// vertex–face `a` is the vertex and `b` the face (`Vertex(0..=2)`, `Edge(i, j)`,
 /// `Face(0)` of its corners), for edge–edge `Vertex(0|1)` / `Edge(0, 1)` of each edge.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PrimitiveContact {
     /// Conservative time of contact.
     pub toc: f64,
@@ -454,6 +457,7 @@ pub struct PrimitiveContact {
 /// The answer to a frames query: the library's `SceneContact`s (mesh 0 is the only mesh;
 /// features index its vertices and triangles) and its counters.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FramesResult {
     /// The earliest time of contact, `null` when nothing collides.
     pub toc: Option<f64>,
@@ -465,6 +469,7 @@ pub struct FramesResult {
 
 /// The answer to an articulated query.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ArticulatedResult {
     /// The earliest time of contact, `null` when the edge is collision-free.
     pub toc: Option<f64>,
@@ -476,6 +481,7 @@ pub struct ArticulatedResult {
 /// `Contact` (features index the meshes of those parts: a link's collision mesh, or the
 /// environment).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ArticulatedContact {
     /// The robot link that touches (URDF name).
     pub link_a: String,
@@ -487,6 +493,7 @@ pub struct ArticulatedContact {
 
 /// One line of batch output.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ResultRecord {
     /// 1-based line number in the input (`null` outside a batch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -511,6 +518,7 @@ pub enum Outcome {
 
 /// An error record: a machine-readable kind and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ErrorInfo {
     /// What went wrong.
     pub kind: ErrorKind,

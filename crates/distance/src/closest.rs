@@ -42,6 +42,7 @@ use glam::DVec3;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Closest {
     /// The distance between the two shapes (`0` when they touch or intersect).
     pub distance: f64,
@@ -56,6 +57,34 @@ pub struct Closest {
 }
 
 impl Closest {
+    /// A result from its parts (for callers that compute witnesses themselves; the queries of
+    /// this crate return one).
+    ///
+    /// ```
+    /// use ccd_distance::Closest;
+    /// use ccd_geometry::{glam::DVec3, Feature};
+    ///
+    /// let c = Closest::new(1.0, DVec3::ZERO, DVec3::X, Feature::Vertex(0), Feature::Face(2));
+    /// assert_eq!(c.swapped().feature_a, Feature::Face(2));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn new(
+        distance: f64,
+        point_a: DVec3,
+        point_b: DVec3,
+        feature_a: Feature,
+        feature_b: Feature,
+    ) -> Self {
+        Self {
+            distance,
+            point_a,
+            point_b,
+            feature_a,
+            feature_b,
+        }
+    }
+
     /// The same result with the roles of `a` and `b` exchanged.
     ///
     /// ```

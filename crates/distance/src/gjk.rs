@@ -190,6 +190,7 @@ impl GjkSimplex {
 
 /// The answer of a GJK query. Points and normal are in the world frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct GjkResult {
     /// Distance between the hulls (0 when intersecting); an upper bound to within rounding,
     /// equal to `|point_b − point_a|`.

@@ -157,6 +157,7 @@ pub enum MeshDistanceStatus {
 
 /// Counters of one [`mesh_distance`] query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MeshDistanceStats {
     /// RSS–RSS lower-bound computations.
     pub bv_tests: u64,
@@ -169,6 +170,7 @@ pub struct MeshDistanceStats {
 /// Result of [`mesh_distance`]: the closest pair (world-frame witness points, features with
 /// mesh vertex/triangle ids), the triangles it lies on, the status and counters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MeshClosest {
     /// Distance, world-frame witness points and mesh features (`feature_a` indexes mesh `a`).
     pub closest: Closest,

@@ -12,6 +12,7 @@ use crate::{Closest, MeshDistanceError, triangle_triangle};
 
 /// A pair of triangles found within the contact distance by [`mesh_overlap`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MeshOverlap {
     /// Triangle of `a`.
     pub triangle_a: u32,

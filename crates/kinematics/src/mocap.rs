@@ -278,6 +278,7 @@ impl Channel {
 /// A joint of the skeleton; `clip.joints()[i]` is link `LinkId(i)` of `clip.model()`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct MocapJoint {
     /// The joint's name.
     pub name: String,
@@ -308,6 +309,7 @@ pub enum BoneEnd {
 /// listed too; callers building capsules usually skip them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Bone {
     /// The link the bone moves with.
     pub link: LinkId,
@@ -329,6 +331,7 @@ impl Bone {
 /// A leaf point of the skeleton (`End Site`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct EndSite {
     /// The joint it hangs from.
     pub link: LinkId,

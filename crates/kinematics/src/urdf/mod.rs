@@ -314,6 +314,7 @@ pub enum CollisionGeometry {
 
 /// One `<collision>` element of a link.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Collision {
     /// The element's `name`, if any.
     pub name: Option<String>,
@@ -330,6 +331,7 @@ pub struct Collision {
 ///
 /// See the [module docs](self) for the semantics and an example.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct UrdfRobot {
     /// The `<robot name>`.
     pub name: String,

@@ -379,13 +379,13 @@ fn non_finite_contact() -> PrimitiveToc {
         distance: f64::NAN,
         iterations: 0,
         status: Status::OutOfIterations,
-        closest: Closest {
-            distance: f64::NAN,
-            point_a: DVec3::NAN,
-            point_b: DVec3::NAN,
-            feature_a: Feature::Vertex(0),
-            feature_b: Feature::Vertex(0),
-        },
+        closest: Closest::new(
+            f64::NAN,
+            DVec3::NAN,
+            DVec3::NAN,
+            Feature::Vertex(0),
+            Feature::Vertex(0),
+        ),
         normal: DVec3::ZERO,
     }
 }
