@@ -62,6 +62,13 @@ pub trait Enclosure:
     /// [`TaylorError::NotASubdomain`] when `sub` is not inside the domain (Taylor models
     /// only; an interval has no domain and is returned unchanged).
     fn restrict(&self, sub: Interval) -> Result<Self, TaylorError>;
+    /// The value when the enclosure is exactly one constant (a point interval, a Taylor
+    /// model with only a constant term and a zero remainder), else `None`; lets products
+    /// with constant factors take the cheaper scalar path. The default is `None`.
+    #[inline]
+    fn as_constant(&self) -> Option<f64> {
+        None
+    }
     /// Short name for reports ("interval", "taylor").
     const NAME: &'static str;
 }
@@ -109,6 +116,10 @@ impl Enclosure for Interval {
     fn restrict(&self, _sub: Interval) -> Result<Self, TaylorError> {
         Ok(*self)
     }
+    #[inline]
+    fn as_constant(&self) -> Option<f64> {
+        (self.lo() == self.hi() && self.lo().is_finite()).then_some(self.lo())
+    }
 }
 
 impl Enclosure for TaylorModel {
@@ -153,5 +164,11 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn restrict(&self, sub: Interval) -> Result<Self, TaylorError> {
         TaylorModel::restrict(self, sub)
+    }
+    #[inline]
+    fn as_constant(&self) -> Option<f64> {
+        let c = self.coefficients();
+        (c[1] == 0.0 && c[2] == 0.0 && c[3] == 0.0 && self.remainder() == Interval::ZERO)
+            .then_some(c[0])
     }
 }
