@@ -210,3 +210,57 @@ fn world_options_and_report_roundtrip() {
     let old: WorldMode = serde_json::from_str("\"AllContacts\"").expect("old name");
     assert_eq!(old, WorldMode::All);
 }
+
+#[test]
+fn distance_results_roundtrip() {
+    use ccd::distance::{
+        Ball, ConvexHull, ConvexShape, Cuboid, Cylinder, GjkOptions, MeshDistanceOptions,
+        convex_distance, gjk_distance, gjk_support, mesh_distance, mesh_overlap,
+    };
+    let tetra = TriMesh::new(
+        vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    )
+    .unwrap();
+    let bvh = MeshBvh::<Rss>::new(tetra, &BvhOptions::default()).unwrap();
+    let near = DAffine3::from_translation(DVec3::new(2.0, 0.0, 0.0));
+    let closest = mesh_distance(
+        &bvh,
+        &DAffine3::IDENTITY,
+        &bvh,
+        &near,
+        &MeshDistanceOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(roundtrip(&closest), closest);
+    assert_eq!(roundtrip(&closest.stats), closest.stats);
+    let overlap = mesh_overlap(&bvh, &DAffine3::IDENTITY, &bvh, &near, 1.5)
+        .unwrap()
+        .expect("within 1.5");
+    assert_eq!(roundtrip(&overlap), overlap);
+    let points = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+    let hull = ConvexHull::new(&points).unwrap();
+    let gjk = gjk_distance(
+        &hull,
+        &DAffine3::IDENTITY,
+        &hull,
+        &near,
+        &GjkOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(roundtrip(&gjk), gjk);
+    assert!(
+        serde_json::to_string(&gjk.status)
+            .unwrap()
+            .starts_with("\"converged")
+    );
+    let (ball, cube) = (
+        Ball::new(0.5).unwrap(),
+        Cuboid::new(DVec3::splat(0.5)).unwrap(),
+    );
+    let cylinder = Cylinder::new(1.0, 0.5).unwrap();
+    let support = gjk_support(&cube, &cylinder, &near);
+    assert_eq!(roundtrip(&support), support);
+    let shapes = convex_distance(ConvexShape::Ball(&ball), ConvexShape::Cuboid(&cube), &near);
+    assert_eq!(roundtrip(&shapes), shapes);
+}

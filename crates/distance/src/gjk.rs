@@ -125,6 +125,8 @@ impl GjkOptions {
 
 /// How a GJK query ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum GjkStatus {
     /// The bounds met the tolerance, the support point was already in the simplex, or the
     /// simplex enclosed the origin.
@@ -141,6 +143,7 @@ pub enum GjkStatus {
 /// The vertex pairs (hull-local vertex indices on A and B) of a GJK simplex: point `k` of the
 /// simplex is `A.vertices()[ids_a[k]] − B.vertices()[ids_b[k]]` (with poses applied).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GjkSimplex {
     ids_a: [u32; 4],
     ids_b: [u32; 4],
@@ -190,6 +193,7 @@ impl GjkSimplex {
 
 /// The answer of a GJK query. Points and normal are in the world frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct GjkResult {
     /// Distance between the hulls (0 when intersecting); an upper bound to within rounding,

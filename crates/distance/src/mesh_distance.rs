@@ -144,6 +144,8 @@ impl MeshDistanceOptions {
 
 /// How a [`mesh_distance`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum MeshDistanceStatus {
     /// The distance is exact (within the tolerances of the options).
     Converged,
@@ -157,6 +159,7 @@ pub enum MeshDistanceStatus {
 
 /// Counters of one [`mesh_distance`] query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct MeshDistanceStats {
     /// RSS–RSS lower-bound computations.
@@ -170,6 +173,7 @@ pub struct MeshDistanceStats {
 /// Result of [`mesh_distance`]: the closest pair (world-frame witness points, features with
 /// mesh vertex/triangle ids), the triangles it lies on, the status and counters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct MeshClosest {
     /// Distance, world-frame witness points and mesh features (`feature_a` indexes mesh `a`).

@@ -12,6 +12,7 @@ use crate::{Closest, MeshDistanceError, triangle_triangle};
 
 /// A pair of triangles found within the contact distance by [`mesh_overlap`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct MeshOverlap {
     /// Triangle of `a`.

@@ -17,6 +17,7 @@ use crate::shape::SupportMap;
 
 /// The answer of [`gjk_support`]; points and normal in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct SupportDistance {
     /// `|point_b − point_a|`: an upper bound of the distance (0 when intersecting).

@@ -100,6 +100,7 @@ pub struct StepOptions {
     pub scheduling: bool,
     /// Narrow-phase pairs on all cores (rayon's current pool; default off).
     #[cfg(feature = "parallel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
     pub parallel: bool,
 }
 
@@ -139,6 +140,7 @@ impl StepOptions {
 
     /// With the narrow phase on all cores or not.
     #[cfg(feature = "parallel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
     #[must_use]
     pub fn with_parallel(mut self, parallel: bool) -> Self {
         self.parallel = parallel;

@@ -67,6 +67,7 @@ use crate::{Ball, Capsule, Closest, ConvexHull, Cuboid, Cylinder, gjk_support_wi
 
 /// The distance between two convex shapes, in the frame of shape A.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct ShapeDistance {
     /// The distance (0 when the shapes touch or overlap): exact for the closed-form pairs,
