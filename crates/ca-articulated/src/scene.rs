@@ -846,8 +846,16 @@ impl Scene {
             } else {
                 t_min
             };
-            if pcl.lower > end {
-                break; // sorted: every later pair starts later still
+            // sorted: every later pair starts later still. Once a contact holds `t_min`, a
+            // pair whose lower bound reaches it can only tie (its TOC is at least its lower
+            // bound, and a tie does not replace the first contact), so it is not run: resting
+            // contacts (lower bound 0 everywhere) then cost one CA, not one per pair.
+            let tied = opts.mode == Mode::Toc
+                && opts.temporal_culling
+                && !out.contacts.is_empty()
+                && pcl.lower >= end;
+            if pcl.lower > end || tied {
+                break;
             }
             let (a, b, pair, frame) = self.pair(motions, pcl)?;
             stats.pairs_after_temporal += 1;

@@ -222,3 +222,59 @@ proptest! {
         }
     }
 }
+
+/// Resting contacts: four links of one body all touch the environment at `t = 0`. Their lower
+/// bounds are all 0, so once the first one's contact holds `t_min = 0` the others can only
+/// tie: temporal culling runs one pair's CA, and the answer (time, pair, status) is the one
+/// the query gives without temporal culling.
+#[test]
+fn resting_contacts_run_one_pair_and_keep_the_answer() {
+    use ccd_ca_articulated::ArticulatedBody;
+    use ccd_geometry::glam::DAffine3;
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    let links = (0..4usize)
+        .map(|k| LinkSpec {
+            name: format!("l{k}"),
+            parent: k.checked_sub(1).map(|p| format!("l{p}")),
+            joint: if k == 0 {
+                Joint::Prismatic {
+                    axis: DVec3::X,
+                    limits: None,
+                }
+            } else {
+                Joint::Fixed
+            },
+            offset: DAffine3::from_translation(DVec3::new(
+                if k == 0 { 0.0 } else { 1.5 },
+                0.0,
+                0.0,
+            )),
+        })
+        .collect();
+    let model = ArticulatedModel::new(links).unwrap();
+    let meshes = (0..4)
+        .map(|_| Some(box_mesh(DVec3::ZERO, DVec3::ONE)))
+        .collect();
+    let mut scene = Scene::new();
+    scene.add_articulated(ArticulatedBody::from_meshes(model, meshes).unwrap());
+    // a floor whose top face is the links' bottom face (z = 0)
+    scene.set_environment(env_arc(&box_mesh(
+        DVec3::new(-2.0, -2.0, -1.0),
+        DVec3::new(9.0, 3.0, 0.0),
+    )));
+    let step = [BodyStep::Joints {
+        q0: &[0.0],
+        q1: &[0.5],
+    }];
+    let on = scene.query(&step, &QueryOptions::default()).unwrap();
+    let off = scene
+        .query(&step, &QueryOptions::default().with_temporal_culling(false))
+        .unwrap();
+    assert_eq!(on.stats.pairs_after_spatial, 4, "{:?}", on.stats);
+    assert_eq!(on.stats.pairs_after_temporal, 1, "{:?}", on.stats);
+    assert_eq!(off.stats.pairs_after_temporal, 4, "{:?}", off.stats);
+    let (a, b) = (on.first().unwrap(), off.first().unwrap());
+    assert_eq!(a.contact.toc, 0.0);
+    assert_eq!((a.a, a.b, a.contact.toc), (b.a, b.b, b.contact.toc));
+    assert_eq!(a.contact.status, b.contact.status);
+}
