@@ -549,7 +549,7 @@ impl Scene {
                 .enclosures::<E>(Interval::UNIT)
                 .map_err(|source| ArticulatedError::Motion { body: b, source })?;
             for (id, shape) in body.shapes() {
-                let bx = world[id.index()].aabb_of_points(shape.obb_corners().iter().copied());
+                let bx = world[id.index()].aabb_of_corners(shape.obb_corners());
                 ws.boxes
                     .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
             }
@@ -557,7 +557,7 @@ impl Scene {
         }
         for (i, r) in self.rigid.iter().enumerate() {
             let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
-            let bx = tr.aabb_of_points(r.corners.iter().copied());
+            let bx = tr.aabb_of_corners(&r.corners);
             ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
         }
         Ok(())
@@ -1002,7 +1002,7 @@ impl Sweep {
             .restrict(w)
             .as_ref()
             .unwrap_or(&self.world)
-            .aabb_of_points(self.corners.iter().copied())
+            .aabb_of_corners(&self.corners)
             .inflate(self.margin)
     }
 }

@@ -54,6 +54,13 @@ pub trait Enclosure:
     fn add_interval(self, k: Interval) -> Self;
     /// An interval holding the function over the whole domain.
     fn bound(&self) -> Interval;
+    /// An interval holding the function over the whole domain, possibly wider than
+    /// [`Enclosure::bound`] but cheaper (no search for interior extrema): for tests that
+    /// only need a sign. The default is [`Enclosure::bound`].
+    #[inline]
+    fn bound_cheap(&self) -> Interval {
+        self.bound()
+    }
     /// An interval holding the function at time `t` of the domain.
     fn eval(&self, t: f64) -> Interval;
     /// The enclosure over a sub-domain (possibly tighter).
@@ -156,6 +163,10 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn bound(&self) -> Interval {
         TaylorModel::bound(self)
+    }
+    #[inline]
+    fn bound_cheap(&self) -> Interval {
+        self.poly_range_cheap() + self.remainder()
     }
     #[inline]
     fn eval(&self, t: f64) -> Interval {

@@ -526,7 +526,7 @@ impl TaylorModel {
 
     /// An enclosure of the polynomial part over the domain, cheap (no root finding).
     #[inline]
-    fn poly_range_cheap(&self) -> Interval {
+    pub(crate) fn poly_range_cheap(&self) -> Interval {
         let hp = powers(self.radius);
         let c = &self.coeffs;
         let mut acc = LazySum::new(c[0], c[0]);

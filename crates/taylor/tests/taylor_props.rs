@@ -94,6 +94,49 @@ proptest! {
             prop_assert!((q[k] - exact[k].midpoint()).abs() <= 1e-9 * (1.0 + q[k].abs()));
         }
     }
+
+    #[test]
+    fn corner_boxes_enclose_the_corners_and_sit_inside_the_full_box(
+        links in prop::collection::vec(motion(1.5, 1.0), 1..7),
+        frame in support::rotation(),
+        centre in prop::array::uniform3(-1.0..1.0f64),
+        half in prop::array::uniform3(0.0..0.5f64),
+        jitter in prop::array::uniform24(-0.05..0.05f64),
+        (d, _t) in domain_with_time(),
+    ) {
+        // eight points ordered as box corners (bit j: upper side of axis j), moved a little
+        // so that they do not quite form a box
+        let corners: [DVec3; 8] = std::array::from_fn(|k| {
+            let s = DVec3::new(
+                if k & 1 == 0 { -1.0 } else { 1.0 },
+                if k & 2 == 0 { -1.0 } else { 1.0 },
+                if k & 4 == 0 { -1.0 } else { 1.0 },
+            );
+            let off = DVec3::new(jitter[3 * k], jitter[3 * k + 1], jitter[3 * k + 2]);
+            DVec3::from_array(centre) + frame * (s * DVec3::from_array(half)) + off
+        });
+        fn check<E: ccd_taylor::Enclosure>(links: &[ConstantVelocity], corners: &[DVec3; 8], d: Interval) -> Result<(), TestCaseError> {
+            let chain = links.iter().map(|m| Transform::<E>::from_motion(m, d)).fold(Transform::identity(d), |a, m| a.compose(&m));
+            let fast = chain.aabb_of_corners(corners);
+            let all = chain.aabb_of_points(corners.iter().copied());
+            // the same corner enclosures, a subset of them: inside the full box, exactly
+            prop_assert!(fast.min.cmpge(all.min).all() && fast.max.cmple(all.max).all(), "{} {fast:?} outside {all:?}", E::NAME);
+            // every corner at 41 times of the domain (rigorous point enclosures) is inside
+            for i in 0..=40 {
+                let t = (d.lo() + (d.hi() - d.lo()) * f64::from(i) / 40.0).clamp(d.lo(), d.hi());
+                let at = links.iter().map(|m| Transform::<Interval>::from_motion(m, Interval::point(t))).fold(Transform::identity(Interval::point(t)), |a, m| a.compose(&m));
+                for p in corners {
+                    let q = at.apply(*p).bound();
+                    for (k, q) in q.iter().enumerate() {
+                        prop_assert!(q.hi() >= fast.min[k] && q.lo() <= fast.max[k], "{} corner {p} at {t}: axis {k} {q:?} outside {fast:?}", E::NAME);
+                    }
+                }
+            }
+            Ok(())
+        }
+        check::<TaylorModel>(&links, &corners, d)?;
+        check::<Interval>(&links, &corners, d)?;
+    }
 }
 
 #[test]
