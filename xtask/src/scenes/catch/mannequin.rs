@@ -352,15 +352,17 @@ impl Mannequin {
     }
 }
 
-/// 16 chessmen (about `per_piece` triangles each) standing on the floor beside and on the
-/// mannequin's path, as one environment mesh.
+/// 16 chessmen (about `per_piece` triangles each) standing on the floor beside the
+/// mannequin's path, as one environment mesh. Each piece stands at a point of the pelvis
+/// track, on alternating sides of the walking direction there, with its widest radius
+/// 0.2–0.55 m clear of the track: feet and swinging hands pass centimetres from the near
+/// pieces (the CA work of near misses and the occasional brush), while the legs do not walk
+/// through solid pieces. (An earlier placement offset the pieces across the clip's overall
+/// direction, which the curved CMU walk does not follow: the left leg stood inside a piece in
+/// 731 of 994 steps.)
 pub(crate) fn chessmen(m: &Mannequin, seed: u64, per_piece: usize) -> Result<TriMesh> {
     let path = m.path();
     let mut rng = SceneRng::new(seed);
-    let (first, last) = (path[0], path[path.len() - 1]);
-    let along_dir = (last - first).normalize_or(DVec3::Z);
-    let side = along_dir.cross(DVec3::Y).normalize_or(DVec3::X);
-    // chessmen at evenly spaced path points, alternating sides; a few close to the path
     let segments = 48usize;
     let rings = (per_piece / (2 * segments)).max(8);
     let kinds = [
@@ -372,16 +374,30 @@ pub(crate) fn chessmen(m: &Mannequin, seed: u64, per_piece: usize) -> Result<Tri
         Chessman::King,
     ];
     let mut b = MeshBuilder::new();
+    let last = path.len() - 1;
     for i in 0..16 {
         let s = (i as f64 + 0.5) / 16.0;
-        let idx = ((path.len() - 1) as f64 * s) as usize;
+        let idx = (last as f64 * s) as usize;
+        // the walking direction here: the track over ±0.25 s of frames around the point
+        let (lo, hi) = (idx.saturating_sub(30), (idx + 30).min(last));
+        let along = (path[hi] - path[lo]).normalize_or(DVec3::Z);
+        let side = along.cross(DVec3::Y).normalize_or(DVec3::X);
         let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
-        let lateral = sign * rng.uniform(0.28, 0.7);
-        let ahead = rng.uniform(-0.2, 0.2);
         let h = rng.uniform(0.45, 0.85);
         let kind = kinds[i % kinds.len()];
+        // widest profile radius (the foot, 0.28 h × 0.9) plus the knight's lobe
+        let radius = 0.28
+            * 0.9
+            * h
+            * if matches!(kind, Chessman::Knight) {
+                1.25
+            } else {
+                1.0
+            };
+        let lateral = sign * (radius + rng.uniform(0.2, 0.55));
+        let ahead = rng.uniform(-0.2, 0.2);
         let piece = chessman(kind, h, rings, segments)?;
-        let pos = path[idx] + side * lateral + along_dir * ahead;
+        let pos = path[idx] + side * lateral + along * ahead;
         let spin = DQuat::from_rotation_y(rng.uniform(0.0, std::f64::consts::TAU));
         b.append(&piece, DAffine3::from_rotation_translation(spin, pos));
     }
