@@ -1,6 +1,6 @@
 //! CA between convex hulls with GJK distances (the convex fast path).
 
-use ccd_distance::{ConvexHull, GjkCache, GjkOptions, gjk_distance_cached};
+use ccd_distance::{ConvexHull, GjkCache, GjkOptions, GjkResult, gjk_distance_cached};
 use ccd_geometry::Feature;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
@@ -154,33 +154,7 @@ fn run(
             };
             return Ok(Some(contact(status, t, *stats)));
         }
-        // a rigorous slab along GJK's direction, else the lower bound with the free bound
-        let step = match r.normal.try_normalize() {
-            Some(n) => {
-                let gap = gap_along(ha, &pa, hb, &pb, n).min(r.distance) - slack;
-                let mu = rates.projected(n, ra, rb);
-                if gap > half {
-                    if mu > 0.0 {
-                        (gap - half) / mu
-                    } else {
-                        f64::INFINITY
-                    }
-                } else {
-                    0.0
-                }
-            }
-            None => 0.0,
-        };
-        let step = if step > 0.0 {
-            step
-        } else {
-            let free = rates.free(ra, rb);
-            if r.lower_bound - slack > half && free > 0.0 {
-                (r.lower_bound - slack - half) / free
-            } else {
-                0.0
-            }
-        };
+        let step = certified_step(ha, &pa, hb, &pb, &r, &rates, (ra, rb), half, slack);
         if t + step >= 1.0 {
             return Ok(None);
         }
@@ -194,4 +168,98 @@ fn run(
         }
         t = next;
     }
+}
+
+/// The advancement certified by one GJK evaluation `r` of the hulls at poses `pa`, `pb`: the
+/// separating-slab width along GJK's direction (exact support functions) less `ε/2` and the
+/// rounding allowance `slack`, over the motions' bound on `|v·n|`; else GJK's distance lower
+/// bound over the free speed bound; 0 when neither certifies anything. `ra`, `rb`: radii
+/// about the rotation centres.
+#[allow(clippy::too_many_arguments)]
+fn certified_step(
+    ha: &ConvexHull,
+    pa: &DAffine3,
+    hb: &ConvexHull,
+    pb: &DAffine3,
+    r: &GjkResult,
+    rates: &Rates,
+    (ra, rb): (f64, f64),
+    half: f64,
+    slack: f64,
+) -> f64 {
+    // a rigorous slab along GJK's direction, else the lower bound with the free bound
+    let step = match r.normal.try_normalize() {
+        Some(n) => {
+            let gap = gap_along(ha, pa, hb, pb, n).min(r.distance) - slack;
+            let mu = rates.projected(n, ra, rb);
+            if gap > half {
+                if mu > 0.0 {
+                    (gap - half) / mu
+                } else {
+                    f64::INFINITY
+                }
+            } else {
+                0.0
+            }
+        }
+        None => 0.0,
+    };
+    if step > 0.0 {
+        return step;
+    }
+    let free = rates.free(ra, rb);
+    if r.lower_bound - slack > half && free > 0.0 {
+        (r.lower_bound - slack - half) / free
+    } else {
+        0.0
+    }
+}
+
+/// Conservative advancement of two meshes' hulls from `t0`, at most `max_steps` GJK
+/// evaluations (each counted as an iteration, its GJK iterations as primitive tests): the
+/// hulls contain the meshes, so where the hulls are certified farther than `ε/2` apart the
+/// meshes are too. `None`: apart over all of `[t0, 1]`; else the time `t ≥ t0` up to which
+/// they are certified apart (the hulls touch there, or the steps ran out). Cheap against a
+/// traversal of two hierarchies: it settles pairs that pass each other and moves the start
+/// of the meshes' advancement up to where their hulls meet.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn hull_start(
+    ha: &ConvexHull,
+    motion_a: &RigidMotion,
+    hb: &ConvexHull,
+    motion_b: &RigidMotion,
+    rates: &Rates,
+    radii: (f64, f64),
+    half: f64,
+    slack: f64,
+    t0: f64,
+    max_steps: u32,
+    stats: &mut Stats,
+) -> Option<f64> {
+    let gjk = GjkOptions::default();
+    let mut cache = GjkCache::new();
+    let mut t = t0;
+    for _ in 0..max_steps {
+        let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
+        // (a pose GJK rejects proves nothing: the meshes' advancement takes over)
+        let Ok(r) = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache) else {
+            return Some(t);
+        };
+        stats.iterations += 1;
+        stats.primitive_tests += u64::from(r.iterations);
+        // (a NaN distance proves nothing)
+        if r.intersecting || r.distance <= 2.0 * half || r.distance.is_nan() {
+            return Some(t);
+        }
+        let step = certified_step(ha, &pa, hb, &pb, &r, rates, radii, half, slack);
+        if t + step >= 1.0 {
+            return None;
+        }
+        let next = t + step;
+        if next <= t || next.is_nan() {
+            return Some(t);
+        }
+        t = next;
+    }
+    Some(t)
 }

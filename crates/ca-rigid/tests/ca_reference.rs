@@ -27,8 +27,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: (ProptestConfig::default().cases / 4).max(1), ..ProptestConfig::default() })]
 
     #[test]
-    fn never_misses_and_is_conservative(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2)) {
-        let (ba, bb) = (body(a.clone()), body(b.clone()));
+    fn never_misses_and_is_conservative(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2), hulls in any::<bool>()) {
+        // (bodies with hulls: the hulls' advancement comes first)
+        let (ba, bb) = (body_maybe_hull(a.clone(), hulls), body_maybe_hull(b.clone(), hulls));
         let opts = CaOptions::default().with_tolerance(EPS);
         let res = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap();
         let reference = reference_toc(&a, &ma, &b, &mb, 400);
@@ -62,8 +63,8 @@ proptest! {
     }
 
     #[test]
-    fn swapping_bodies_gives_the_same_toc(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2)) {
-        let (ba, bb) = (body(a), body(b));
+    fn swapping_bodies_gives_the_same_toc(a in shapes(), b in shapes(), ma in motion(1.2), mb in motion(1.2), hulls in any::<bool>()) {
+        let (ba, bb) = (body_maybe_hull(a, hulls), body_maybe_hull(b, hulls));
         let opts = CaOptions::default();
         let ab = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap();
         let ba_ = time_of_contact(&bb, &mb, &ba, &ma, &opts).unwrap();

@@ -135,9 +135,11 @@ proptest! {
     #[test]
     fn mesh_ca_about_offset_centres_is_conservative(
         a in meshes(), b in meshes(), ma in still_or_spinning(), mb in aimed(DVec3::ZERO),
+        hulls in any::<bool>(),
     ) {
         let opts = CaOptions::default().with_tolerance(EPS);
-        let (ba, bb) = (body(a.clone()), body(b.clone()));
+        // (bodies with hulls: the hulls' advancement about the centres comes first)
+        let (ba, bb) = if hulls { (hull_body(a.clone()), hull_body(b.clone())) } else { (body(a.clone()), body(b.clone())) };
         let got = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap();
         check(&a, &ma, &b, &mb, got)?;
         // swapped roles: the same decision, toc within the tolerance's time

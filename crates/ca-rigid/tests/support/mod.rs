@@ -97,6 +97,23 @@ pub fn body(mesh: TriMesh) -> RigidBody {
     ))
 }
 
+/// A body that carries its hull too: the mesh CA starts with the hulls' advancement.
+pub fn body_with_hull(mesh: TriMesh) -> RigidBody {
+    RigidBody::with_hull(Arc::new(
+        MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).expect("non-empty"),
+    ))
+    .expect("hull")
+}
+
+/// A body with its hull or without (both paths of the mesh CA).
+pub fn body_maybe_hull(mesh: TriMesh, hull: bool) -> RigidBody {
+    if hull {
+        body_with_hull(mesh)
+    } else {
+        body(mesh)
+    }
+}
+
 /// Brute-force distance over all triangle pairs at time `t`.
 pub fn distance_at(a: &TriMesh, ma: &RigidMotion, b: &TriMesh, mb: &RigidMotion, t: f64) -> f64 {
     let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
