@@ -110,11 +110,22 @@ impl Schedule {
         self.records.remove(&key);
     }
 
-    /// Forgets every pair of a slot (its body was removed).
-    pub(crate) fn forget_slot(&mut self, slot: u32) {
+    /// Forgets every pair of the slots in `removed` (their bodies were removed since the
+    /// last step; one pass over the records, whatever their number). `marks` is scratch.
+    pub(crate) fn forget_slots(&mut self, removed: &[u32], marks: &mut Vec<bool>) {
+        if removed.is_empty() || self.records.is_empty() {
+            return;
+        }
+        marks.clear();
+        let n = removed.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
+        marks.resize(n, false);
+        for &s in removed {
+            marks[s as usize] = true;
+        }
+        let gone = |s: u32| marks.get(s as usize).copied().unwrap_or(false);
         self.records.retain(|&k, _| {
             let [a, b] = unkey(k);
-            a != slot && b != slot
+            !(gone(a) || gone(b))
         });
     }
 
@@ -163,5 +174,21 @@ mod tests {
         // a wake-up no later than the next step is no deferral
         s.defer(11, 4, 5, [0, 0]);
         assert_eq!(s.verdict(11, 5, [0, 0]), Verdict::Due);
+        // removed slots take their pairs along, all at once
+        let key = |a: u64, b: u64| (a << 32) | b;
+        for (k, w) in [
+            (key(1, 2), 9),
+            (key(2, 7), 9),
+            (key(3, 4), 9),
+            (key(0, 3), 9),
+        ] {
+            s.defer(k, 5, w, [0, 0]);
+        }
+        let mut marks = Vec::new();
+        s.forget_slots(&[2, 0], &mut marks);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.verdict(key(3, 4), 6, [0, 0]), Verdict::Deferred);
+        s.forget_slots(&[], &mut marks);
+        assert_eq!(s.len(), 1);
     }
 }

@@ -422,6 +422,10 @@ pub struct World {
     next_epoch: u64,
     /// Scratch: swept boxes by slot.
     swept: Vec<Aabb>,
+    /// Slots removed since the last step (their scheduled pairs go at the next step).
+    removed: Vec<u32>,
+    /// Scratch: marks by slot.
+    marks: Vec<bool>,
 }
 
 impl World {
@@ -460,6 +464,8 @@ impl World {
             step: 0,
             next_epoch: 0,
             swept: Vec::new(),
+            removed: Vec::new(),
+            marks: Vec::new(),
         })
     }
 
@@ -632,7 +638,8 @@ impl World {
         self.free.push(h.index);
         self.live -= 1;
         self.sap.remove(h.index);
-        self.schedule.forget_slot(h.index);
+        // (the slot's scheduled pairs are dropped at the next step, all removals at once)
+        self.removed.push(h.index);
         Ok(body.collider)
     }
 
@@ -813,6 +820,9 @@ impl World {
     pub fn step(&mut self, opts: &StepOptions) -> Result<StepReport, WorldError> {
         let half = 0.5 * self.ca.tolerance;
         let step = self.step;
+        // 0. the scheduled pairs of the bodies removed since the last step
+        self.schedule.forget_slots(&self.removed, &mut self.marks);
+        self.removed.clear();
         // 1. speeds, envelopes, boxes
         let mut epochs_needed = 0usize;
         for slot in &mut self.slots {
@@ -863,6 +873,9 @@ impl World {
                 }));
             }
             BroadPhase::AllPairs => {
+                // (the sweep-and-prune's own pending insertions and removals are applied,
+                // so that they do not pile up while it is not used)
+                self.sap.flush();
                 let live: Vec<(u32, &Body)> = self
                     .slots
                     .iter()
