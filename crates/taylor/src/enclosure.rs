@@ -61,6 +61,30 @@ pub trait Enclosure:
     fn bound_cheap(&self) -> Interval {
         self.bound()
     }
+    /// `a₀ b₀ + a₁ b₁ + a₂ b₂ (+ c)`: a row of a matrix product. The default computes
+    /// the products and sums one by one, left to right; Taylor models fuse them (one
+    /// rounding bound and one truncation for the whole sum).
+    #[inline]
+    #[must_use]
+    fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        let s = *a[0] * *b[0] + *a[1] * *b[1] + *a[2] * *b[2];
+        match c {
+            Some(c) => s + *c,
+            None => s,
+        }
+    }
+    /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for constants `x`: a row of a matrix times a point.
+    /// The default computes the products and sums one by one, left to right; Taylor
+    /// models fuse them.
+    #[inline]
+    #[must_use]
+    fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
+        let s = *a[0] * x[0] + *a[1] * x[1] + *a[2] * x[2];
+        match c {
+            Some(c) => s + *c,
+            None => s,
+        }
+    }
     /// An interval holding the function at time `t` of the domain.
     fn eval(&self, t: f64) -> Interval;
     /// The enclosure over a sub-domain (possibly tighter).
@@ -167,6 +191,14 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn bound_cheap(&self) -> Interval {
         self.poly_range_cheap() + self.remainder()
+    }
+    #[inline]
+    fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        TaylorModel::fused_dot3(a, b, c)
+    }
+    #[inline]
+    fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
+        TaylorModel::fused_dot3_const(a, x, c)
     }
     #[inline]
     fn eval(&self, t: f64) -> Interval {

@@ -21,6 +21,10 @@ const U: f64 = 1.2e-16;
 const GAMMA: f64 = 1.0e-15;
 /// Absolute allowance for underflow in products.
 const TINY: f64 = 1.0e-300;
+/// Relative bound of the rounding of a sum of at most thirteen terms, each exact or one
+/// rounded product (the fused sums of three model products and an addend): `γ₁₃ < 1.45e-15`
+/// covers the sum, with margin for the sum of magnitudes being computed in floating point.
+const GAMMA_DOT: f64 = 2.0e-15;
 
 /// An order-3 Taylor model: a cubic in `t − m` plus an interval remainder, enclosing a
 /// scalar function of time over a domain `[a, b]` (CATCH, Sec. 5.1).
@@ -765,6 +769,148 @@ impl TaylorModel {
             coeffs: c,
             rem,
             ..self
+        }
+    }
+
+    /// `a₀ b₀ + a₁ b₁ + a₂ b₂ (+ c)` as one model (the [`crate::Enclosure::dot3`] of Taylor
+    /// models): the coefficients of all products summed in f64 with one rounding bound per
+    /// degree (`GAMMA_DOT` times the sum of the magnitudes, plus `TINY` for underflow),
+    /// the degree 4–6 terms of the sum bounded once, and each product's remainder cross
+    /// terms `P_a R_b + P_b R_a + R_a R_b` added. Models over different domains or with
+    /// coefficients whose products overflow take the operations one by one.
+    pub(crate) fn fused_dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        let d = a[0].domain;
+        let same =
+            a.iter().chain(b.iter()).all(|m| m.domain == d) && c.is_none_or(|c| c.domain == d);
+        let slow = || {
+            let s = *a[0] * *b[0] + *a[1] * *b[1] + *a[2] * *b[2];
+            match c {
+                Some(c) => s + *c,
+                None => s,
+            }
+        };
+        if !same {
+            return slow();
+        }
+        let mut p = [0.0f64; 7];
+        let mut abs = [0.0f64; 7];
+        // (see `mul`: degrees with a product of two non-zero factors get the underflow
+        // allowance)
+        let mut live = [false; 7];
+        for m in 0..3 {
+            let (x, y) = (&a[m].coeffs, &b[m].coeffs);
+            for i in 0..4 {
+                for j in 0..4 {
+                    let v = x[i] * y[j];
+                    p[i + j] += v;
+                    abs[i + j] += v.abs();
+                    live[i + j] |= x[i] != 0.0 && y[j] != 0.0;
+                }
+            }
+        }
+        if let Some(c) = c {
+            // exact terms: a degree without a live product keeps c's coefficient exactly
+            for k in 0..4 {
+                p[k] += c.coeffs[k];
+                abs[k] += c.coeffs[k].abs();
+            }
+        }
+        if !abs.iter().all(|x| x.is_finite()) {
+            return slow();
+        }
+        let hp = powers(a[0].radius);
+        let mut err = [0.0; 4];
+        for k in 0..4 {
+            err[k] = if live[k] {
+                up(GAMMA_DOT * abs[k] + TINY)
+            } else {
+                0.0
+            };
+        }
+        let mut rem = fold_errors(&err, &hp);
+        let h4 = up(hp[2] * hp[2]);
+        let high_pow = [h4, up(h4 * a[0].radius), up(h4 * hp[2])];
+        let mut high = LazySum::new(0.0, 0.0);
+        for k in 4..7 {
+            if !live[k] {
+                continue;
+            }
+            let hk = high_pow[k - 4];
+            high.add_symmetric((GAMMA_DOT * abs[k] + TINY) * hk);
+            if k.is_multiple_of(2) {
+                high.add_even(p[k] * hk);
+            } else {
+                high.add_symmetric(p[k].abs() * hk);
+            }
+        }
+        rem += high.finish();
+        for m in 0..3 {
+            let (x, y) = (a[m], b[m]);
+            if x.rem != Interval::ZERO || y.rem != Interval::ZERO {
+                let (px, py) = (x.poly_range_cheap(), y.poly_range_cheap());
+                rem += px * y.rem + py * x.rem + x.rem * y.rem;
+            }
+        }
+        if let Some(c) = c {
+            rem += c.rem;
+        }
+        Self {
+            coeffs: [p[0], p[1], p[2], p[3]],
+            rem,
+            ..*a[0]
+        }
+    }
+
+    /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for f64 constants `x` as one model (the
+    /// [`crate::Enclosure::dot3_const`] of Taylor models): the coefficients summed in f64
+    /// with one rounding bound per degree, the remainders scaled and added. Different
+    /// domains, non-finite constants or overflow take the operations one by one.
+    pub(crate) fn fused_dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
+        let d = a[0].domain;
+        let same = a.iter().all(|m| m.domain == d) && c.is_none_or(|c| c.domain == d);
+        let slow = || {
+            let s = *a[0] * x[0] + *a[1] * x[1] + *a[2] * x[2];
+            match c {
+                Some(c) => s + *c,
+                None => s,
+            }
+        };
+        if !same || !x.iter().all(|v| v.is_finite()) {
+            return slow();
+        }
+        let mut coeffs = [0.0f64; 4];
+        let mut err = [0.0f64; 4];
+        for k in 0..4 {
+            let (mut s, mut mag, mut live) = match c {
+                Some(c) => (c.coeffs[k], c.coeffs[k].abs(), false),
+                None => (0.0, 0.0, false),
+            };
+            for m in 0..3 {
+                let v = a[m].coeffs[k] * x[m];
+                s += v;
+                mag += v.abs();
+                live |= a[m].coeffs[k] != 0.0 && x[m] != 0.0;
+            }
+            if !mag.is_finite() {
+                return slow();
+            }
+            coeffs[k] = s;
+            // at most four terms, three of them rounded products: γ₄ < GAMMA
+            err[k] = if live { up(GAMMA * mag + TINY) } else { 0.0 };
+        }
+        let mut rem = fold_errors(&err, &powers(a[0].radius));
+        for m in 0..3 {
+            if a[m].rem != Interval::ZERO {
+                rem += a[m].rem * x[m];
+            }
+        }
+        if let Some(c) = c {
+            rem += c.rem;
+        }
+        Self {
+            coeffs,
+            rem,
+            ..*a[0]
         }
     }
 

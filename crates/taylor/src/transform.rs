@@ -128,7 +128,13 @@ impl<E: Enclosure> Mat3<E> {
         let b = &rhs.rows;
         Self {
             rows: std::array::from_fn(|i| {
-                std::array::from_fn(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j])
+                std::array::from_fn(|j| {
+                    E::dot3(
+                        [&a[i][0], &a[i][1], &a[i][2]],
+                        [&b[0][j], &b[1][j], &b[2][j]],
+                        None,
+                    )
+                })
             }),
         }
     }
@@ -137,10 +143,12 @@ impl<E: Enclosure> Mat3<E> {
     #[must_use]
     pub fn mul_vec(&self, v: &Vec3<E>) -> Vec3<E> {
         let r = &self.rows;
+        let v = [&v.x, &v.y, &v.z];
+        let row = |i: usize| E::dot3([&r[i][0], &r[i][1], &r[i][2]], v, None);
         Vec3 {
-            x: r[0][0] * v.x + r[0][1] * v.y + r[0][2] * v.z,
-            y: r[1][0] * v.x + r[1][1] * v.y + r[1][2] * v.z,
-            z: r[2][0] * v.x + r[2][1] * v.y + r[2][2] * v.z,
+            x: row(0),
+            y: row(1),
+            z: row(2),
         }
     }
 
@@ -148,10 +156,11 @@ impl<E: Enclosure> Mat3<E> {
     #[must_use]
     pub fn mul_point(&self, p: DVec3) -> Vec3<E> {
         let r = &self.rows;
+        let row = |i: usize| E::dot3_const([&r[i][0], &r[i][1], &r[i][2]], p.to_array(), None);
         Vec3 {
-            x: r[0][0] * p.x + r[0][1] * p.y + r[0][2] * p.z,
-            y: r[1][0] * p.x + r[1][1] * p.y + r[1][2] * p.z,
-            z: r[2][0] * p.x + r[2][1] * p.y + r[2][2] * p.z,
+            x: row(0),
+            y: row(1),
+            z: row(2),
         }
     }
 
@@ -173,7 +182,13 @@ impl<E: Enclosure> Mat3<E> {
         let a = &self.rows;
         Self {
             rows: std::array::from_fn(|i| {
-                std::array::from_fn(|j| a[i][0] * d[0][j] + a[i][1] * d[1][j] + a[i][2] * d[2][j])
+                std::array::from_fn(|j| {
+                    E::dot3_const(
+                        [&a[i][0], &a[i][1], &a[i][2]],
+                        [d[0][j], d[1][j], d[2][j]],
+                        None,
+                    )
+                })
             }),
         }
     }
@@ -184,7 +199,7 @@ impl<E: Enclosure> Mat3<E> {
         let b = &self.rows;
         Self {
             rows: std::array::from_fn(|i| {
-                std::array::from_fn(|j| b[0][j] * c[i][0] + b[1][j] * c[i][1] + b[2][j] * c[i][2])
+                std::array::from_fn(|j| E::dot3_const([&b[0][j], &b[1][j], &b[2][j]], c[i], None))
             }),
         }
     }
@@ -290,39 +305,72 @@ impl<E: Enclosure> Transform<E> {
     /// of the cost of general products.
     #[must_use]
     pub fn compose(&self, child: &Self) -> Self {
+        let tp = [
+            &self.translation.x,
+            &self.translation.y,
+            &self.translation.z,
+        ];
+        let t = &child.translation;
+        let tc = [&t.x, &t.y, &t.z];
         if let Some(c) = self.rotation.as_constant() {
-            let t = &child.translation;
-            let rows = |i: usize| t.x * c[i][0] + t.y * c[i][1] + t.z * c[i][2];
+            let row = |i: usize| E::dot3_const(tc, c[i], Some(tp[i]));
             return Self {
                 rotation: child.rotation.mul_const_left(&c),
                 translation: Vec3 {
-                    x: rows(0),
-                    y: rows(1),
-                    z: rows(2),
-                } + self.translation,
+                    x: row(0),
+                    y: row(1),
+                    z: row(2),
+                },
             };
         }
-        if let Some(d) = child.rotation.as_constant() {
-            let t = &child.translation;
-            let moved = match (t.x.as_constant(), t.y.as_constant(), t.z.as_constant()) {
-                (Some(x), Some(y), Some(z)) => self.rotation.mul_point(DVec3::new(x, y, z)),
-                _ => self.rotation.mul_vec(t),
-            };
-            return Self {
-                rotation: self.rotation.mul_const_right(&d),
-                translation: moved + self.translation,
-            };
-        }
+        let r = &self.rotation.rows;
+        let point = match (t.x.as_constant(), t.y.as_constant(), t.z.as_constant()) {
+            (Some(x), Some(y), Some(z)) => Some([x, y, z]),
+            _ => None,
+        };
+        let row = |i: usize| {
+            let ri = [&r[i][0], &r[i][1], &r[i][2]];
+            match point {
+                Some(p) => E::dot3_const(ri, p, Some(tp[i])),
+                None => E::dot3(ri, tc, Some(tp[i])),
+            }
+        };
+        let translation = Vec3 {
+            x: row(0),
+            y: row(1),
+            z: row(2),
+        };
+        let rotation = match child.rotation.as_constant() {
+            Some(d) => self.rotation.mul_const_right(&d),
+            None => self.rotation.mul_mat(&child.rotation),
+        };
         Self {
-            rotation: self.rotation.mul_mat(&child.rotation),
-            translation: self.rotation.mul_vec(&child.translation) + self.translation,
+            rotation,
+            translation,
         }
+    }
+
+    /// Coordinate `i` of the trajectory of the local point `p`: row `i` of `R p`, plus
+    /// the translation (what [`Transform::apply`] and [`Transform::aabb_of_corners`] bound).
+    #[inline]
+    fn coordinate(&self, i: usize, p: DVec3) -> E {
+        let r = &self.rotation.rows[i];
+        let t = [
+            &self.translation.x,
+            &self.translation.y,
+            &self.translation.z,
+        ];
+        E::dot3_const([&r[0], &r[1], &r[2]], p.to_array(), Some(t[i]))
     }
 
     /// The trajectory of a point given in the local frame.
     #[must_use]
     pub fn apply(&self, p: DVec3) -> Vec3<E> {
-        self.rotation.mul_point(p) + self.translation
+        Vec3 {
+            x: self.coordinate(0, p),
+            y: self.coordinate(1, p),
+            z: self.coordinate(2, p),
+        }
     }
 
     /// A box enclosing the trajectories of all `points` over the domain.
@@ -382,7 +430,6 @@ impl<E: Enclosure> Transform<E> {
             })
         });
         let rows = &self.rotation.rows;
-        let tr = [self.translation.x, self.translation.y, self.translation.z];
         let mut lo = [0.0; 3];
         let mut hi = [0.0; 3];
         for i in 0..3 {
@@ -404,8 +451,8 @@ impl<E: Enclosure> Transform<E> {
             let mut range: Option<Interval> = None;
             for (k, p) in corners.iter().enumerate() {
                 if k & fixed == up || k & fixed == down {
-                    // as `apply`: row i of R p, then the translation
-                    let x = (r[0] * p.x + r[1] * p.y + r[2] * p.z + tr[i]).bound();
+                    // as `apply`
+                    let x = self.coordinate(i, *p).bound();
                     range = Some(range.map_or(x, |b| b.hull(x)));
                 }
             }

@@ -6,7 +6,7 @@
 mod support;
 
 use ccd_taylor::glam::DVec3;
-use ccd_taylor::{ConstantVelocity, Interval, TaylorModel, Transform};
+use ccd_taylor::{ConstantVelocity, Enclosure, Interval, TaylorModel, Transform};
 use proptest::prelude::*;
 use support::{Expr, domain_with_time, motion};
 
@@ -50,6 +50,31 @@ proptest! {
         let lo = d.lo() + (t - d.lo()) * sub;
         let r = tm.restrict(Interval::new(lo, t)).expect("inside");
         prop_assert!(r.bound().overlaps(&exact), "restricted bound {:?} misses {exact:?}", r.bound());
+    }
+
+    #[test]
+    fn fused_sums_enclose_the_products(
+        es in prop::collection::vec(expr(), 7),
+        x in prop::array::uniform3(-3.0..3.0f64),
+        scale in prop_oneof![Just(1.0), Just(1e-160), Just(1e-320), Just(1e150), Just(1e300)],
+        addend in any::<bool>(),
+        (d, t) in domain_with_time(),
+    ) {
+        // three products (and an addend) fused into one model, against the rigorous point
+        // enclosures of the factors at t; scaled constants reach underflow and overflow
+        let m: Vec<TaylorModel> = es.iter().map(|e| e.eval(d)).collect();
+        let tv: Vec<Interval> = es.iter().map(|e| truth(e, t)).collect();
+        let c = addend.then_some(&m[6]);
+        let plus = |s: Interval| if addend { s + tv[6] } else { s };
+        let f = <TaylorModel as Enclosure>::dot3([&m[0], &m[1], &m[2]], [&m[3], &m[4], &m[5]], c);
+        let exact = plus(tv[0] * tv[3] + tv[1] * tv[4] + tv[2] * tv[5]);
+        prop_assert!(f.bound().overlaps(&exact), "dot3 bound {:?} misses {exact:?}", f.bound());
+        prop_assert!(f.eval(t).overlaps(&exact), "dot3 eval {:?} misses {exact:?}", f.eval(t));
+        let x = x.map(|v| v * scale);
+        let g = <TaylorModel as Enclosure>::dot3_const([&m[0], &m[1], &m[2]], x, c);
+        let exact = plus(tv[0] * Interval::point(x[0]) + tv[1] * Interval::point(x[1]) + tv[2] * Interval::point(x[2]));
+        prop_assert!(g.bound().overlaps(&exact), "dot3_const bound {:?} misses {exact:?}", g.bound());
+        prop_assert!(g.eval(t).overlaps(&exact), "dot3_const eval {:?} misses {exact:?}", g.eval(t));
     }
 
     #[test]
