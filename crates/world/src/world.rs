@@ -820,6 +820,10 @@ impl World {
     pub fn step(&mut self, opts: &StepOptions) -> Result<StepReport, WorldError> {
         let half = 0.5 * self.ca.tolerance;
         let step = self.step;
+        #[cfg(feature = "parallel")]
+        let parallel = opts.parallel;
+        #[cfg(not(feature = "parallel"))]
+        let parallel = false;
         // 0. the scheduled pairs of the bodies removed since the last step
         self.schedule.forget_slots(&self.removed, &mut self.marks);
         self.removed.clear();
@@ -899,21 +903,27 @@ impl World {
         } else {
             self.schedule.clear();
         }
-        let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
-        let mut free_keys: Vec<u64> = Vec::new();
-        for &key in &keys {
-            if opts.scheduling {
+        if opts.scheduling {
+            keys.retain(|&key| {
                 let (a, b) = self.pair(key);
                 match self.schedule.verdict(key, step, [a.epoch, b.epoch]) {
                     Verdict::Deferred => {
                         stats.deferred += 1;
-                        continue;
+                        false
                     }
-                    Verdict::Requeued => stats.requeued += 1,
-                    Verdict::Due => {}
+                    Verdict::Requeued => {
+                        stats.requeued += 1;
+                        true
+                    }
+                    Verdict::Due => true,
                 }
-            }
-            let lb = self.toc_lower_bound(key);
+            });
+        }
+        // the due pairs' TOC lower bounds (on all cores with `parallel`)
+        let lbs = self.map_pairs(&keys, parallel, |key| self.toc_lower_bound(key));
+        let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
+        let mut free_keys: Vec<u64> = Vec::new();
+        for (&key, &lb) in keys.iter().zip(&lbs) {
             if lb > 1.0 {
                 stats.bound_free += 1;
                 free_keys.push(key);
@@ -955,8 +965,8 @@ impl World {
                     self.schedule.forget(*key);
                 }
             }
-            for &key in &free_keys {
-                let wake = self.wake_step(key);
+            let wakes = self.map_pairs(&free_keys, parallel, |key| self.wake_step(key));
+            for (&key, &wake) in free_keys.iter().zip(&wakes) {
                 let (a, b) = self.pair(key);
                 let epochs = [a.epoch, b.epoch];
                 self.schedule.defer(key, step, wake, epochs);
@@ -986,6 +996,23 @@ impl World {
             contacts,
             stats,
         })
+    }
+
+    /// `f` of every pair key, in order; on rayon's current pool when `parallel` (with the
+    /// `parallel` feature).
+    fn map_pairs<T: Send>(
+        &self,
+        keys: &[u64],
+        parallel: bool,
+        f: impl Fn(u64) -> T + Sync + Send,
+    ) -> Vec<T> {
+        #[cfg(feature = "parallel")]
+        if parallel {
+            use rayon::prelude::*;
+            return keys.par_iter().map(|&k| f(k)).collect();
+        }
+        let _ = parallel;
+        keys.iter().map(|&k| f(k)).collect()
     }
 
     /// Runs the per-pair queries of the candidates per mode; returns the queried pairs and
