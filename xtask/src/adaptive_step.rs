@@ -25,7 +25,7 @@ pub(crate) struct AdaptiveStepArgs {
     /// Steps per run (step 0 warms up and is not timed), as the full bench's 21.
     #[arg(long, default_value_t = 21)]
     steps: usize,
-    /// Runs (a fresh adaptive state each); per step the fastest is reported.
+    /// Runs (a fresh adaptive state each); per step the fastest thread CPU time is reported.
     #[arg(long, default_value_t = 5)]
     reps: usize,
     /// Only this query (`adaptive` or `full`), all steps `--reps` times, untimed per step
@@ -94,7 +94,21 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
     if args.verbose {
         let opts = QueryOptions::default();
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+        let (mut ws_a, mut out_a) = (Workspace::default(), QueryResult::default());
+        let mut adaptive = AdaptiveScene::new(scene.clone());
+        let adaptive_step = |k: usize| -> Vec<AdaptiveStep<'_>> {
+            motions
+                .iter()
+                .map(|m| AdaptiveStep {
+                    q0: &m.steps[k].0,
+                    q1: &m.steps[k].1,
+                    active: &m.active,
+                })
+                .collect()
+        };
+        adaptive.query_with(&adaptive_step(0), &opts, &mut ws_a, &mut out_a)?;
         for (k, (a, f)) in t.adaptive_ms.iter().zip(&t.full_ms).enumerate() {
+            adaptive.query_with(&adaptive_step(k + 1), &opts, &mut ws_a, &mut out_a)?;
             let s: Vec<BodyStep<'_>> = motions
                 .iter()
                 .map(|m| BodyStep::Joints {
@@ -122,11 +136,13 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
             });
             let st = out.stats;
             println!(
-                "step {:>3}: adaptive {a:.4} ms, full {f:.4} ms, ratio {:.2}; pairs {} spatial, {} temporal; {first}",
+                "step {:>3}: adaptive {a:.4} ms, full {f:.4} ms, ratio {:.2}; pairs {} spatial, {} temporal (adaptive {}, {}); {first}",
                 k + 1,
                 a / f,
                 st.pairs_after_spatial,
-                st.pairs_after_temporal
+                st.pairs_after_temporal,
+                out_a.stats.pairs_after_spatial,
+                out_a.stats.pairs_after_temporal
             );
         }
     }

@@ -13,7 +13,6 @@
 //! are compared (time bit for bit and pair).
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::{Result, bail};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
@@ -561,8 +560,16 @@ fn fastest(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
+/// CPU time of the calling thread in ms (`CLOCK_THREAD_CPUTIME_ID`: the time it ran, exact
+/// to the nanosecond, unlike `/proc/thread-self/schedstat`, which moves at scheduler ticks):
+/// on a shared machine, a step's time without the other processes' preemptions.
+pub(crate) fn thread_cpu_ms() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6
+}
+
 /// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
-/// queries up and is not timed), timing each step of both queries.
+/// queries up and is not timed), timing each step of both queries (thread CPU time).
 pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
     let opts = QueryOptions::default();
     let steps = motions[0].steps.len();
@@ -589,16 +596,16 @@ pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Resul
                     active: &m.active,
                 })
                 .collect();
-            let t0 = Instant::now();
+            let t0 = thread_cpu_ms();
             scene.query_with(&full_steps, &opts, &mut ws_full, &mut out_full)?;
-            let t1 = Instant::now();
+            let t1 = thread_cpu_ms();
             adaptive.query_with(&our_steps, &opts, &mut ws_ours, &mut out_ours)?;
-            let t2 = Instant::now();
+            let t2 = thread_cpu_ms();
             if k == 0 {
                 continue;
             }
-            full[k].push((t1 - t0).as_secs_f64() * 1e3);
-            ours[k].push((t2 - t1).as_secs_f64() * 1e3);
+            full[k].push(t1 - t0);
+            ours[k].push(t2 - t1);
             if rep == 0 {
                 let key = |r: &QueryResult| r.first().map(|c| (c.a, c.b, c.contact.toc.to_bits()));
                 contacts += usize::from(out_full.first().is_some());
