@@ -452,6 +452,18 @@ impl Scene {
         for (i, (body, step)) in self.bodies.iter().zip(steps).enumerate() {
             ws.motions.push(body_motion(i, body, step)?);
         }
+        self.query_motions(ws, opts, out)
+    }
+
+    /// The rest of [`Scene::query_with`] once the bodies' motions are in `ws.motions`
+    /// (`out` cleared): swept boxes, spatial culling and the narrow phase. The adaptive
+    /// query falls back to it.
+    pub(crate) fn query_motions(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
         ws.world.clear();
         match opts.enclosure {
             EnclosureKind::Taylor => {

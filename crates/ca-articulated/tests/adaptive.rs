@@ -358,9 +358,9 @@ fn other_bad_input_is_the_full_querys_error() {
 }
 
 /// A coiling chain of 16 boxes whose joints all turn by up to 1.2 rad per step: interval
-/// node boxes keep many pairs, which are refined with Taylor boxes, and the next steps go
-/// through the full query's culling; every step's answer is still the full query's, and
-/// the node boxes hold the last step's poses.
+/// node boxes keep many pairs, which are refined with Taylor boxes or handed to the full
+/// query, and the next steps go through the full query's culling; every step's answer is
+/// still the full query's, and the node boxes hold the last step's poses.
 #[test]
 fn large_motions_keep_the_full_querys_answers() {
     let n: usize = 16;

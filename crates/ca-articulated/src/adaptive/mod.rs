@@ -13,14 +13,11 @@ use std::sync::Arc;
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, LinkId};
-use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
+use ccd_taylor::{Interval, TaylorModel, Transform};
 use glam::DAffine3;
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
-use crate::{
-    ArticulatedError, BodyStep, EnclosureKind, Part, QueryOptions, QueryResult, Scene, Stats,
-    Workspace,
-};
+use crate::{ArticulatedError, BodyStep, Part, QueryOptions, QueryResult, Scene, Stats, Workspace};
 use state::{BodyState, between_bodies};
 
 /// How one articulated body moves in an adaptive step: from joint vector `q0` to `q1`
@@ -73,17 +70,22 @@ pub struct AdaptiveStep<'a> {
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
 /// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
-/// the full query. When the culling keeps more pairs than the scene has parts (links with
-/// geometry and rigid bodies), the pairs are refined with the full query's Taylor-model
-/// swept boxes, computed for the links in those pairs and their ancestors only; pairs whose
-/// boxes are apart are dropped (the full query drops them too, so the answer is unchanged),
-/// and the next steps are answered with the full query's culling (3 steps, doubled after
-/// each refined step in a row, up to 24; after two refined steps in a row, as long as no
-/// fewer joints move, up to 64 steps; the assembly states catch up when next needed)
-/// before the interval culling is tried again. Measured (fastest of 5 runs): pendulum-30
-/// with all 30 joints active 1.66× → 1.01× the full query's time, two wooden men with 29
-/// active joints and 4 steps per swing 2.9× → 0.87×; a step that tries the interval
-/// culling again and needs refining costs up to 1.4× the full query (more on long chains).
+/// the full query. Extra pairs of links are cheap in the narrow phase (their hull lower
+/// bounds prove most of them free at once), so up to 3 pairs per part of the scene (links
+/// with geometry and rigid bodies) go there as they are; environment pairs are not (each
+/// sweeps time windows against the environment's hierarchy), so they are always refined
+/// with the full query's Taylor-model swept boxes of their links (computed for those links
+/// and their ancestors only; a pair whose boxes are apart is dropped, as the full query
+/// drops it, so the answer is unchanged). Above 3 pairs per part every pair is refined so,
+/// and the culling gives up as soon as it holds more than 4 per part: the step is then
+/// answered by the full query on the motions already computed. After a step that refined
+/// everything or gave up, the next steps are answered by the full query (3 steps, doubled
+/// after each such step in a row, up to 24; after two in a row, as long as no fewer joints
+/// move, up to 64 steps; the assembly states catch up when next needed) before the
+/// interval culling is tried again. Measured (thread CPU time per step, `docs/benchmarks.md`,
+/// adaptive section): a step that tries the interval culling and gives up costs about
+/// 1.1–1.2× the full query (the states' bottom-up update and the culling until it gives
+/// up are lost).
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -160,32 +162,56 @@ pub struct AdaptiveScene {
     chain: Vec<LinkId>,
     /// Links with geometry and rigid bodies of the scene (computed on first use).
     parts: Option<usize>,
-    /// Steps still to answer with the full query (after a step that needed refining).
+    /// Steps still to answer with the full query (after a step whose culling gave up).
     full_steps: u32,
-    /// Adaptive steps in a row that needed refining.
-    refined_in_a_row: u32,
-    /// Moving joints in the last adaptive step, when it needed refining.
-    refined_moving: Option<usize>,
+    /// Adaptive steps in a row whose culling gave up.
+    gave_up_in_a_row: u32,
+    /// Moving joints in the last adaptive step, when its culling gave up.
+    gave_up_moving: Option<usize>,
     /// Steps since the last adaptive step.
     since_probe: u32,
+    /// The interval culling of the last adaptive step gave up (more than
+    /// `GIVE_UP_PER_PART` pairs per part).
+    last_probe_gave_up: bool,
     /// The motions (and tolerance) of the last step answered with the full query's
     /// culling, not yet applied to the states.
     pending: Option<(Vec<ArticulatedMotion>, f64)>,
+    /// How the last step was answered.
+    path: StepPath,
+}
+
+/// How a step was answered (see [`AdaptiveScene`], "Large motions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepPath {
+    /// Interval culling, its pairs as they are.
+    Adaptive,
+    /// Interval culling, environment pairs refined with Taylor-model boxes.
+    EnvRefined,
+    /// Interval culling, every pair refined with Taylor-model boxes.
+    Refined,
+    /// The interval culling gave up; the full query answered.
+    GaveUp,
+    /// The full query answered without trying the interval culling.
+    Full,
 }
 
 /// Candidate pairs after the interval culling above which they are refined with
 /// Taylor-model boxes of their links, in parts of the scene (links with geometry and rigid
 /// bodies; see [`AdaptiveScene`], "Large motions").
-const REFINE_PER_PART: usize = 1;
+const REFINE_PER_PART: usize = 3;
 
-/// Steps at most answered by the full query's culling while at least as many joints move
-/// as in the last step that needed refining (after two such steps in a row), before the
-/// interval culling is tried again.
+/// Candidate pairs, in parts of the scene, above which the interval culling gives up and
+/// the step is answered by the full query (see [`AdaptiveScene`], "Large motions").
+const GIVE_UP_PER_PART: usize = 4;
+
+/// Steps at most answered by the full query while at least as many joints move as in the
+/// last step whose culling gave up (after two such steps in a row), before the interval
+/// culling is tried again.
 const PROBE_EVERY: u32 = 64;
 
-/// Steps answered by the full query's culling after a step that needed refining, before
-/// the interval culling is tried again (doubled after each such step in a row, up to 8×).
-const FULL_AFTER_REFINE: u32 = 3;
+/// Steps answered by the full query after a step whose culling gave up, before the
+/// interval culling is tried again (doubled after each such step in a row, up to 8×).
+const FULL_AFTER_GIVING_UP: u32 = 3;
 
 impl AdaptiveScene {
     /// An adaptive query over `scene` (its bodies, rigid bodies and environment). The
@@ -208,10 +234,12 @@ impl AdaptiveScene {
             chain: Vec::new(),
             parts: None,
             full_steps: 0,
-            refined_in_a_row: 0,
-            refined_moving: None,
+            gave_up_in_a_row: 0,
+            gave_up_moving: None,
             since_probe: 0,
+            last_probe_gave_up: false,
             pending: None,
+            path: StepPath::Full,
         }
     }
 
@@ -391,14 +419,14 @@ impl AdaptiveScene {
             .iter()
             .map(|m| m.relatives().iter().filter(|r| state::is_moving(r)).count())
             .sum();
-        // after a step whose interval culling kept more pairs than parts (large motions):
-        // the full query's culling for a few steps, and, when the step trying the interval
-        // culling again needed refining too, as long as no fewer joints move (up to
-        // PROBE_EVERY steps); the states catch up when next needed
+        // after a step whose interval culling refined every pair or gave up (large
+        // motions): the full query for a few steps, and, when the culling gave up or the
+        // step trying it again needed refining too, as long as no fewer joints move (up
+        // to PROBE_EVERY steps); the states catch up when next needed
         let full = self.full_steps > 0
-            || (self.refined_in_a_row >= 2
+            || ((self.gave_up_in_a_row >= 2 || self.last_probe_gave_up)
                 && self.since_probe < PROBE_EVERY
-                && self.refined_moving.is_some_and(|r| moving >= r));
+                && self.gave_up_moving.is_some_and(|r| moving >= r));
         if full {
             self.full_steps = self.full_steps.saturating_sub(1);
             self.since_probe += 1;
@@ -409,25 +437,26 @@ impl AdaptiveScene {
                 }
                 None => self.pending = Some((ws.motions.clone(), opts.tolerance)),
             }
-            match opts.enclosure {
-                EnclosureKind::Taylor => {
-                    self.scene.swept_boxes::<TaylorModel>(ws, opts.tolerance)?;
-                }
-                EnclosureKind::Interval => {
-                    self.scene.swept_boxes::<Interval>(ws, opts.tolerance)?;
-                }
-            }
-            self.scene.potential_pairs(ws, opts, &mut out.stats);
-            return self.scene.narrow_phase(ws, opts, out);
+            self.path = StepPath::Full;
+            return self.scene.query_motions(ws, opts, out);
         }
         self.pending = None;
         for ((state, body), motion) in self.states.iter_mut().zip(bodies).zip(&ws.motions) {
             state.advance(body, motion, opts.tolerance)?;
         }
         let env_tree = self.environment_tree()?;
+        let parts = *self.parts.get_or_insert_with(|| {
+            self.scene
+                .bodies()
+                .iter()
+                .map(|b| b.shapes().count())
+                .sum::<usize>()
+                + self.scene.rigid.len()
+        });
         // node boxes in interval arithmetic whatever `opts.enclosure` says (see the
-        // type's documentation): they only cull, so the answer does not depend on them
-        Self::cull(
+        // type's documentation): they only cull, so the answer does not depend on them;
+        // the culling gives up once it holds more pairs than GIVE_UP_PER_PART per part
+        let complete = Self::cull(
             &self.scene,
             &mut self.states,
             &mut self.node_stack,
@@ -436,8 +465,39 @@ impl AdaptiveScene {
             env_tree.as_deref(),
             ws,
             opts,
+            GIVE_UP_PER_PART * parts,
             &mut out.stats,
         )?;
+        self.since_probe = 0;
+        self.last_probe_gave_up = !complete;
+        if !complete || ws.pcls.len() > REFINE_PER_PART * parts {
+            // the full query's culling for the next few steps, more after each such
+            // step in a row (up to 8×)
+            self.full_steps = FULL_AFTER_GIVING_UP << self.gave_up_in_a_row.min(3);
+            self.gave_up_in_a_row += 1;
+            self.gave_up_moving = Some(moving);
+        } else {
+            self.gave_up_in_a_row = 0;
+            self.gave_up_moving = None;
+        }
+        if !complete {
+            self.path = StepPath::GaveUp;
+            out.stats = Stats::default();
+            return self.scene.query_motions(ws, opts, out);
+        }
+        self.path = StepPath::Adaptive;
+        if ws.pcls.len() > REFINE_PER_PART * parts {
+            self.path = StepPath::Refined;
+            self.refine(ws, opts, env_tree.as_deref(), false)?;
+            out.stats.pairs_after_spatial = ws.pcls.len() as u64;
+        } else if ws.pcls.iter().any(|p| p.b == Part::Environment) {
+            // environment pairs are costly in the narrow phase (swept boxes per time
+            // window against the environment's hierarchy): the Taylor boxes of their
+            // links drop those the full query drops
+            self.path = StepPath::EnvRefined;
+            self.refine(ws, opts, env_tree.as_deref(), true)?;
+            out.stats.pairs_after_spatial = ws.pcls.len() as u64;
+        }
         let key = (
             self.scene.bodies().len(),
             self.scene.rigid.len(),
@@ -452,26 +512,6 @@ impl AdaptiveScene {
                 n
             }
         };
-        let parts = self.parts.get_or_insert_with(|| {
-            self.scene
-                .bodies()
-                .iter()
-                .map(|b| b.shapes().count())
-                .sum::<usize>()
-                + self.scene.rigid.len()
-        });
-        if ws.pcls.len() > REFINE_PER_PART * *parts {
-            self.refine(ws, opts, env_tree.as_deref())?;
-            out.stats.pairs_after_spatial = ws.pcls.len() as u64;
-            // a few steps, more after each refined probe in a row (up to 8×)
-            self.full_steps = FULL_AFTER_REFINE << self.refined_in_a_row.min(3);
-            self.refined_in_a_row += 1;
-            self.refined_moving = Some(moving);
-        } else {
-            self.refined_in_a_row = 0;
-            self.refined_moving = None;
-        }
-        self.since_probe = 0;
         self.scene.narrow_phase(ws, opts, out)
     }
 
@@ -483,6 +523,7 @@ impl AdaptiveScene {
         ws: &mut Workspace,
         opts: &QueryOptions,
         env_tree: Option<&MeshBvh<Kdop18>>,
+        only_env: bool,
     ) -> Result<(), ArticulatedError> {
         let bodies = self.scene.bodies();
         let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
@@ -498,12 +539,17 @@ impl AdaptiveScene {
             .map(|r| {
                 let tr: Transform<TaylorModel> =
                     r.motion.enclosure::<TaylorModel>(Interval::UNIT)?;
-                Ok(tr.aabb_of_points(r.corners.iter().copied()).inflate(margin))
+                Ok(tr.aabb_of_corners(&r.corners).inflate(margin))
             })
             .collect::<Result<_, ArticulatedError>>()?;
         let mut kept = 0;
         for k in 0..ws.pcls.len() {
             let p = ws.pcls[k];
+            if only_env && p.b != Part::Environment {
+                ws.pcls[kept] = p;
+                kept += 1;
+                continue;
+            }
             let mut part_box = |part: Part| -> Result<Option<Aabb>, ArticulatedError> {
                 match part {
                     Part::Link { body, link } => {
@@ -546,9 +592,10 @@ impl AdaptiveScene {
     }
 
     /// Step 2: the potentially colliding pairs in `ws.pcls` (the states advanced to the
-    /// step's motions), in the full query's order.
+    /// step's motions), in the full query's order; false (and an incomplete list) when the
+    /// culling gave up after finding more than `budget` pairs.
     #[allow(clippy::too_many_arguments)]
-    fn cull<E: Enclosure + PartialEq>(
+    fn cull<E: state::NodeArith>(
         scene: &Scene,
         states: &mut [BodyState<E>],
         node_stack: &mut Vec<u32>,
@@ -557,14 +604,15 @@ impl AdaptiveScene {
         env_tree: Option<&MeshBvh<Kdop18>>,
         ws: &mut Workspace,
         opts: &QueryOptions,
+        budget: usize,
         stats: &mut Stats,
-    ) -> Result<(), ArticulatedError> {
+    ) -> Result<bool, ArticulatedError> {
         let bodies = scene.bodies();
         let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
         rigid_boxes.clear();
         for r in &scene.rigid {
             let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
-            rigid_boxes.push(tr.aabb_of_points(r.corners.iter().copied()).inflate(margin));
+            rigid_boxes.push(tr.aabb_of_corners(&r.corners).inflate(margin));
         }
         let pcls = &mut ws.pcls;
         pcls.clear();
@@ -573,17 +621,32 @@ impl AdaptiveScene {
             let sx = &mut head[x];
             let body = &bodies[x];
             if opts.self_collision {
-                sx.self_pairs(body, &ws.motions[x], pair_stack, pcls)?;
+                sx.self_pairs(body, &ws.motions[x], pair_stack, budget, pcls)?;
             }
             for (y, sy) in tail.iter_mut().enumerate() {
-                between_bodies(sx, body, sy, &bodies[x + 1 + y], pair_stack, pcls)?;
+                if pcls.len() > budget {
+                    return Ok(false);
+                }
+                between_bodies(sx, body, sy, &bodies[x + 1 + y], pair_stack, budget, pcls)?;
             }
             for (i, rb) in rigid_boxes.iter().enumerate() {
-                sx.against_box(body, (Part::Rigid(i), rb), node_stack, pcls)?;
+                if pcls.len() > budget {
+                    return Ok(false);
+                }
+                sx.against_box(body, (Part::Rigid(i), rb), node_stack, budget, pcls)?;
             }
             if let Some(tree) = env_tree {
                 let bvh = &mut ws.bvh;
-                sx.against_environment(body, &mut |b| env_touches(tree, b, bvh), node_stack, pcls)?;
+                sx.against_environment(
+                    body,
+                    &mut |b| env_touches(tree, b, bvh),
+                    node_stack,
+                    budget,
+                    pcls,
+                )?;
+            }
+            if pcls.len() > budget {
+                return Ok(false);
             }
         }
         for (i, bi) in rigid_boxes.iter().enumerate() {
@@ -606,11 +669,14 @@ impl AdaptiveScene {
                 });
             }
         }
+        if pcls.len() > budget {
+            return Ok(false);
+        }
         // the full query's order: lexicographic in (a, b), so that the narrow phase meets
         // the pairs both queries keep in the same order
         pcls.sort_by_key(|p| (p.a, p.b));
         stats.pairs_after_spatial = pcls.len() as u64;
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -651,9 +717,7 @@ fn link_box(
             None => local,
         };
         let bx = body.link_shape(l).map_or(Aabb::EMPTY, |s| {
-            world
-                .aabb_of_points(s.obb_corners().iter().copied())
-                .inflate(margin)
+            world.aabb_of_corners(s.obb_corners()).inflate(margin)
         });
         cache[l.index()] = Some((world, bx));
     }
@@ -753,4 +817,122 @@ fn pairs_before(scene: &Scene, opts: &QueryOptions) -> u64 {
         0
     };
     total * total.saturating_sub(1) / 2 - same_body + self_pairs + env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ArticulatedBody;
+    use ccd_bvh::Rss;
+    use ccd_geometry::TriMesh;
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    use glam::DVec3;
+
+    /// A chain of `n` small boxes 0.3 apart, hinged about z and y in turn, over a floor.
+    fn coil(n: usize) -> Scene {
+        let specs = (0..n)
+            .map(|i| LinkSpec {
+                name: format!("l{i}"),
+                parent: (i > 0).then(|| format!("l{}", i - 1)),
+                joint: Joint::Revolute {
+                    axis: if i % 2 == 0 { DVec3::Z } else { DVec3::Y },
+                    limits: None,
+                },
+                offset: DAffine3::from_translation(if i > 0 {
+                    DVec3::X * 0.3
+                } else {
+                    DVec3::ZERO
+                }),
+            })
+            .collect();
+        let model = ArticulatedModel::new(specs).unwrap();
+        let cube = |lo: DVec3, hi: DVec3| {
+            let v: Vec<DVec3> = (0..8)
+                .map(|i| {
+                    DVec3::new(
+                        if i & 1 == 0 { lo.x } else { hi.x },
+                        if i & 2 == 0 { lo.y } else { hi.y },
+                        if i & 4 == 0 { lo.z } else { hi.z },
+                    )
+                })
+                .collect();
+            let t = vec![
+                [0, 2, 1],
+                [1, 2, 3],
+                [4, 5, 6],
+                [5, 7, 6],
+                [0, 1, 4],
+                [1, 5, 4],
+                [2, 6, 3],
+                [3, 6, 7],
+                [0, 4, 2],
+                [2, 4, 6],
+                [1, 3, 5],
+                [3, 7, 5],
+            ];
+            TriMesh::new(v, t).unwrap()
+        };
+        let link = cube(DVec3::splat(-0.1), DVec3::splat(0.1));
+        let body = ArticulatedBody::from_meshes(model, vec![Some(link); n]).unwrap();
+        let mut scene = Scene::new();
+        scene.add_articulated(body);
+        let floor = cube(DVec3::new(-10.0, -10.0, -2.0), DVec3::new(10.0, 10.0, -1.0));
+        scene.set_environment(Arc::new(
+            MeshBvh::<Rss>::new(floor, &BvhOptions::default()).unwrap(),
+        ));
+        scene
+    }
+
+    /// Every way of answering a step (interval culling as it is, with environment pairs
+    /// refined, with every pair refined, giving up, the full query) gives the full query's
+    /// answer, on a chain coiling with growing and shrinking amplitude.
+    #[test]
+    fn every_path_gives_the_full_querys_answer() {
+        let n = 16;
+        let scene = coil(n);
+        let mut adaptive = AdaptiveScene::new(scene.clone());
+        let all: Vec<LinkId> = (0..n as u32).map(LinkId).collect();
+        let opts = QueryOptions::default();
+        let mut seen = Vec::new();
+        let mut q = vec![0.0; n];
+        for step in 0..120 {
+            // amplitude 0 → 1.6 rad → 0, twice
+            let phase = (step % 60) as f64 / 60.0;
+            let amp = 1.6 * (std::f64::consts::PI * phase).sin().powi(2);
+            let q0 = q.clone();
+            for (i, x) in q.iter_mut().enumerate() {
+                *x += amp * (((i * 7 + step * 3) % 11) as f64 / 10.0 - 0.5);
+            }
+            let full = scene
+                .query(&[BodyStep::Joints { q0: &q0, q1: &q }], &opts)
+                .unwrap();
+            let ours = adaptive
+                .query(
+                    &[AdaptiveStep {
+                        q0: &q0,
+                        q1: &q,
+                        active: &all,
+                    }],
+                    &opts,
+                )
+                .unwrap();
+            assert_eq!(
+                full.contacts, ours.contacts,
+                "step {step}, {:?}",
+                adaptive.path
+            );
+            if !seen.contains(&adaptive.path) {
+                seen.push(adaptive.path);
+            }
+        }
+        for path in [
+            StepPath::Adaptive,
+            StepPath::EnvRefined,
+            StepPath::Refined,
+            StepPath::GaveUp,
+            StepPath::Full,
+        ] {
+            assert!(seen.contains(&path), "{path:?} not taken; seen {seen:?}");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use ccd_geometry::Aabb;
 use ccd_kinematics::{
     ArticulatedMotion, AssemblyBounds, AssemblyNode, AssemblyTree, LinkId, NodeId, RigidMotion,
 };
-use ccd_taylor::{Enclosure, Interval};
+use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
 use glam::DAffine3;
 
 use crate::scene::Pcl;
@@ -20,6 +20,38 @@ const NONE: u32 = u32::MAX;
 #[inline]
 pub(super) fn is_moving(m: &RigidMotion) -> bool {
     m.angle() != 0.0 || m.linear_velocity() != glam::DVec3::ZERO
+}
+
+/// The enclosure arithmetics of node boxes, with their box of a transformed local box.
+pub(crate) trait NodeArith: Enclosure + PartialEq {
+    /// A box holding `t` applied to every point of `local` (not empty) over the domain.
+    fn box_of(t: &Transform<Self>, local: &Aabb) -> Aabb {
+        t.aabb_of_box(local)
+    }
+}
+
+impl NodeArith for TaylorModel {}
+
+impl NodeArith for Interval {
+    /// Per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]` in outward-rounded interval arithmetic:
+    /// 9 interval products instead of the 72 of the eight corners, for the same range (each
+    /// entry appears once per row, so the corners' union is no tighter up to rounding).
+    #[inline]
+    fn box_of(t: &Transform<Self>, local: &Aabb) -> Aabb {
+        let b = [
+            Interval::new(local.min.x, local.max.x),
+            Interval::new(local.min.y, local.max.y),
+            Interval::new(local.min.z, local.max.z),
+        ];
+        let r = &t.rotation.rows;
+        let row = |i: usize, ti: Interval| ti + r[i][0] * b[0] + r[i][1] * b[1] + r[i][2] * b[2];
+        let v = &t.translation;
+        let (x, y, z) = (row(0, v.x), row(1, v.y), row(2, v.z));
+        Aabb::new(
+            glam::DVec3::new(x.lo(), y.lo(), z.lo()),
+            glam::DVec3::new(x.hi(), y.hi(), z.hi()),
+        )
+    }
 }
 
 /// The adaptive state of one articulated body for one enclosure arithmetic `E`.
@@ -61,7 +93,7 @@ pub(crate) struct BodyState<E> {
     joins: Vec<u8>,
 }
 
-impl<E: Enclosure + PartialEq> BodyState<E> {
+impl<E: NodeArith> BodyState<E> {
     /// The state of body `index` at the start of its first step `motion`.
     pub(crate) fn new(
         index: usize,
@@ -153,13 +185,13 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
                 let below = if self.local[l].is_empty() {
                     Aabb::EMPTY
                 } else {
-                    self.bounds
-                        .child_to_parent_bound(lower)
-                        .map_err(|source| ArticulatedError::Motion {
+                    let t = self.bounds.child_to_parent_bound(lower).map_err(|source| {
+                        ArticulatedError::Motion {
                             body: self.body,
                             source,
-                        })?
-                        .aabb_of_box(&self.local[l])
+                        }
+                    })?;
+                    E::box_of(&t, &self.local[l])
                 };
                 self.local[i] = self.local[u].merge(below);
                 self.moving[i] =
@@ -231,11 +263,11 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
                 })?;
         let b = match self.nodes[i] {
             AssemblyNode::Body { link } => match body.link_shape(link) {
-                Some(s) => t.aabb_of_points(s.obb_corners().iter().copied()),
+                Some(s) => t.aabb_of_corners(s.obb_corners()),
                 None => Aabb::EMPTY,
             },
             AssemblyNode::Joint { .. } if self.local[i].is_empty() => Aabb::EMPTY,
-            AssemblyNode::Joint { .. } => t.aabb_of_box(&self.local[i]),
+            AssemblyNode::Joint { .. } => E::box_of(&t, &self.local[i]),
         };
         let b = if b.is_empty() {
             b
@@ -271,11 +303,15 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
         body: &ArticulatedBody,
         overlaps: &mut dyn FnMut(&Aabb) -> bool,
         stack: &mut Vec<u32>,
+        budget: usize,
         out: &mut Vec<Pcl>,
     ) -> Result<(), ArticulatedError> {
         stack.clear();
         stack.push(0);
         while let Some(k) = stack.pop() {
+            if out.len() > budget {
+                break;
+            }
             if self.local[k as usize].is_empty() {
                 continue;
             }
@@ -304,11 +340,15 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
         body: &ArticulatedBody,
         rigid: (Part, &Aabb),
         stack: &mut Vec<u32>,
+        budget: usize,
         out: &mut Vec<Pcl>,
     ) -> Result<(), ArticulatedError> {
         stack.clear();
         stack.push(0);
         while let Some(k) = stack.pop() {
+            if out.len() > budget {
+                break;
+            }
             if self.local[k as usize].is_empty() || !self.world_box(body, k)?.overlaps(rigid.1) {
                 continue;
             }
@@ -371,10 +411,14 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
         body: &ArticulatedBody,
         motion: &ArticulatedMotion,
         stack: &mut Vec<(u32, u32)>,
+        budget: usize,
         out: &mut Vec<Pcl>,
     ) -> Result<(), ArticulatedError> {
         let mut nodes = vec![0u32];
         while let Some(k) = nodes.pop() {
+            if out.len() > budget {
+                break;
+            }
             let i = k as usize;
             if self.geometry[i].len() < 2 {
                 continue;
@@ -399,6 +443,9 @@ impl<E: Enclosure + PartialEq> BodyState<E> {
             stack.clear();
             stack.push((upper.0, lower.0));
             while let Some((a, b)) = stack.pop() {
+                if out.len() > budget {
+                    break;
+                }
                 let (ai, bi) = (a as usize, b as usize);
                 if self.local[ai].is_empty() || self.local[bi].is_empty() || !self.joins(body, a, b)
                 {
@@ -515,17 +562,21 @@ impl<E> BodyState<E> {
 
 /// Candidate pairs between two different articulated bodies: their assembly trees
 /// traversed together, node boxes tested top-down.
-pub(crate) fn between_bodies<E: Enclosure + PartialEq>(
+pub(crate) fn between_bodies<E: NodeArith>(
     sa: &mut BodyState<E>,
     ba: &ArticulatedBody,
     sb: &mut BodyState<E>,
     bb: &ArticulatedBody,
     stack: &mut Vec<(u32, u32)>,
+    budget: usize,
     out: &mut Vec<Pcl>,
 ) -> Result<(), ArticulatedError> {
     stack.clear();
     stack.push((0, 0));
     while let Some((a, b)) = stack.pop() {
+        if out.len() > budget {
+            break;
+        }
         let (ai, bi) = (a as usize, b as usize);
         if sa.local[ai].is_empty() || sb.local[bi].is_empty() {
             continue;
