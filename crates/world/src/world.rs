@@ -6,7 +6,10 @@ use ccd_geometry::Aabb;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
-use crate::sap::{Sap, overlaps, pair_key, unkey};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::sap::{PairHasher, Sap, overlaps, pair_key, unkey};
 use crate::schedule::{Schedule, Verdict, safe_steps};
 use crate::{Collider, WorldError};
 
@@ -426,7 +429,15 @@ pub struct World {
     removed: Vec<u32>,
     /// Scratch: marks by slot.
     marks: Vec<bool>,
+    /// Distance lower bounds at the end of the last step of the pairs then found free and
+    /// due again, with their bodies' epochs then (read by this step's TOC lower bounds).
+    ends: EndBounds,
+    /// The same, being gathered for the next step.
+    ends_next: EndBounds,
 }
+
+/// Pair key → (the bodies' epochs, distance lower bound) at the end of a step.
+type EndBounds = HashMap<u64, ([u64; 2], f64), BuildHasherDefault<PairHasher>>;
 
 impl World {
     /// An empty world whose pairs are queried with `ca` (its tolerance `ε` and iteration
@@ -466,6 +477,8 @@ impl World {
             swept: Vec::new(),
             removed: Vec::new(),
             marks: Vec::new(),
+            ends: EndBounds::default(),
+            ends_next: EndBounds::default(),
         })
     }
 
@@ -770,25 +783,32 @@ impl World {
         let (a, b) = self.pair(key);
         let v = (a.speed + b.speed) * (1.0 + 1e-9);
         let eps = self.ca.tolerance;
-        let d = distance_lower_bound(
-            a,
-            &a.motion.pose_at(0.0),
-            &a.box0,
-            b,
-            &b.motion.pose_at(0.0),
-            &b.box0,
-            2.0 * (eps + v),
-        ) - eps;
+        // a pair found free at the end of the last step whose bodies kept their epochs
+        // starts where that step ended (a body whose motion starts elsewhere gets a new
+        // epoch): its bound there is known
+        let d = match self.ends.get(&key) {
+            Some(&(epochs, d)) if epochs == [a.epoch, b.epoch] => d,
+            _ => distance_lower_bound(
+                a,
+                &a.motion.pose_at(0.0),
+                &a.box0,
+                b,
+                &b.motion.pose_at(0.0),
+                &b.box0,
+                2.0 * (eps + v),
+            ),
+        } - eps;
         if d <= 0.0 {
             return 0.0;
         }
         if v > 0.0 { d / v } else { f64::INFINITY }
     }
 
-    /// The wake-up step of a pair found free during this step.
-    fn wake_step(&self, key: u64) -> u64 {
+    /// The wake-up step of a pair found free during this step, and the pair's distance
+    /// lower bound at the end of the step.
+    fn wake_step(&self, key: u64) -> (u64, f64) {
         let (a, b) = self.pair(key);
-        let d = distance_lower_bound(
+        let end = distance_lower_bound(
             a,
             &a.motion.pose_at(1.0),
             &a.box1,
@@ -796,7 +816,8 @@ impl World {
             &b.motion.pose_at(1.0),
             &b.box1,
             f64::INFINITY,
-        ) - self.ca.tolerance;
+        );
+        let d = end - self.ca.tolerance;
         // speeds during the next step are at most this step's plus the declared growth
         let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
         let acc = (a.accel + b.accel) * (1.0 + 1e-9);
@@ -806,7 +827,7 @@ impl World {
         } else {
             tau.floor() as u64
         };
-        self.step + 1 + whole
+        (self.step + 1 + whole, end)
     }
 
     /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
@@ -824,7 +845,10 @@ impl World {
         let parallel = opts.parallel;
         #[cfg(not(feature = "parallel"))]
         let parallel = false;
-        // 0. the scheduled pairs of the bodies removed since the last step
+        // 0. the end bounds of the last step; the scheduled pairs of the bodies removed
+        // since the last step
+        std::mem::swap(&mut self.ends, &mut self.ends_next);
+        self.ends_next.clear();
         self.schedule.forget_slots(&self.removed, &mut self.marks);
         self.removed.clear();
         // 1. speeds, envelopes, boxes
@@ -966,10 +990,14 @@ impl World {
                 }
             }
             let wakes = self.map_pairs(&free_keys, parallel, |key| self.wake_step(key));
-            for (&key, &wake) in free_keys.iter().zip(&wakes) {
+            for (&key, &(wake, end)) in free_keys.iter().zip(&wakes) {
                 let (a, b) = self.pair(key);
                 let epochs = [a.epoch, b.epoch];
                 self.schedule.defer(key, step, wake, epochs);
+                if wake <= step + 1 {
+                    // due again at the next step, which starts from these poses
+                    self.ends_next.insert(key, (epochs, end));
+                }
             }
             stats.scheduled = self.schedule.len();
         }
