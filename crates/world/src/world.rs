@@ -281,8 +281,9 @@ impl Body {
             * (1.0 + 1e-12)
     }
 
-    /// Recomputes the step's speed, boxes and swept box (`half` = half the tolerance).
-    fn refresh(&mut self, half: f64) {
+    /// Recomputes the step's speed, boxes and swept box (`half` = half the tolerance);
+    /// returns the pose at `t = 0`.
+    fn refresh(&mut self, half: f64) -> DAffine3 {
         let local = self.collider.local_aabb();
         let (p0, p1) = (self.motion.pose_at(0.0), self.motion.pose_at(1.0));
         self.speed = self.motion_speed();
@@ -307,6 +308,7 @@ impl Body {
             lin
         };
         self.swept = swept.merge(self.box1);
+        p0
     }
 }
 
@@ -857,11 +859,12 @@ impl World {
             let Some(body) = slot.body.as_mut() else {
                 continue;
             };
-            body.refresh(half);
             if body.is_static {
+                // (never moves: its boxes were set at insertion)
                 continue;
             }
-            let jumped = body.motion.pose_at(0.0) != body.end;
+            let start = body.refresh(half);
+            let jumped = start != body.end;
             let over = body.anchored && body.speed > body.anchor_speed + body.accel;
             if jumped || over || !body.anchored {
                 epochs_needed += 1;
