@@ -783,6 +783,19 @@ impl Query<'_> {
     }
 }
 
+/// Most advancement steps of the hulls standing in for meshes before the shapes' own.
+const HULL_STEPS: u32 = 16;
+
+/// A convex shape containing `s` for the hull stage: the shape itself when it is convex
+/// (not a mesh or compound), a mesh's hull when it carries one, else `None`.
+fn hull_stand_in(s: &Shape) -> Option<Shape> {
+    match s {
+        Shape::Mesh(body) => body.shared_hull().map(|h| Shape::ConvexHull(h.clone())),
+        Shape::Compound(_) => None,
+        convex => Some(convex.clone()),
+    }
+}
+
 fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
     let value = s.max_abs_coordinate();
     if value > MAX_COORDINATE || value.is_nan() {
@@ -862,6 +875,10 @@ fn check_domain(s: &Shape, m: &RigidMotion, body: u8) -> Result<(), CaError> {
 ///
 /// Two meshes (`Shape::Mesh` both) go to [`time_of_contact`](crate::time_of_contact), which
 /// takes the same motions (any rotation centre).
+/// A mesh that carries its hull ([`RigidBody::with_hull`](crate::RigidBody::with_hull))
+/// against a convex shape first advances with the hull in its place (up to 16 evaluations,
+/// counted as iterations): the pair is free if the hulls stay apart, else the mesh's own
+/// advancement starts where they meet.
 ///
 /// # Errors
 /// [`CaError::InvalidTolerance`], [`CaError::NoIterations`]; [`CaError::OutOfDomain`] for a
@@ -991,6 +1008,37 @@ pub fn time_of_contact_shapes_with_stats(
     }
     let mut stats = Stats::default();
     let mut heap = std::collections::BinaryHeap::new();
+    // A mesh that carries its hull against a convex shape (or another such mesh): no
+    // contact before the hulls come within ε (the convex pair's advancement, up to
+    // HULL_STEPS evaluations, far cheaper than the mesh's leaves); settles pairs that pass
+    // each other and starts the others where the hulls meet
+    if let (Some(ha), Some(hb)) = (hull_stand_in(a), hull_stand_in(b))
+        && (matches!(a, Shape::Mesh(_)) || matches!(b, Shape::Mesh(_)))
+    {
+        let hq = Query {
+            a: parts_of(&ha, ca),
+            b: parts_of(&hb, cb),
+            ..q
+        };
+        let steps = HULL_STEPS.min(opts.max_iterations - 1);
+        let mut horizon = 1.0 - t;
+        for _ in 0..steps {
+            let ev = hq.evaluate(t, horizon, &mut stats, &mut heap);
+            stats.iterations += 1;
+            if ev.touching.is_some() {
+                break;
+            }
+            let next = t + ev.best;
+            if next >= 1.0 {
+                return Ok((None, stats));
+            }
+            if next <= t || next.is_nan() {
+                break;
+            }
+            horizon = (2.0 * ev.best).min(1.0 - next);
+            t = next;
+        }
+    }
     let empty = Hit {
         distance: f64::INFINITY,
         point_a: DVec3::ZERO,

@@ -73,7 +73,7 @@ fn distance_at(
     d
 }
 
-fn tetra_mesh(s: f64) -> Shape {
+fn tetra_mesh(s: f64, hull: bool) -> Shape {
     let mesh = ccd_geometry::TriMesh::new(
         vec![
             DVec3::new(-s, -s, -s),
@@ -84,7 +84,7 @@ fn tetra_mesh(s: f64) -> Shape {
         vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
     )
     .unwrap();
-    Shape::Mesh(support::body(mesh))
+    Shape::Mesh(support::body_maybe_hull(mesh, hull))
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
@@ -101,10 +101,11 @@ fn shape() -> impl Strategy<Value = Shape> {
         prop::collection::vec(p(), 5..10).prop_filter_map("flat", |pts| ConvexHull::new_3d(&pts)
             .ok()
             .map(|h| Shape::ConvexHull(Arc::new(h)))),
-        (0.1f64..0.6).prop_map(tetra_mesh),
-        (p(), 0.2f64..0.5).prop_map(|(c, s)| {
+        // meshes with and without hulls (with: the hulls' advancement comes first)
+        (0.1f64..0.6, any::<bool>()).prop_map(|(s, h)| tetra_mesh(s, h)),
+        (p(), 0.2f64..0.5, any::<bool>()).prop_map(|(c, s, h)| {
             let b = support::box_mesh(c - DVec3::splat(s), c + DVec3::splat(s));
-            Shape::Mesh(support::body(b))
+            Shape::Mesh(support::body_maybe_hull(b, h))
         }),
     ];
     leaf.prop_recursive(1, 4, 3, |inner| {
@@ -305,7 +306,14 @@ fn mesh_pairs_accept_offset_rotation_centres() {
     let start = DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0));
     let spin =
         RigidMotion::from_velocities(start, -DVec3::X * 3.0, DVec3::Z * 10.0, DVec3::Y).unwrap();
-    let got = check(&tetra_mesh(0.5), &still, &tetra_mesh(0.5), &spin, 20_000).unwrap();
+    let got = check(
+        &tetra_mesh(0.5, false),
+        &still,
+        &tetra_mesh(0.5, true),
+        &spin,
+        20_000,
+    )
+    .unwrap();
     assert!(got.is_some());
 }
 
