@@ -82,10 +82,12 @@ pub struct AdaptiveStep<'a> {
 /// everything or gave up, the next steps are answered by the full query (3 steps, doubled
 /// after each such step in a row, up to 24; after two in a row, as long as no fewer joints
 /// move, up to 64 steps; the assembly states catch up when next needed) before the
-/// interval culling is tried again. Measured (thread CPU time per step, `docs/benchmarks.md`,
-/// adaptive section): a step that tries the interval culling and gives up costs about
-/// 1.1–1.2× the full query (the states' bottom-up update and the culling until it gives
-/// up are lost).
+/// interval culling is tried again; and a step whose interval pair count, extrapolated
+/// from the last two adaptive steps, exceeds 2 per part goes to the full query without
+/// trying (the next step tries again). Measured (thread CPU time per step,
+/// `docs/benchmarks.md`, adaptive section): a step that tries the interval culling and
+/// gives up, refines everything or keeps many extra pairs costs about 1.1–1.3× the full
+/// query (the states' bottom-up update and the culling are lost or add to it).
 ///
 /// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
 /// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
@@ -173,6 +175,9 @@ pub struct AdaptiveScene {
     /// The interval culling of the last adaptive step gave up (more than
     /// `GIVE_UP_PER_PART` pairs per part).
     last_probe_gave_up: bool,
+    /// Pairs kept by the interval culling in the last step and in the one before it (the
+    /// last one's count again when that one was not adaptive), while steps are adaptive.
+    interval_pairs: Option<(usize, usize)>,
     /// The motions (and tolerance) of the last step answered with the full query's
     /// culling, not yet applied to the states.
     pending: Option<(Vec<ArticulatedMotion>, f64)>,
@@ -203,6 +208,11 @@ const REFINE_PER_PART: usize = 3;
 /// Candidate pairs, in parts of the scene, above which the interval culling gives up and
 /// the step is answered by the full query (see [`AdaptiveScene`], "Large motions").
 const GIVE_UP_PER_PART: usize = 4;
+
+/// Interval pairs per part of the scene expected in a step (extrapolated from the last
+/// two adaptive steps) above which the step goes to the full query without trying the
+/// interval culling (see [`AdaptiveScene`], "Large motions").
+const PREDICT_PER_PART: usize = 2;
 
 /// Steps at most answered by the full query while at least as many joints move as in the
 /// last step whose culling gave up (after two such steps in a row), before the interval
@@ -238,6 +248,7 @@ impl AdaptiveScene {
             gave_up_moving: None,
             since_probe: 0,
             last_probe_gave_up: false,
+            interval_pairs: None,
             pending: None,
             path: StepPath::Full,
         }
@@ -423,11 +434,28 @@ impl AdaptiveScene {
         // motions): the full query for a few steps, and, when the culling gave up or the
         // step trying it again needed refining too, as long as no fewer joints move (up
         // to PROBE_EVERY steps); the states catch up when next needed
+        let parts = *self.parts.get_or_insert_with(|| {
+            self.scene
+                .bodies()
+                .iter()
+                .map(|b| b.shapes().count())
+                .sum::<usize>()
+                + self.scene.rigid.len()
+        });
+        // the interval pairs this step is expected to keep, extrapolated from the last two
+        // adaptive steps in a row: above PREDICT_PER_PART per part, the full query is
+        // cheaper than the pairs' narrow phase or their refinement, and trying costs the
+        // states' update and the culling on top (the next step tries again)
+        let expected = self
+            .interval_pairs
+            .map(|(last, before)| (2 * last).saturating_sub(before));
         let full = self.full_steps > 0
             || ((self.gave_up_in_a_row >= 2 || self.last_probe_gave_up)
                 && self.since_probe < PROBE_EVERY
-                && self.gave_up_moving.is_some_and(|r| moving >= r));
+                && self.gave_up_moving.is_some_and(|r| moving >= r))
+            || expected.is_some_and(|e| e > PREDICT_PER_PART * parts);
         if full {
+            self.interval_pairs = None;
             self.full_steps = self.full_steps.saturating_sub(1);
             self.since_probe += 1;
             match &mut self.pending {
@@ -445,14 +473,6 @@ impl AdaptiveScene {
             state.advance(body, motion, opts.tolerance)?;
         }
         let env_tree = self.environment_tree()?;
-        let parts = *self.parts.get_or_insert_with(|| {
-            self.scene
-                .bodies()
-                .iter()
-                .map(|b| b.shapes().count())
-                .sum::<usize>()
-                + self.scene.rigid.len()
-        });
         // node boxes in interval arithmetic whatever `opts.enclosure` says (see the
         // type's documentation): they only cull, so the answer does not depend on them;
         // the culling gives up once it holds more pairs than GIVE_UP_PER_PART per part
@@ -470,6 +490,10 @@ impl AdaptiveScene {
         )?;
         self.since_probe = 0;
         self.last_probe_gave_up = !complete;
+        self.interval_pairs = complete.then(|| {
+            let n = ws.pcls.len();
+            (n, self.interval_pairs.map_or(n, |(last, _)| last))
+        });
         if !complete || ws.pcls.len() > REFINE_PER_PART * parts {
             // the full query's culling for the next few steps, more after each such
             // step in a row (up to 8×)
