@@ -73,6 +73,14 @@ pub trait Enclosure:
             None => s,
         }
     }
+    /// `f a + g b + c` for uncertain constants `a`, `b`, `c` (a rotation entry
+    /// `cos·A + sin·B + C` of a constant-velocity motion). The default is
+    /// `f.mul_interval(a) + g.mul_interval(b).add_interval(c)`; Taylor models fuse it.
+    #[inline]
+    #[must_use]
+    fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
+        f.mul_interval(a) + g.mul_interval(b).add_interval(c)
+    }
     /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for constants `x`: a row of a matrix times a point.
     /// The default computes the products and sums one by one, left to right; Taylor
     /// models fuse them.
@@ -195,6 +203,10 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
         TaylorModel::fused_dot3(a, b, c)
+    }
+    #[inline]
+    fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
+        TaylorModel::fused_lin2(f, a, g, b, c)
     }
     #[inline]
     fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {

@@ -558,6 +558,9 @@ impl TaylorModel {
         // the critical points do not change when the derivative is scaled by a power of two.
         const BIG: f64 = 1.0e100;
         const SMALL: f64 = 1.0e-100;
+        if let Some(r) = self.monotone_range() {
+            return r + self.rem;
+        }
         let h = self.radius;
         let c = &self.coeffs;
         let s = Interval::sym(h);
@@ -586,6 +589,35 @@ impl TaylorModel {
             }
         }
         r + self.rem
+    }
+
+    /// The range of the cubic over `S = [−h, h]` when it is monotone there, cheaply: when
+    /// `|c1|` exceeds `2|c2| h + 3|c3| h²` (computed, then raised by a relative `4e-15`
+    /// that covers its six roundings, plus `TINY` for underflow), the derivative
+    /// `c1 + 2 c2 s + 3 c3 s²` keeps the sign of `c1` on `S`, so the range is spanned by
+    /// the values at `±h`. Each is
+    /// evaluated by Horner's rule in f64 and widened by Horner's error bound
+    /// `γ₆ Σ|ck| h^k` (`γ₆ < 6.7e-16`; `1e-15` covers it and the rounding of the sum of
+    /// magnitudes) plus `TINY` for underflow, then rounded outward. `None` when the test
+    /// fails or a value is not finite (the caller's exact search takes over).
+    #[inline]
+    fn monotone_range(&self) -> Option<Interval> {
+        let h = self.radius;
+        let c = &self.coeffs;
+        // (`TINY` absolute: terms that underflow lose up to a subnormal ulp each)
+        let slope = (2.0 * c[2].abs() * h + 3.0 * c[3].abs() * (h * h)) * (1.0 + 4.0e-15) + TINY;
+        if slope.is_nan() || c[1].abs() <= slope {
+            return None;
+        }
+        let eval = |x: f64| ((c[3] * x + c[2]) * x + c[1]) * x + c[0];
+        let (a, b) = (eval(-h), eval(h));
+        let mag = ((c[3].abs() * h + c[2].abs()) * h + c[1].abs()) * h + c[0].abs();
+        let e = 1.0e-15 * mag + TINY;
+        if !(a.is_finite() && b.is_finite() && e.is_finite()) {
+            return None;
+        }
+        let e = up(e);
+        Some(Interval::raw(down(a.min(b) - e), up(a.max(b) + e)))
     }
 
     /// An enclosure of the modelled function at time `t` (a point of the domain):
@@ -912,6 +944,53 @@ impl TaylorModel {
             rem,
             ..*a[0]
         }
+    }
+
+    /// `f a + g b + c` for interval constants `a`, `b`, `c` as one model (the
+    /// [`crate::Enclosure::lin2_interval`] of Taylor models, a rotation entry
+    /// `cos·A + sin·B + C`): the midpoints' products summed in f64 with one rounding bound
+    /// per degree (at most three terms: `γ₃ < GAMMA`), the remainders scaled by the
+    /// midpoints, the residuals `a − mid(a)` times an enclosure of `f` (its cheap
+    /// polynomial range plus remainder; likewise `g`) and `c − mid(c)` added. Mismatched
+    /// domains or unbounded constants take the operations one by one.
+    pub(crate) fn fused_lin2(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
+        let slow = || f.mul_interval(a) + g.mul_interval(b).add_interval(c);
+        if f.domain != g.domain || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+            return slow();
+        }
+        let (am, bm, cm) = (a.midpoint(), b.midpoint(), c.midpoint());
+        let mut coeffs = [0.0f64; 4];
+        let mut err = [0.0f64; 4];
+        for k in 0..4 {
+            let (x, y) = (f.coeffs[k] * am, g.coeffs[k] * bm);
+            let add = if k == 0 { cm } else { 0.0 };
+            let v = x + y + add;
+            let mag = x.abs() + y.abs() + add.abs();
+            if !mag.is_finite() {
+                return slow();
+            }
+            let live = (f.coeffs[k] != 0.0 && am != 0.0) || (g.coeffs[k] != 0.0 && bm != 0.0);
+            coeffs[k] = v;
+            err[k] = if live { up(GAMMA * mag + TINY) } else { 0.0 };
+        }
+        let mut rem = fold_errors(&err, &powers(f.radius));
+        if f.rem != Interval::ZERO {
+            rem += f.rem * am;
+        }
+        if g.rem != Interval::ZERO {
+            rem += g.rem * bm;
+        }
+        let (ra, rb, rc) = (a - am, b - bm, c - cm);
+        if ra != Interval::ZERO {
+            rem += (f.poly_range_cheap() + f.rem) * ra;
+        }
+        if rb != Interval::ZERO {
+            rem += (g.poly_range_cheap() + g.rem) * rb;
+        }
+        if rc != Interval::ZERO {
+            rem += rc;
+        }
+        Self { coeffs, rem, ..*f }
     }
 
     /// The product in interval arithmetic (coefficients that overflow f64 go to the

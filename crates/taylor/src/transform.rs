@@ -283,9 +283,7 @@ impl<E: Enclosure> Transform<E> {
         let cos = E::cos_affine(m.angle(), 0.0, domain);
         let sin = E::sin_affine(m.angle(), 0.0, domain);
         let rows = std::array::from_fn(|i| {
-            std::array::from_fn(|j| {
-                cos.mul_interval(a[i][j]) + sin.mul_interval(b[i][j]).add_interval(c[i][j])
-            })
+            std::array::from_fn(|j| E::lin2_interval(&cos, a[i][j], &sin, b[i][j], c[i][j]))
         });
         Self {
             rotation: Mat3 { rows },

@@ -75,6 +75,32 @@ proptest! {
         let exact = plus(tv[0] * Interval::point(x[0]) + tv[1] * Interval::point(x[1]) + tv[2] * Interval::point(x[2]));
         prop_assert!(g.bound().overlaps(&exact), "dot3_const bound {:?} misses {exact:?}", g.bound());
         prop_assert!(g.eval(t).overlaps(&exact), "dot3_const eval {:?} misses {exact:?}", g.eval(t));
+        // f a + g b + c with uncertain constants (a rotation entry cos A + sin B + C)
+        let k = |v: f64| Interval::new(v * scale, (v + 0.25) * scale);
+        let (ka, kb, kc) = (k(x[0] / scale), k(x[1] / scale), k(x[2] / scale));
+        let h = <TaylorModel as Enclosure>::lin2_interval(&m[0], ka, &m[1], kb, kc);
+        let exact = tv[0] * ka + tv[1] * kb + kc;
+        prop_assert!(h.bound().overlaps(&exact), "lin2 bound {:?} misses {exact:?}", h.bound());
+        prop_assert!(h.eval(t).overlaps(&exact), "lin2 eval {:?} misses {exact:?}", h.eval(t));
+    }
+
+    #[test]
+    fn cubic_bounds_hold_at_every_scale(
+        c in prop::array::uniform4(-1.0..1.0f64),
+        scales in prop::array::uniform4(prop_oneof![Just(1.0), Just(1e-3), Just(1e3), Just(1e-200), Just(1e-310), Just(1e200), Just(1e305)]),
+        (d, _t) in domain_with_time(),
+    ) {
+        // monotone and non-monotone cubics (the cheap monotone range and the exact search)
+        let c = [c[0] * scales[0], c[1] * scales[1], c[2] * scales[2], c[3] * scales[3]];
+        let f = TaylorModel::from_parts(c, Interval::ZERO, d).expect("finite");
+        let b = f.bound();
+        let m = f.expansion_point();
+        for i in 0..=200 {
+            let t = (d.lo() + (d.hi() - d.lo()) * f64::from(i) / 200.0).clamp(d.lo(), d.hi());
+            let s = Interval::point(t) - m;
+            let v = ((Interval::point(c[3]) * s + c[2]) * s + c[1]) * s + c[0];
+            prop_assert!(b.overlaps(&v), "{c:?} on {d:?}: bound {b:?} misses {v:?} at {t}");
+        }
     }
 
     #[test]
