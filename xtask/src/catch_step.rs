@@ -210,7 +210,7 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
     let mut stats = ccd_ca_articulated::Stats::default();
     for rep in 0..args.reps.max(1) {
         let t = Instant::now();
-        let c = thread_cpu_ns();
+        let c = crate::clock::thread_cpu_ms();
         for &k in &steps {
             motion.with_step(k, |s| scene.query_with(s, &opts, &mut ws, &mut out))?;
             if rep == 0 {
@@ -233,9 +233,7 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
             }
         }
         times.push(t.elapsed().as_secs_f64() * 1e3 / steps.len() as f64);
-        if let (Some(a), Some(b)) = (c, thread_cpu_ns()) {
-            cpu.push((b - a) as f64 * 1e-6 / steps.len() as f64);
-        }
+        cpu.push((crate::clock::thread_cpu_ms() - c) / steps.len() as f64);
     }
     times.sort_by(f64::total_cmp);
     cpu.sort_by(f64::total_cmp);
@@ -263,11 +261,4 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
         stats.hull_iterations as f64 / n
     );
     Ok(())
-}
-
-/// CPU time of the calling thread in nanoseconds (`/proc/thread-self/schedstat`, Linux), or
-/// `None` where it cannot be read.
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }

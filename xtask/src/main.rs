@@ -25,6 +25,7 @@
 mod adaptive_step;
 mod bench;
 mod catch_step;
+mod clock;
 mod la_step;
 mod pile;
 mod report;

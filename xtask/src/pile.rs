@@ -66,16 +66,14 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
     let mut cpus = Vec::new();
     for rep in 0..args.reps.max(1) {
         let t = Instant::now();
-        let cpu0 = thread_cpu_ns();
+        let cpu0 = crate::clock::thread_cpu_ms();
         let r = simulate(&shapes, args.bodies, args.steps, opts, pool.as_ref())?;
-        let cpu = thread_cpu_ns()
-            .zip(cpu0)
-            .map(|(b, a)| (b - a) as f64 * 1e-6 / args.steps.max(1) as f64);
+        let cpu = (crate::clock::thread_cpu_ms() - cpu0) / args.steps.max(1) as f64;
         let mean = r.mean_ms();
-        cpus.push(cpu.unwrap_or(f64::NAN));
+        cpus.push(cpu);
         println!(
             "rep {rep}: {mean:.3} ms/step (this thread's CPU {:.3} ms/step incl. set-up), worst {:.3}, broad {:.1}, deferred {:.1}, bound-free {:.1}, CA pairs {:.1}, CA iters {:.1}, contacts {:.1}, asleep {}, contacts total {} ({:.1} s wall)",
-            cpu.unwrap_or(f64::NAN),
+            cpu,
             r.worst_ms(),
             r.per_step(|s| s.broad_pairs as f64),
             r.per_step(|s| s.deferred as f64),
@@ -99,11 +97,4 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
         cpus[cpus.len() / 2],
     );
     Ok(())
-}
-
-/// On-CPU time of the calling thread in ns (Linux `/proc/thread-self/schedstat`; `None`
-/// elsewhere): on a shared machine, the time the thread actually ran.
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
 }

@@ -560,13 +560,7 @@ fn fastest(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
-/// CPU time of the calling thread in ms (`CLOCK_THREAD_CPUTIME_ID`: the time it ran, exact
-/// to the nanosecond, unlike `/proc/thread-self/schedstat`, which moves at scheduler ticks):
-/// on a shared machine, a step's time without the other processes' preemptions.
-pub(crate) fn thread_cpu_ms() -> f64 {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6
-}
+pub(crate) use crate::clock::thread_cpu_ms;
 
 /// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
 /// queries up and is not timed), timing each step of both queries (thread CPU time).

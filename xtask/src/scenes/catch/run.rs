@@ -2,8 +2,6 @@
 //! temporal culling), with interval arithmetic, and without temporal culling; the columns
 //! of CATCH Tables 1–2 per variant, a time-per-step plot, and target verdicts.
 
-use std::time::Instant;
-
 use anyhow::Result;
 use ccd_ca_articulated::{
     BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult, Scene, Stats, Workspace,
@@ -11,6 +9,7 @@ use ccd_ca_articulated::{
 use ccd_kinematics::Pose;
 use serde_json::json;
 
+use crate::clock::Stopwatch;
 use crate::report::{Plot, SceneReport, Series};
 
 /// How the bodies move, step by step.
@@ -94,8 +93,11 @@ pub(crate) fn variants(mode: Mode) -> [Variant; 3] {
 /// Per-step measurements of one variant.
 pub(crate) struct Measured {
     pub(crate) label: String,
-    /// Milliseconds per step (the fastest repeat when a short motion is repeated).
+    /// CPU milliseconds per step of the querying thread (the fastest repeat when a short
+    /// motion is repeated): T_a and the other time columns.
     pub(crate) ms: Vec<f64>,
+    /// Wall-clock milliseconds per step (of the same repeat as `ms`).
+    pub(crate) wall_ms: Vec<f64>,
     /// The slowest repeat per step (equal to `ms` without repeats).
     pub(crate) ms_slowest: Vec<f64>,
     /// Time of contact per step (`None`: free).
@@ -175,6 +177,7 @@ pub(crate) fn measure(
     let mut m = Measured {
         label: variant.label.into(),
         ms: Vec::with_capacity(n),
+        wall_ms: Vec::with_capacity(n),
         ms_slowest: Vec::with_capacity(n),
         toc: Vec::with_capacity(n),
         distance: Vec::with_capacity(n),
@@ -185,17 +188,21 @@ pub(crate) fn measure(
     // the spread is drawn as a band
     let reps = if n <= SHORT_MOTION { REPEATS } else { 1 };
     for k in 0..n {
-        let (fastest, slowest) = motion.with_step(k, |steps| -> Result<(f64, f64)> {
-            let (mut fastest, mut slowest) = (f64::INFINITY, 0.0f64);
+        let (fastest, wall, slowest) = motion.with_step(k, |steps| -> Result<(f64, f64, f64)> {
+            let (mut fastest, mut wall, mut slowest) = (f64::INFINITY, f64::NAN, 0.0f64);
             for _ in 0..reps {
-                let t0 = Instant::now();
+                let watch = Stopwatch::start();
                 scene.query_with(steps, &variant.opts, &mut ws, &mut out)?;
-                let ms = t0.elapsed().as_secs_f64() * 1e3;
-                (fastest, slowest) = (fastest.min(ms), slowest.max(ms));
+                let (ms, wall_ms) = watch.ms();
+                if ms < fastest {
+                    (fastest, wall) = (ms, wall_ms);
+                }
+                slowest = slowest.max(ms);
             }
-            Ok((fastest, slowest))
+            Ok((fastest, wall, slowest))
         })?;
         m.ms.push(fastest);
+        m.wall_ms.push(wall);
         m.ms_slowest.push(slowest);
         m.toc.push(out.first().map(|c| c.contact.toc));
         m.distance.push(out.first().map(|c| c.contact.distance));
@@ -242,6 +249,7 @@ pub(crate) fn columns() -> Vec<String> {
         "after temporal",
         "temporal cull",
         "CA iters",
+        "T_a wall ms",
     ]
     .map(String::from)
     .to_vec()
@@ -278,6 +286,7 @@ pub(crate) fn row(prefix: &str, m: &Measured) -> Vec<String> {
         f(t, 3),
         f(100.0 * tcul, 1) + if tcul.is_finite() { "%" } else { "" },
         f(it, 1),
+        f(Measured::mean(m.wall_ms.iter().copied()), 3),
     ]
 }
 
@@ -323,7 +332,7 @@ pub(crate) fn plot(file: &str, title: &str, runs: &[&Measured]) -> Plot {
         file: file.into(),
         title: title.into(),
         x_label: "step".into(),
-        y_label: "ms per step (log)".into(),
+        y_label: "CPU ms per step (log)".into(),
         log_y: true,
         series: runs
             .iter()
@@ -372,6 +381,7 @@ mod tests {
         Measured {
             label: String::new(),
             ms: vec![1.0; toc.len()],
+            wall_ms: vec![1.0; toc.len()],
             ms_slowest: vec![1.0; toc.len()],
             toc: toc.to_vec(),
             distance: distance.to_vec(),
