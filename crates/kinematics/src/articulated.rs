@@ -125,31 +125,88 @@ impl ArticulatedMotion {
         let pose1 = model.pose_from_joints(q1)?;
         let mut motions = Vec::with_capacity(model.len());
         for (i, l) in model.links().iter().enumerate() {
-            let k = l.first_dof;
-            let m = match l.joint {
-                Joint::Fixed => RigidMotion::stationary(pose0.relative[i])?,
-                Joint::Revolute { axis, .. } => RigidMotion::from_axis_angle(
-                    pose0.relative[i],
-                    l.offset.matrix3 * axis,
-                    q1[k] - q0[k],
-                    DVec3::ZERO,
-                )?,
-                Joint::Prismatic { axis, .. } => RigidMotion::from_axis_angle(
-                    pose0.relative[i],
-                    DVec3::Z,
-                    0.0,
-                    l.offset.matrix3 * (axis * (q1[k] - q0[k])),
-                )?,
-                Joint::Spherical | Joint::Floating => {
-                    RigidMotion::between(pose0.relative[i], pose1.relative[i])?
-                }
-            };
-            motions.push(m);
+            motions.push(link_motion(
+                l,
+                pose0.relative[i],
+                pose1.relative[i],
+                q0,
+                q1,
+            )?);
         }
         Ok(Self {
             parents: model.links().iter().map(|l| l.parent).collect(),
             motions,
         })
+    }
+
+    /// [`ArticulatedMotion::from_joints`] for a step that follows another one: `self` is
+    /// the motion `from_joints(model, prev.0, prev.1)` (or this method's result for them),
+    /// and only the links whose joint values differ between the two steps are recomputed.
+    /// The result is bit for bit `from_joints(model, q0, q1)`, at a cost that follows the
+    /// changed links (an adaptive simulation's active joints) plus one comparison of the
+    /// joint vectors. Returns the number of recomputed links.
+    ///
+    /// # Errors
+    /// [`KinematicsError::JointCount`] when a vector's length is not the model's number of
+    /// degrees of freedom or `self` does not have the model's number of links; the errors of
+    /// [`ArticulatedMotion::from_joints`] for the recomputed links (a changed value that is
+    /// not finite or outside the joint's limits). `self` is unchanged on error.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkSpec};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let spec = |i: usize| LinkSpec {
+    ///     name: format!("l{i}"),
+    ///     parent: (i > 0).then(|| format!("l{}", i - 1)),
+    ///     joint: hinge,
+    ///     offset: DAffine3::from_translation(DVec3::X),
+    /// };
+    /// let model = ArticulatedModel::new((0..4).map(spec).collect())?;
+    /// let (a, b) = ([0.1, 0.2, 0.3, 0.4], [0.1, 0.2, 0.3, 0.6]);
+    /// let mut motion = ArticulatedMotion::from_joints(&model, &a, &b)?;
+    /// // the next step: only the last joint moves on
+    /// let c = [0.1, 0.2, 0.3, 0.8];
+    /// assert_eq!(motion.update_joints(&model, (&a, &b), &b, &c)?, 1);
+    /// let full = ArticulatedMotion::from_joints(&model, &b, &c)?;
+    /// assert_eq!(motion.relatives(), full.relatives());
+    /// assert!(motion.update_joints(&model, (&b, &c), &c, &[0.0; 3]).is_err());
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn update_joints(
+        &mut self,
+        model: &ArticulatedModel,
+        prev: (&[f64], &[f64]),
+        q0: &[f64],
+        q1: &[f64],
+    ) -> Result<usize, KinematicsError> {
+        let dof = model.dof();
+        for got in [prev.0.len(), prev.1.len(), q0.len(), q1.len()] {
+            if got != dof {
+                return Err(KinematicsError::JointCount { expected: dof, got });
+            }
+        }
+        if self.motions.len() != model.len() {
+            return Err(KinematicsError::JointCount {
+                expected: model.len(),
+                got: self.motions.len(),
+            });
+        }
+        let mut changed: Vec<(usize, RigidMotion)> = Vec::new();
+        for (i, l) in model.links().iter().enumerate() {
+            let dofs = l.first_dof..l.first_dof + l.joint.dof();
+            if q0[dofs.clone()] == prev.0[dofs.clone()] && q1[dofs.clone()] == prev.1[dofs] {
+                continue;
+            }
+            let (r0, r1) = (l.relative_at(q0)?, l.relative_at(q1)?);
+            changed.push((i, link_motion(l, r0, r1, q0, q1)?));
+        }
+        for &(i, m) in &changed {
+            self.motions[i] = m;
+        }
+        Ok(changed.len())
     }
 
     /// Number of links.
@@ -306,4 +363,29 @@ impl ArticulatedMotion {
         let mu = (1.0 - t) * sum;
         Ok(mu * (1.0 + 1e-12) + f64::MIN_POSITIVE)
     }
+}
+
+/// The motion of link `l` relative to its parent from relative pose `rel0` to `rel1` for
+/// joint vectors `q0` to `q1` (the per-link part of [`ArticulatedMotion::from_joints`]).
+fn link_motion(
+    l: &crate::Link,
+    rel0: DAffine3,
+    rel1: DAffine3,
+    q0: &[f64],
+    q1: &[f64],
+) -> Result<RigidMotion, KinematicsError> {
+    let k = l.first_dof;
+    Ok(match l.joint {
+        Joint::Fixed => RigidMotion::stationary(rel0)?,
+        Joint::Revolute { axis, .. } => {
+            RigidMotion::from_axis_angle(rel0, l.offset.matrix3 * axis, q1[k] - q0[k], DVec3::ZERO)?
+        }
+        Joint::Prismatic { axis, .. } => RigidMotion::from_axis_angle(
+            rel0,
+            DVec3::Z,
+            0.0,
+            l.offset.matrix3 * (axis * (q1[k] - q0[k])),
+        )?,
+        Joint::Spherical | Joint::Floating => RigidMotion::between(rel0, rel1)?,
+    })
 }

@@ -397,22 +397,31 @@ impl ArticulatedModel {
         }
         let mut relative = Vec::with_capacity(self.links.len());
         for l in &self.links {
-            let v = &q[l.first_dof..l.first_dof + l.joint.dof()];
-            for &x in v {
-                let out_of_limits = l
-                    .joint
-                    .limits()
-                    .is_some_and(|lim| x < lim.lower - 1e-9 || x > lim.upper + 1e-9);
-                if !x.is_finite() || out_of_limits {
-                    return Err(KinematicsError::InvalidJointValue {
-                        link: l.name.clone(),
-                        value: x,
-                    });
-                }
-            }
-            relative.push(l.offset * l.joint.transform(v)?);
+            relative.push(l.relative_at(q)?);
         }
         Ok(Pose { relative })
+    }
+}
+
+impl Link {
+    /// The link's transform relative to its parent for the model's joint vector `q` (its
+    /// values checked as [`ArticulatedModel::pose_from_joints`] does; `q` must hold the
+    /// link's degrees of freedom, which a vector of the model's length does).
+    pub(crate) fn relative_at(&self, q: &[f64]) -> Result<DAffine3, KinematicsError> {
+        let v = &q[self.first_dof..self.first_dof + self.joint.dof()];
+        for &x in v {
+            let out_of_limits = self
+                .joint
+                .limits()
+                .is_some_and(|lim| x < lim.lower - 1e-9 || x > lim.upper + 1e-9);
+            if !x.is_finite() || out_of_limits {
+                return Err(KinematicsError::InvalidJointValue {
+                    link: self.name.clone(),
+                    value: x,
+                });
+            }
+        }
+        Ok(self.offset * self.joint.transform(v)?)
     }
 }
 

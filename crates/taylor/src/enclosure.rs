@@ -63,7 +63,8 @@ pub trait Enclosure:
     }
     /// `a₀ b₀ + a₁ b₁ + a₂ b₂ (+ c)`: a row of a matrix product. The default computes
     /// the products and sums one by one, left to right; Taylor models fuse them (one
-    /// rounding bound and one truncation for the whole sum).
+    /// rounding bound and one truncation for the whole sum), intervals round the sum
+    /// outward once.
     #[inline]
     #[must_use]
     fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
@@ -75,7 +76,8 @@ pub trait Enclosure:
     }
     /// `f a + g b + c` for uncertain constants `a`, `b`, `c` (a rotation entry
     /// `cos·A + sin·B + C` of a constant-velocity motion). The default is
-    /// `f.mul_interval(a) + g.mul_interval(b).add_interval(c)`; Taylor models fuse it.
+    /// `f.mul_interval(a) + g.mul_interval(b).add_interval(c)`; Taylor models and
+    /// intervals fuse it.
     #[inline]
     #[must_use]
     fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
@@ -83,7 +85,7 @@ pub trait Enclosure:
     }
     /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for constants `x`: a row of a matrix times a point.
     /// The default computes the products and sums one by one, left to right; Taylor
-    /// models fuse them.
+    /// models and intervals fuse them.
     #[inline]
     #[must_use]
     fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
@@ -158,6 +160,18 @@ impl Enclosure for Interval {
     #[inline]
     fn as_constant(&self) -> Option<f64> {
         (self.lo() == self.hi() && self.lo().is_finite()).then_some(self.lo())
+    }
+    #[inline]
+    fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        Interval::fused_dot3(a, b, c)
+    }
+    #[inline]
+    fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
+        Interval::fused_lin2(*f, a, *g, b, c)
+    }
+    #[inline]
+    fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
+        Interval::fused_dot3_const(a, x, c)
     }
 }
 

@@ -508,6 +508,90 @@ fn min_max(v: [f64; 4]) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The exact range `[min, max]` of `a · b` over the two intervals, each end rounded to
+/// nearest (a product's rounding is monotone, so the rounded minimum is the minimum of
+/// the rounded corner products). A NaN end (from `0 · ∞`) makes the caller fall back.
+#[inline]
+fn product_range(a: Interval, b: Interval) -> (f64, f64) {
+    min_max([a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi])
+}
+
+/// `[min, max]` of `a · x` for a scalar `x`, rounded to nearest (see [`product_range`]).
+#[inline]
+fn scaled_range(a: Interval, x: f64) -> (f64, f64) {
+    let (p, q) = (a.lo * x, a.hi * x);
+    if x >= 0.0 { (p, q) } else { (q, p) }
+}
+
+/// `Σ [lo_k, hi_k]` for four ranges of exact products rounded to nearest (or exact ends),
+/// rounded outward once: each end is summed in round-to-nearest, then moved out by a
+/// bound of every rounding error. With `u = 2⁻⁵³` and `S = Σ max(|lo_k|, |hi_k|)`, each
+/// rounded product is within `u·|p| + 2⁻¹⁰⁷⁵` of the exact one and the pairwise sum (two
+/// additions per term) adds at most `γ₂ S ≤ 2.01 u S`: the total is below
+/// `3.02 u S + 2 · 2⁻¹⁰⁷⁴`, and `S` itself, summed in floating point, is within `γ₂` of
+/// the exact sum; the margin taken is `8 u S + 4 · 2⁻¹⁰⁷⁴` (`4 ε S`), and the final
+/// subtraction is rounded outward as every operation. `None` when an end or `S` is not finite (infinite operands, overflow,
+/// `0 · ∞`): the caller computes the sum operation by operation.
+#[inline]
+fn fused_sum(r: [(f64, f64); 4]) -> Option<Interval> {
+    let lo = (r[0].0 + r[1].0) + (r[2].0 + r[3].0);
+    let hi = (r[0].1 + r[1].1) + (r[2].1 + r[3].1);
+    let mag = |(l, h): (f64, f64)| l.abs().max(h.abs());
+    let s = (mag(r[0]) + mag(r[1])) + (mag(r[2]) + mag(r[3]));
+    let err = s * (4.0 * f64::EPSILON) + 4.0 * ETA;
+    let (lo, hi) = (down(lo - err), up(hi + err));
+    (lo.is_finite() && hi.is_finite()).then_some(Interval { lo, hi })
+}
+
+impl Interval {
+    /// `a₀ b₀ + a₁ b₁ + a₂ b₂ (+ c)` rounded outward once instead of after each product
+    /// and sum (the same enclosure guarantee, within a few ulps of the same width);
+    /// non-finite cases take the operation-by-operation path.
+    #[inline]
+    pub(crate) fn fused_dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        let c0 = c.map_or((0.0, 0.0), |c| (c.lo, c.hi));
+        let r = [
+            product_range(*a[0], *b[0]),
+            product_range(*a[1], *b[1]),
+            product_range(*a[2], *b[2]),
+            c0,
+        ];
+        fused_sum(r).unwrap_or_else(|| {
+            let s = *a[0] * *b[0] + *a[1] * *b[1] + *a[2] * *b[2];
+            c.map_or(s, |c| s + *c)
+        })
+    }
+
+    /// `f a + g b + c` rounded outward once (see [`Interval::fused_dot3`]).
+    #[inline]
+    pub(crate) fn fused_lin2(f: Self, a: Self, g: Self, b: Self, c: Self) -> Self {
+        let r = [
+            product_range(f, a),
+            product_range(g, b),
+            (c.lo, c.hi),
+            (0.0, 0.0),
+        ];
+        fused_sum(r).unwrap_or_else(|| f * a + (g * b + c))
+    }
+
+    /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for scalars `x`, rounded outward once (see
+    /// [`Interval::fused_dot3`]).
+    #[inline]
+    pub(crate) fn fused_dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {
+        let c0 = c.map_or((0.0, 0.0), |c| (c.lo, c.hi));
+        let r = [
+            scaled_range(*a[0], x[0]),
+            scaled_range(*a[1], x[1]),
+            scaled_range(*a[2], x[2]),
+            c0,
+        ];
+        fused_sum(r).unwrap_or_else(|| {
+            let s = *a[0] * x[0] + *a[1] * x[1] + *a[2] * x[2];
+            c.map_or(s, |c| s + *c)
+        })
+    }
+}
+
 /// Range of a 2π-periodic function with one maximum (at `max_phase + 2kπ`) and one
 /// minimum (at `min_phase + 2kπ`) per period and monotone pieces between them.
 fn periodic_range(x: Interval, f: fn(f64) -> f64, max_phase: f64, min_phase: f64) -> Interval {

@@ -3,7 +3,7 @@
 
 mod support;
 
-use ccd_taylor::Interval;
+use ccd_taylor::{Enclosure, Interval};
 use num_rational::BigRational;
 use proptest::prelude::*;
 use support::interval_with_point;
@@ -89,6 +89,48 @@ proptest! {
         prop_assert!(q(a.width()) >= w);
         prop_assert!(a.mag() >= x.abs() && a.mig() <= x.abs());
     }
+
+    /// The fused sums of interval products (matrix rows, rotation entries; one outward
+    /// rounding per sum) contain the exact sum for every choice of points, also with
+    /// subnormal and huge operands.
+    #[test]
+    fn fused_dot3_contains_exact(
+        ab in prop::collection::vec(wide_interval_with_point(), 7),
+        x in prop::array::uniform3(wide_scalar()),
+        with_c in any::<bool>(),
+    ) {
+        let (iv, pt): (Vec<Interval>, Vec<f64>) = ab.into_iter().unzip();
+        let c = with_c.then_some(&iv[6]);
+        let qc = if with_c { q(pt[6]) } else { q(0.0) };
+        let d = <Interval as Enclosure>::dot3([&iv[0], &iv[1], &iv[2]], [&iv[3], &iv[4], &iv[5]], c);
+        let exact = (0..3).fold(qc.clone(), |s, k| s + q(pt[k]) * q(pt[k + 3]));
+        prop_assert!(holds(d, &exact), "dot3 {d:?} misses the exact sum of {pt:?}");
+        let e = <Interval as Enclosure>::dot3_const([&iv[0], &iv[1], &iv[2]], x, c);
+        let exact = (0..3).fold(qc, |s, k| s + q(pt[k]) * q(x[k]));
+        prop_assert!(holds(e, &exact), "dot3_const {e:?} misses the exact sum of {pt:?}, {x:?}");
+        let f = <Interval as Enclosure>::lin2_interval(&iv[0], iv[1], &iv[2], iv[3], iv[4]);
+        let exact = q(pt[0]) * q(pt[1]) + q(pt[2]) * q(pt[3]) + q(pt[4]);
+        prop_assert!(holds(f, &exact), "lin2_interval {f:?} misses the exact sum of {pt:?}");
+    }
+}
+
+/// A finite f64 from the whole range: [`support::scalar`]'s, subnormal and huge ones.
+fn wide_scalar() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        4 => support::scalar(),
+        1 => -1e-306..1e-306f64,
+        1 => -1e-320..1e-320f64,
+        1 => -1e300..1e300f64,
+    ]
+}
+
+/// An interval of [`wide_scalar`] ends with a point inside it.
+fn wide_interval_with_point() -> impl Strategy<Value = (Interval, f64)> {
+    (wide_scalar(), wide_scalar(), 0.0..=1.0f64).prop_map(|(a, b, s)| {
+        let iv = Interval::spanning(a, b);
+        let x = (iv.lo() + (iv.hi() - iv.lo()) * s).clamp(iv.lo(), iv.hi());
+        (iv, x)
+    })
 }
 
 #[test]

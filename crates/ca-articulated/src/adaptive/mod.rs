@@ -89,9 +89,10 @@ pub struct AdaptiveStep<'a> {
 /// gives up, refines everything or keeps many extra pairs costs about 1.1–1.3× the full
 /// query (the states' bottom-up update and the culling are lost or add to it).
 ///
-/// A step costs the relative motions of all links (`O(n)` cheap constant-velocity set-up,
-/// as the narrow phase needs them) plus enclosure work on the `m` changed joints' paths and
-/// the visited nodes, instead of enclosures of every link and every pair of link boxes.
+/// A step costs the relative motions of the links whose joint values changed since the last
+/// step (the others are kept; an `O(n)` comparison of the joint vectors finds them) plus
+/// enclosure work on the `m` changed joints' paths and the visited nodes, instead of
+/// enclosures of every link and every pair of link boxes.
 ///
 /// # Which joints are active
 /// A joint is named by the [`LinkId`] of the link it moves (its child link; the model root's
@@ -183,6 +184,49 @@ pub struct AdaptiveScene {
     pending: Option<(Vec<ArticulatedMotion>, f64)>,
     /// How the last step was answered.
     path: StepPath,
+    /// Per body: the joint vectors of the last step and their motion, from which the next
+    /// step's motion is updated link by link (`None` before the first step).
+    joints: Vec<Option<JointsCache>>,
+}
+
+/// A body's last joint vectors and their [`ArticulatedMotion`].
+#[derive(Clone, Debug)]
+struct JointsCache {
+    q0: Vec<f64>,
+    q1: Vec<f64>,
+    motion: ArticulatedMotion,
+}
+
+/// The motion of body `i`'s step (as [`body_motion`] gives it): the relative motions of the
+/// links whose joint values changed since the cached step are recomputed, the others kept
+/// (bit for bit the same motion); a step that does not fit the cache goes to
+/// [`body_motion`], which also reports bad input.
+fn step_motion(
+    cache: &mut Option<JointsCache>,
+    i: usize,
+    body: &crate::ArticulatedBody,
+    step: &AdaptiveStep<'_>,
+) -> Result<ArticulatedMotion, ArticulatedError> {
+    if let Some(c) = cache
+        && c.motion
+            .update_joints(body.model(), (&c.q0, &c.q1), step.q0, step.q1)
+            .is_ok()
+    {
+        c.q0.copy_from_slice(step.q0);
+        c.q1.copy_from_slice(step.q1);
+        return Ok(c.motion.clone());
+    }
+    let full = BodyStep::Joints {
+        q0: step.q0,
+        q1: step.q1,
+    };
+    let motion = body_motion(i, body, &full)?;
+    *cache = Some(JointsCache {
+        q0: step.q0.to_vec(),
+        q1: step.q1.to_vec(),
+        motion: motion.clone(),
+    });
+    Ok(motion)
 }
 
 /// How a step was answered (see [`AdaptiveScene`], "Large motions").
@@ -251,6 +295,7 @@ impl AdaptiveScene {
             interval_pairs: None,
             pending: None,
             path: StepPath::Full,
+            joints: Vec::new(),
         }
     }
 
@@ -266,6 +311,7 @@ impl AdaptiveScene {
     #[inline]
     pub fn scene_mut(&mut self) -> &mut Scene {
         self.parts = None;
+        self.joints.clear();
         &mut self.scene
     }
 
@@ -408,12 +454,10 @@ impl AdaptiveScene {
         }
         ws.motions.clear();
         self.active.resize(bodies.len(), Vec::new());
+        self.joints.resize(bodies.len(), None);
         for (i, (body, step)) in bodies.iter().zip(steps).enumerate() {
-            let full = BodyStep::Joints {
-                q0: step.q0,
-                q1: step.q1,
-            };
-            ws.motions.push(body_motion(i, body, &full)?);
+            ws.motions
+                .push(step_motion(&mut self.joints[i], i, body, step)?);
             check_active(i, body, step, &mut self.active[i])?;
         }
         // step 1: the states follow the steps (built on first use)

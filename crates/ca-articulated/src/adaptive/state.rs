@@ -9,7 +9,7 @@ use ccd_kinematics::{
     ArticulatedMotion, AssemblyBounds, AssemblyNode, AssemblyTree, LinkId, NodeId, RigidMotion,
 };
 use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
-use glam::DAffine3;
+use glam::{DAffine3, DVec3};
 
 use crate::scene::Pcl;
 use crate::{ArticulatedBody, ArticulatedError, Part};
@@ -28,14 +28,43 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
     fn box_of(t: &Transform<Self>, local: &Aabb) -> Aabb {
         t.aabb_of_box(local)
     }
+
+    /// A box holding `t` applied to the convex hull of `corners` (an OBB's, in the order
+    /// of [`Transform::aabb_of_corners`]) over the domain; `edges` are the corners' edge
+    /// intervals ([`corner_edges`]). The default is [`Transform::aabb_of_corners`].
+    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
+        let _ = edges;
+        t.aabb_of_corners(corners)
+    }
+}
+
+/// Per edge direction `j` of eight box corners (corner `k` on the upper side of `j` when
+/// bit `j` of `k` is set), per local coordinate: an interval holding the four edges'
+/// components.
+pub(crate) type Edges = [[Interval; 3]; 3];
+
+/// The edge intervals of `corners` (outward-rounded differences), as
+/// [`Transform::aabb_of_corners`] computes them on every call.
+pub(crate) fn corner_edges(corners: &[DVec3; 8]) -> Edges {
+    std::array::from_fn(|j| {
+        let bit = 1 << j;
+        std::array::from_fn(|c| {
+            (0..8usize)
+                .filter(|k| k & bit == 0)
+                .map(|k| Interval::point(corners[k | bit][c]) - Interval::point(corners[k][c]))
+                .reduce(Interval::hull)
+                .unwrap_or(Interval::ENTIRE)
+        })
+    })
 }
 
 impl NodeArith for TaylorModel {}
 
 impl NodeArith for Interval {
-    /// Per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]` in outward-rounded interval arithmetic:
-    /// 9 interval products instead of the 72 of the eight corners, for the same range (each
-    /// entry appears once per row, so the corners' union is no tighter up to rounding).
+    /// Per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]` in outward-rounded interval arithmetic
+    /// (one fused row product, [`Enclosure::dot3`]): 9 interval products instead of the 72
+    /// of the eight corners, for the same range (each entry appears once per row, so the
+    /// corners' union is no tighter up to rounding).
     #[inline]
     fn box_of(t: &Transform<Self>, local: &Aabb) -> Aabb {
         let b = [
@@ -44,13 +73,69 @@ impl NodeArith for Interval {
             Interval::new(local.min.z, local.max.z),
         ];
         let r = &t.rotation.rows;
-        let row = |i: usize, ti: Interval| ti + r[i][0] * b[0] + r[i][1] * b[1] + r[i][2] * b[2];
+        let row = |i: usize, ti: &Interval| {
+            <Interval as Enclosure>::dot3(
+                [&r[i][0], &r[i][1], &r[i][2]],
+                [&b[0], &b[1], &b[2]],
+                Some(ti),
+            )
+        };
         let v = &t.translation;
-        let (x, y, z) = (row(0, v.x), row(1, v.y), row(2, v.z));
+        let (x, y, z) = (row(0, &v.x), row(1, &v.y), row(2, &v.z));
         Aabb::new(
             glam::DVec3::new(x.lo(), y.lo(), z.lo()),
             glam::DVec3::new(x.hi(), y.hi(), z.hi()),
         )
+    }
+
+    /// The winning corners of [`Transform::aabb_of_corners`] with the edge intervals
+    /// computed once per link and fused row products: per world axis `i`, when the change
+    /// of coordinate `i` along every edge of direction `j` has a certain sign for every
+    /// rotation in the interval matrix, the coordinate's minimum and maximum over the
+    /// corners, for every rotation and translation in the enclosure (so at every time),
+    /// are at the corners on the losing and winning sides; the lower end is taken from
+    /// the former only and the upper end from the latter only (each corner's enclosure
+    /// holds its coordinate at every time).
+    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
+        if !corners.iter().all(|p| p.is_finite()) {
+            return t.aabb_of_corners(corners);
+        }
+        let rows = &t.rotation.rows;
+        let tr = [&t.translation.x, &t.translation.y, &t.translation.z];
+        let mut lo = [0.0; 3];
+        let mut hi = [0.0; 3];
+        for i in 0..3 {
+            let r = [&rows[i][0], &rows[i][1], &rows[i][2]];
+            // bit j of `fixed`: the sign along edge direction j is certain; of `up`: it is
+            // non-negative (the upper corner holds the maximum)
+            let (mut fixed, mut up) = (0usize, 0usize);
+            for (j, e) in edges.iter().enumerate() {
+                let s = <Interval as Enclosure>::dot3(r, [&e[0], &e[1], &e[2]], None);
+                if s.lo() >= 0.0 {
+                    fixed |= 1 << j;
+                    up |= 1 << j;
+                } else if s.hi() <= 0.0 {
+                    fixed |= 1 << j;
+                }
+            }
+            let down = fixed & !up;
+            let (mut l, mut h) = (f64::INFINITY, f64::NEG_INFINITY);
+            for (k, p) in corners.iter().enumerate() {
+                let (max_side, min_side) = (k & fixed == up, k & fixed == down);
+                if max_side || min_side {
+                    let x = <Interval as Enclosure>::dot3_const(r, p.to_array(), Some(tr[i]));
+                    if min_side {
+                        l = l.min(x.lo());
+                    }
+                    if max_side {
+                        h = h.max(x.hi());
+                    }
+                }
+            }
+            lo[i] = l;
+            hi[i] = h;
+        }
+        Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
     }
 }
 
@@ -73,6 +158,8 @@ pub(crate) struct BodyState<E> {
     moving: Vec<bool>,
     /// Per node: links with geometry in the sub-assembly.
     geometry: Vec<Vec<LinkId>>,
+    /// Per link: the edge intervals of its OBB corners ([`corner_edges`]).
+    edges: Vec<Edges>,
     /// Per node: self-collision candidate pairs inside the sub-assembly, valid while no joint
     /// inside it changes (the sub-assembly is rigid, so their distances are constant).
     rigid: Vec<Option<Vec<(LinkId, LinkId)>>>,
@@ -137,6 +224,14 @@ impl<E: NodeArith> BodyState<E> {
             };
         }
         let bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        let edges = (0..model.len())
+            .map(|i| {
+                body.link_shape(LinkId(i as u32))
+                    .map_or([[Interval::ENTIRE; 3]; 3], |s| {
+                        corner_edges(s.obb_corners())
+                    })
+            })
+            .collect();
         let mut s = Self {
             body: index,
             nodes,
@@ -147,6 +242,7 @@ impl<E: NodeArith> BodyState<E> {
             local: vec![Aabb::EMPTY; nn],
             moving: vec![false; nn],
             geometry,
+            edges,
             rigid: vec![None; nn],
             world: vec![Aabb::EMPTY; nn],
             world_stamp: vec![0; nn],
@@ -263,7 +359,7 @@ impl<E: NodeArith> BodyState<E> {
                 })?;
         let b = match self.nodes[i] {
             AssemblyNode::Body { link } => match body.link_shape(link) {
-                Some(s) => t.aabb_of_corners(s.obb_corners()),
+                Some(s) => E::leaf_box(&t, s.obb_corners(), &self.edges[link.index()]),
                 None => Aabb::EMPTY,
             },
             AssemblyNode::Joint { .. } if self.local[i].is_empty() => Aabb::EMPTY,
