@@ -84,14 +84,19 @@ pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
 /// Insertions and removals are batched: they are recorded in O(1) and applied together by
 /// the next [`flush`](Self::flush) (which [`update`](Self::update) runs first): one pass per
 /// axis drops the removed boxes' endpoints and merges the new ones (sorted among
-/// themselves), one pass over the pair set drops the removed boxes' pairs, and each new box
-/// is tested against every present box. A world where many bodies come and go per step
-/// (bodies falling asleep and returning as static ones) so pays O(n) per step for them,
-/// where removing and inserting one at a time paid O(n) per body.
+/// themselves), one pass over the pair set drops the removed boxes' pairs, and one sweep
+/// along an axis finds the new boxes' pairs. A world where many bodies come and go per step
+/// (bodies falling asleep and returning as static ones) so pays O(n) per step for them
+/// (plus the pairs overlapping on the swept axis), where removing and inserting one at a
+/// time paid O(n) per body.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sap {
     boxes: Vec<Aabb>,
     present: Vec<bool>,
+    /// Per slot: the box never moves (a static body). Two fixed boxes never make a pair
+    /// (their overlap cannot change and the world never queries it), and
+    /// [`update`](Self::update) leaves fixed boxes' endpoints as they are.
+    fixed: Vec<bool>,
     /// Per slot: the generation of its current box (bumped by each insertion and removal).
     generations: Vec<u32>,
     axes: [Vec<Endpoint>; 3],
@@ -105,6 +110,11 @@ pub(crate) struct Sap {
     marks: Vec<bool>,
     fresh: Vec<Endpoint>,
     merged: Vec<Endpoint>,
+    /// Scratch of the flush's sweep: the open boxes (old, new) and each one's position
+    /// in its list.
+    open_old: Vec<u32>,
+    open_new: Vec<u32>,
+    positions: Vec<u32>,
 }
 
 impl Sap {
@@ -133,6 +143,10 @@ impl Sap {
     fn retest(&mut self) {
         for &k in &self.candidates {
             let [a, b] = unkey(k);
+            if self.fixed[a as usize] && self.fixed[b as usize] {
+                // (two fixed endpoints never cross; never a pair)
+                continue;
+            }
             if overlaps(&self.boxes[a as usize], &self.boxes[b as usize]) {
                 self.pairs.insert(k);
             } else {
@@ -143,17 +157,20 @@ impl Sap {
     }
 
     /// Adds box `b` at `slot` (which must be free; the caller checked it is finite and
-    /// not empty). Applied by the next flush.
-    pub(crate) fn insert(&mut self, slot: u32, b: Aabb) {
+    /// not empty); `fixed`: the box never moves (see [`Sap`]'s `fixed`). Applied by the
+    /// next flush.
+    pub(crate) fn insert(&mut self, slot: u32, b: Aabb, fixed: bool) {
         let s = slot as usize;
         if self.boxes.len() <= s {
             self.boxes.resize(s + 1, b);
             self.present.resize(s + 1, false);
+            self.fixed.resize(s + 1, false);
             self.generations.resize(s + 1, 0);
         }
         debug_assert!(!self.present[s]);
         self.boxes[s] = b;
         self.present[s] = true;
+        self.fixed[s] = fixed;
         self.generations[s] = self.generations[s].wrapping_add(1);
         self.inserted.push((slot, self.generations[s]));
     }
@@ -238,32 +255,125 @@ impl Sap {
             self.merged.extend(old);
             std::mem::swap(list, &mut self.merged);
         }
-        // the new pairs: each new box against every present box (new ones included)
-        for &(slot, _) in &self.inserted {
-            let b = self.boxes[slot as usize];
-            for (o, ob) in self.boxes.iter().enumerate() {
-                if o != slot as usize && self.present[o] && overlaps(ob, &b) {
-                    self.pairs.insert(pair_key(o as u32, slot));
-                }
-            }
-        }
+        self.sweep_new_pairs();
         self.inserted.clear();
     }
 
-    /// Applies the pending insertions and removals, moves every present box to
-    /// `boxes[slot]` and restores the order by insertion sort; returns the swaps (O(n +
-    /// swaps): near linear under coherent motion).
+    /// The pairs of the boxes in `inserted` (whose endpoints are merged): one sweep along
+    /// the sorted axis where the new boxes are narrowest relative to the spread of all
+    /// boxes. Each new box is tested against every box open at its min (old and new
+    /// ones), each old box against the new ones open at its min; a pair overlapping on
+    /// that axis has one box open at the other's min (mins sort before maxes at equal
+    /// values), so every overlapping pair with a new box is tested, at O(n) for the sweep
+    /// plus the pairs overlapping on the axis — where testing each new box against every
+    /// box cost O(n) per new box.
+    fn sweep_new_pairs(&mut self) {
+        let axis = (0..3)
+            .min_by(|&x, &y| {
+                let spread = |a: usize| -> f64 {
+                    let list = &self.axes[a];
+                    let ext = match (list.first(), list.last()) {
+                        (Some(f), Some(l)) => l.value - f.value,
+                        _ => 0.0,
+                    };
+                    let widths: f64 = self
+                        .inserted
+                        .iter()
+                        .map(|&(s, _)| {
+                            let b = &self.boxes[s as usize];
+                            b.max[a] - b.min[a]
+                        })
+                        .sum();
+                    // (no spread: every box overlaps every other on this axis)
+                    if ext > 0.0 {
+                        widths / ext
+                    } else {
+                        f64::INFINITY
+                    }
+                };
+                spread(x).total_cmp(&spread(y))
+            })
+            .unwrap_or(0);
+        let n = self.boxes.len();
+        self.marks.clear();
+        self.marks.resize(n, false);
+        for &(s, _) in &self.inserted {
+            self.marks[s as usize] = true;
+        }
+        self.positions.resize(n, 0);
+        let (open_old, open_new) = (&mut self.open_old, &mut self.open_new);
+        open_old.clear();
+        open_new.clear();
+        let boxes = &self.boxes;
+        for e in &self.axes[axis] {
+            let s = e.id();
+            let is_new = self.marks[s as usize];
+            let open = if is_new {
+                &mut *open_new
+            } else {
+                &mut *open_old
+            };
+            if e.is_max() {
+                // close it: the last open box takes its place
+                let at = self.positions[s as usize] as usize;
+                open.swap_remove(at);
+                if let Some(&moved) = open.get(at) {
+                    self.positions[moved as usize] = at as u32;
+                }
+                continue;
+            }
+            let b = &boxes[s as usize];
+            let fixed = &self.fixed;
+            let pairs = &mut self.pairs;
+            let mut test = |o: u32| {
+                if !(fixed[o as usize] && fixed[s as usize]) && overlaps(&boxes[o as usize], b) {
+                    pairs.insert(pair_key(o, s));
+                }
+            };
+            if is_new {
+                open_old
+                    .iter()
+                    .chain(open_new.iter())
+                    .for_each(|&o| test(o));
+            } else {
+                open_new.iter().for_each(|&o| test(o));
+            }
+            let open = if is_new {
+                &mut *open_new
+            } else {
+                &mut *open_old
+            };
+            self.positions[s as usize] = open.len() as u32;
+            open.push(s);
+        }
+    }
+
+    /// Applies the pending insertions and removals, moves every present box that is not
+    /// fixed to `boxes[slot]` (a fixed box must be unchanged there) and restores the order
+    /// by insertion sort; returns the swaps (O(n + swaps): near linear under coherent
+    /// motion).
     pub(crate) fn update(&mut self, boxes: &[Aabb]) -> u64 {
         self.flush();
+        let mut moving = false;
         for (s, b) in boxes.iter().enumerate().take(self.boxes.len()) {
-            if self.present[s] {
+            if self.present[s] && !self.fixed[s] {
                 self.boxes[s] = *b;
+                moving = true;
             }
+            debug_assert!(!(self.present[s] && self.fixed[s]) || self.boxes[s] == *b);
+        }
+        if !moving {
+            // (every box fixed: the order and the pairs hold)
+            return 0;
         }
         let mut swaps = 0;
         for (axis, list) in self.axes.iter_mut().enumerate() {
             for e in list.iter_mut() {
-                let b = &self.boxes[e.id() as usize];
+                let s = e.id() as usize;
+                if self.fixed[s] {
+                    continue;
+                }
+                let b = &self.boxes[s];
                 e.value = if e.is_max() { b.max[axis] } else { b.min[axis] } + 0.0;
             }
             swaps += Self::settle(list, 1, &mut self.candidates);
@@ -290,11 +400,13 @@ mod tests {
     use super::*;
     use glam::DVec3;
 
+    /// The overlapping pairs of the `live` slots but those of two fixed boxes.
     fn brute(sap: &Sap, live: &[u32]) -> Vec<u64> {
         let mut out = Vec::new();
         for (i, &a) in live.iter().enumerate() {
             for &b in &live[i + 1..] {
-                if overlaps(&sap.box_at(a), &sap.box_at(b)) {
+                let both_fixed = sap.fixed[a as usize] && sap.fixed[b as usize];
+                if !both_fixed && overlaps(&sap.box_at(a), &sap.box_at(b)) {
                     out.push(pair_key(a, b));
                 }
             }
@@ -314,9 +426,9 @@ mod tests {
     fn insert_update_remove_track_overlaps() {
         let unit = |x: f64| Aabb::new(DVec3::new(x, 0.0, 0.0), DVec3::new(x + 1.0, 1.0, 1.0));
         let mut sap = Sap::default();
-        sap.insert(0, unit(0.0));
-        sap.insert(1, unit(0.5));
-        sap.insert(2, unit(3.0));
+        sap.insert(0, unit(0.0), false);
+        sap.insert(1, unit(0.5), false);
+        sap.insert(2, unit(3.0), false);
         assert_eq!(sorted(&mut sap), [pair_key(0, 1)]);
         let mut boxes = vec![unit(0.0), unit(2.5), unit(3.0)];
         let swaps = sap.update(&boxes);
@@ -330,14 +442,33 @@ mod tests {
         assert_eq!(sorted(&mut sap), brute(&sap, &[0, 2]));
         assert_eq!(sorted(&mut sap), [pair_key(0, 2)]);
         // the freed slot comes back
-        sap.insert(1, unit(3.5));
+        sap.insert(1, unit(3.5), false);
         assert_eq!(sorted(&mut sap), brute(&sap, &[0, 1, 2]));
         // touching boxes overlap (closed)
         sap.insert(
             3,
             Aabb::new(DVec3::new(4.5, 0.0, 0.0), DVec3::new(5.0, 1.0, 1.0)),
+            false,
         );
         assert!(sorted(&mut sap).contains(&pair_key(1, 3)));
+        // two fixed boxes never make a pair; a fixed and a moving one do
+        sap.insert(4, unit(3.2), true);
+        sap.insert(5, unit(3.3), true);
+        let pairs = sorted(&mut sap);
+        assert!(!pairs.contains(&pair_key(4, 5)));
+        assert!(pairs.contains(&pair_key(2, 4)) && pairs.contains(&pair_key(2, 5)));
+        assert_eq!(pairs, brute(&sap, &[0, 1, 2, 3, 4, 5]));
+        // a moving box crosses the fixed ones: its pairs follow, theirs stay out
+        boxes[0] = unit(-3.0);
+        boxes.extend([
+            Aabb::new(DVec3::new(4.5, 0.0, 0.0), DVec3::new(5.0, 1.0, 1.0)),
+            unit(3.2),
+            unit(3.3),
+        ]);
+        sap.update(&boxes);
+        let pairs = sorted(&mut sap);
+        assert!(!pairs.contains(&pair_key(0, 4)) && !pairs.contains(&pair_key(4, 5)));
+        assert_eq!(pairs, brute(&sap, &[0, 1, 2, 3, 4, 5]));
     }
 
     #[test]
@@ -350,7 +481,7 @@ mod tests {
             })
             .collect();
         for (i, b) in boxes.iter().enumerate() {
-            sap.insert(i as u32, *b);
+            sap.insert(i as u32, *b, false);
         }
         assert_eq!(sap.update(&boxes), 0);
         let live: Vec<u32> = (0..20).collect();
@@ -359,7 +490,8 @@ mod tests {
 
     #[derive(Clone, Debug)]
     enum Op {
-        Insert(DVec3, DVec3),
+        /// A box, and whether it is fixed.
+        Insert(DVec3, DVec3, bool),
         Remove(usize),
         Move(Vec<(DVec3, DVec3)>),
     }
@@ -376,7 +508,8 @@ mod tests {
 
     fn op() -> impl Strategy<Value = Op> {
         prop_oneof![
-            (vec3(-5.0, 5.0), vec3(0.0, 2.0)).prop_map(|(p, e)| Op::Insert(p, e)),
+            (vec3(-5.0, 5.0), vec3(0.0, 2.0), any::<bool>())
+                .prop_map(|(p, e, f)| Op::Insert(p, e, f)),
             (0usize..64).prop_map(Op::Remove),
             prop::collection::vec((vec3(-0.7, 0.7), vec3(0.0, 2.0)), 64).prop_map(Op::Move),
         ]
@@ -386,24 +519,28 @@ mod tests {
         /// The incrementally maintained pair set equals brute-force box overlap after
         /// random insertions, removals and moves (moves: coherent jitter of every box),
         /// checked after a random half of the operations and the last one: batches of
-        /// insertions and removals between flushes, slots reused before a flush included.
+        /// insertions and removals between flushes, slots reused before a flush included;
+        /// fixed boxes stay where they were inserted and never pair with each other.
         #[test]
         fn pairs_equal_brute_force(ops in prop::collection::vec((op(), any::<bool>()), 1..40)) {
             let mut sap = Sap::default();
             let mut boxes: Vec<Aabb> = Vec::new();
             let mut live: Vec<u32> = Vec::new();
             let mut free: Vec<u32> = Vec::new();
+            let mut fixed: Vec<bool> = Vec::new();
             let last = ops.len() - 1;
             for (i, (op, check)) in ops.into_iter().enumerate() {
                 match op {
-                    Op::Insert(p, e) => {
+                    Op::Insert(p, e, f) => {
                         let slot = free.pop().unwrap_or(boxes.len() as u32);
                         if slot as usize == boxes.len() {
                             boxes.push(boxed(p, e));
+                            fixed.push(f);
                         } else {
                             boxes[slot as usize] = boxed(p, e);
+                            fixed[slot as usize] = f;
                         }
-                        sap.insert(slot, boxes[slot as usize]);
+                        sap.insert(slot, boxes[slot as usize], f);
                         live.push(slot);
                     }
                     Op::Remove(i) => {
@@ -415,6 +552,9 @@ mod tests {
                     }
                     Op::Move(m) => {
                         for (k, b) in boxes.iter_mut().enumerate() {
+                            if fixed[k] {
+                                continue;
+                            }
                             let (d, e) = m[k % m.len()];
                             let p = b.min + d;
                             // a few boxes snap to a shared coordinate: equal endpoints

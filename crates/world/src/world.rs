@@ -249,6 +249,8 @@ struct Body {
     box0: Aabb,
     box1: Aabb,
     swept: Aabb,
+    /// A dynamic body's position in [`World`]'s list of dynamic slots.
+    dyn_pos: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -425,8 +427,12 @@ pub struct World {
     schedule: Schedule,
     step: u64,
     next_epoch: u64,
-    /// Scratch: swept boxes by slot.
+    /// Swept boxes by slot (empty for a free slot; a static body's is set at insertion,
+    /// dynamic ones' every step).
     swept: Vec<Aabb>,
+    /// The slots of the dynamic bodies (in no particular order): a step's per-body work
+    /// skips the static ones without visiting them.
+    dynamic: Vec<u32>,
     /// Slots removed since the last step (their scheduled pairs go at the next step).
     removed: Vec<u32>,
     /// Scratch: marks by slot.
@@ -477,6 +483,7 @@ impl World {
             step: 0,
             next_epoch: 0,
             swept: Vec::new(),
+            dynamic: Vec::new(),
             removed: Vec::new(),
             marks: Vec::new(),
             ends: EndBounds::default(),
@@ -573,9 +580,17 @@ impl World {
             box0: Aabb::EMPTY,
             box1: Aabb::EMPTY,
             swept: Aabb::EMPTY,
+            dyn_pos: self.dynamic.len() as u32,
         };
         body.refresh(0.5 * self.ca.tolerance);
-        self.sap.insert(index, body.swept);
+        if !is_static {
+            self.dynamic.push(index);
+        }
+        if self.swept.len() <= index as usize {
+            self.swept.resize(index as usize + 1, Aabb::EMPTY);
+        }
+        self.swept[index as usize] = body.swept;
+        self.sap.insert(index, body.swept, is_static);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.live += 1;
@@ -652,6 +667,16 @@ impl World {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
         self.live -= 1;
+        if !body.is_static {
+            let at = body.dyn_pos as usize;
+            self.dynamic.swap_remove(at);
+            if let Some(&moved) = self.dynamic.get(at)
+                && let Some(b) = self.slots[moved as usize].body.as_mut()
+            {
+                b.dyn_pos = at as u32;
+            }
+        }
+        self.swept[h.index as usize] = Aabb::EMPTY;
         self.sap.remove(h.index);
         // (the slot's scheduled pairs are dropped at the next step, all removals at once)
         self.removed.push(h.index);
@@ -854,16 +879,14 @@ impl World {
         self.schedule.forget_slots(&self.removed, &mut self.marks);
         self.removed.clear();
         // 1. speeds, envelopes, boxes
+        // (static bodies never move: their boxes were set at insertion)
         let mut epochs_needed = 0usize;
-        for slot in &mut self.slots {
-            let Some(body) = slot.body.as_mut() else {
+        for &i in &self.dynamic {
+            let Some(body) = self.slots[i as usize].body.as_mut() else {
                 continue;
             };
-            if body.is_static {
-                // (never moves: its boxes were set at insertion)
-                continue;
-            }
             let start = body.refresh(half);
+            self.swept[i as usize] = body.swept;
             let jumped = start != body.end;
             let over = body.anchored && body.speed > body.anchor_speed + body.accel;
             if jumped || over || !body.anchored {
@@ -874,8 +897,8 @@ impl World {
             body.anchored = true;
         }
         if epochs_needed > 0 {
-            for slot in &mut self.slots {
-                if let Some(body) = slot.body.as_mut()
+            for &i in &self.dynamic {
+                if let Some(body) = self.slots[i as usize].body.as_mut()
                     && body.epoch == u64::MAX
                 {
                     self.next_epoch += 1;
@@ -891,12 +914,6 @@ impl World {
         let mut keys: Vec<u64> = Vec::new();
         match opts.broad_phase {
             BroadPhase::SweepAndPrune => {
-                self.swept.clear();
-                self.swept.extend(
-                    self.slots
-                        .iter()
-                        .map(|s| s.body.as_ref().map_or(Aabb::EMPTY, |b| b.swept)),
-                );
                 stats.swaps = self.sap.update(&self.swept);
                 keys.extend(self.sap.pairs().iter().copied().filter(|&k| {
                     let (a, b) = self.pair(k);
@@ -1005,9 +1022,10 @@ impl World {
             stats.scheduled = self.schedule.len();
         }
         // 6. advance
-        let mut next = Vec::new();
-        for (i, slot) in self.slots.iter().enumerate() {
-            if let Some(b) = slot.body.as_ref().filter(|b| !b.is_static) {
+        let mut next = Vec::with_capacity(self.dynamic.len());
+        for &i in &self.dynamic {
+            let i = i as usize;
+            if let Some(b) = self.slots[i].body.as_ref() {
                 let m = &b.motion;
                 let end = m.pose_at(1.0);
                 let cont =

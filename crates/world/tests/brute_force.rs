@@ -187,10 +187,11 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         assert!(hs.windows(2).all(|w| w[0] == w[1]));
         hs[0]
     };
+    let mut still: Vec<BodyHandle> = Vec::new();
     for _ in 0..statics {
         let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
         let p = rng.pose(extent);
-        apply(&mut worlds, &|w| w.insert_static(c.clone(), p));
+        still.push(apply(&mut worlds, &|w| w.insert_static(c.clone(), p)));
     }
     let add_body = |rng: &mut Rng, worlds: &mut Vec<World>| {
         let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
@@ -323,6 +324,29 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
                 prop_assert!(matches!(w.remove(h), Err(WorldError::UnknownBody(_))));
             }
         }
+        if rng.unit() < 0.15 && !dynamic.is_empty() {
+            // a body falls asleep (as in the rigid pile): removed, back as a static body
+            // where it is
+            let i = (rng.next() % dynamic.len() as u64) as usize;
+            let h = dynamic.swap_remove(i);
+            let pose = worlds[0].pose(h).unwrap();
+            let hs: Vec<BodyHandle> = worlds
+                .iter_mut()
+                .map(|w| {
+                    let c = w.remove(h).unwrap();
+                    w.insert_static(c, pose).unwrap()
+                })
+                .collect();
+            prop_assert!(hs.windows(2).all(|w| w[0] == w[1]));
+            still.push(hs[0]);
+        }
+        if rng.unit() < 0.1 && !still.is_empty() {
+            let i = (rng.next() % still.len() as u64) as usize;
+            let h = still.swap_remove(i);
+            for w in &mut worlds {
+                w.remove(h).unwrap();
+            }
+        }
         if rng.unit() < 0.3 {
             let h = add_body(&mut rng, &mut worlds);
             dynamic.push(h);
@@ -333,7 +357,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
 
 proptest! {
     /// Every step of a random world (convex, mesh and non-convex bodies, analytic shapes and
-    /// a compound, statics, velocity
+    /// a compound, statics, bodies falling asleep as statics and statics removed, velocity
     /// changes within and beyond the declarations, teleports, insertions and removals):
     /// all-contacts answers equal the brute force pair for pair (TOC, witnesses, status)
     /// with sweep-and-prune + scheduling and with the all-pairs broad phase; the earliest

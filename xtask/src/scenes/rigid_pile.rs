@@ -257,7 +257,12 @@ pub(crate) struct Run {
     pub(crate) wall_ms: Vec<f64>,
     pub(crate) stats: Vec<StepStats>,
     pub(crate) contacts_per_step: Vec<usize>,
+    /// Dynamic (awake) bodies at the start of each step.
+    pub(crate) awake: Vec<usize>,
     pub(crate) asleep: usize,
+    /// A checksum of every contact of the run (step, slots, TOC bits): equal runs, equal
+    /// answers.
+    pub(crate) checksum: u64,
 }
 
 impl Run {
@@ -290,7 +295,45 @@ fn motion_from(pose: DAffine3, v: DVec3, w: DVec3) -> Result<RigidMotion> {
     Ok(RigidMotion::from_axis_angle(pose, axis, angle, v)?)
 }
 
-/// Simulates `n` bodies for `steps` steps with `opts`; times only `World::step`.
+/// How the starting block of bodies is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// `LAYERS` layers at every size, footprint ∝ n (the scene's layout: the same pile
+    /// height, fall speeds and density at 100, 1,000 and 10,000 bodies).
+    Layers(usize),
+    /// A cube of `⌈∛n⌉` layers (the layout before 2026-11-24 18:30 UTC: the pile's height
+    /// grows as n^(1/3)); kept for comparisons (`cargo xtask pile --layout cube`).
+    Cube,
+}
+
+/// Layers of the scene's starting block at every size (1,000 bodies: 10 × 10 × 10, as the
+/// cube layout).
+pub(crate) const LAYERS: usize = 10;
+
+impl Layout {
+    /// Bodies per row along x and y, and the number of layers (the last one may be
+    /// partial).
+    pub(crate) fn grid(self, n: usize) -> (usize, usize, usize) {
+        let n = n.max(1);
+        match self {
+            Self::Cube => {
+                // (the walls' height counts ⌈∛n⌉ layers, as before, even when fewer fill)
+                let layers = (n as f64).cbrt().ceil() as usize;
+                let side = ((n as f64 / layers as f64).sqrt()).ceil() as usize;
+                (side, side, layers)
+            }
+            Self::Layers(l) => {
+                let per_layer = n.div_ceil(l.max(1));
+                let sx = ((per_layer as f64).sqrt().round() as usize).max(1);
+                let sy = per_layer.div_ceil(sx);
+                (sx, sy, n.div_ceil(sx * sy))
+            }
+        }
+    }
+}
+
+/// Simulates `n` bodies for `steps` steps with `opts` in the scene's layout; times only
+/// `World::step`.
 pub(crate) fn simulate(
     shapes: &[Shape],
     n: usize,
@@ -298,12 +341,23 @@ pub(crate) fn simulate(
     opts: StepOptions,
     pool: Option<&rayon::ThreadPool>,
 ) -> Result<Run> {
+    simulate_in(shapes, n, Layout::Layers(LAYERS), steps, opts, pool)
+}
+
+/// [`simulate`] with the starting block laid out per `layout`.
+pub(crate) fn simulate_in(
+    shapes: &[Shape],
+    n: usize,
+    layout: Layout,
+    steps: usize,
+    opts: StepOptions,
+    pool: Option<&rayon::ThreadPool>,
+) -> Result<Run> {
     let mut rng = SceneRng::new(0x5EED_0016 ^ n as u64);
     let mut world = World::new(CaOptions::default())?;
-    let layers = (n as f64).cbrt().ceil() as usize;
-    let side = ((n as f64 / layers as f64).sqrt()).ceil() as usize;
-    let inner = side as f64 * SPACING;
-    let half = 0.5 * inner + 0.5;
+    let (sx, sy, layers) = layout.grid(n);
+    let (inner_x, inner_y) = (sx as f64 * SPACING, sy as f64 * SPACING);
+    let (half_x, half_y) = (0.5 * inner_x + 0.5, 0.5 * inner_y + 0.5);
     let height = layers as f64 * SPACING + 4.0;
     // the bin: a floor and four walls (static boxes)
     // the bin: analytic cuboids with an analytic library, convex meshes without
@@ -319,26 +373,30 @@ pub(crate) fn simulate(
     };
     let t = 0.5;
     world.insert_static(
-        slab(DVec3::new(half + t, half + t, t))?,
+        slab(DVec3::new(half_x + t, half_y + t, t))?,
         DAffine3::from_translation(DVec3::new(0.0, 0.0, -t)),
     )?;
     for (dx, dy) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
         let h = if dx != 0.0 {
-            DVec3::new(t, half + t, 0.5 * height)
+            DVec3::new(t, half_y + t, 0.5 * height)
         } else {
-            DVec3::new(half + t, t, 0.5 * height)
+            DVec3::new(half_x + t, t, 0.5 * height)
         };
         world.insert_static(
             slab(h)?,
-            DAffine3::from_translation(DVec3::new(dx * (half + t), dy * (half + t), 0.5 * height)),
+            DAffine3::from_translation(DVec3::new(
+                dx * (half_x + t),
+                dy * (half_y + t),
+                0.5 * height,
+            )),
         )?;
     }
     let mut bodies: Vec<Dyn> = Vec::with_capacity(n);
     for k in 0..n {
-        let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
+        let (i, j, l) = (k % sx, (k / sx) % sy, k / (sx * sy));
         let pos = DVec3::new(
-            (i as f64 + 0.5) * SPACING - 0.5 * inner,
-            (j as f64 + 0.5) * SPACING - 0.5 * inner,
+            (i as f64 + 0.5) * SPACING - 0.5 * inner_x,
+            (j as f64 + 0.5) * SPACING - 0.5 * inner_y,
             1.0 + l as f64 * SPACING,
         );
         let rot: DMat3 = rng.rotation(std::f64::consts::PI);
@@ -362,7 +420,9 @@ pub(crate) fn simulate(
         wall_ms: Vec::with_capacity(steps),
         stats: Vec::with_capacity(steps),
         contacts_per_step: Vec::with_capacity(steps),
+        awake: Vec::with_capacity(steps),
         asleep: 0,
+        checksum: 0,
     };
     let mut toc = vec![
         f64::INFINITY;
@@ -374,6 +434,7 @@ pub(crate) fn simulate(
             + n
     ];
     for _ in 0..steps {
+        run.awake.push(bodies.len());
         let watch = Stopwatch::start();
         let report = match pool {
             Some(p) => p.install(|| world.step(&opts))?,
@@ -385,6 +446,15 @@ pub(crate) fn simulate(
         run.stats.push(report.stats);
         run.contacts_per_step.push(report.contacts.len());
         for c in &report.contacts {
+            for x in [
+                report.step,
+                u64::from(c.a.index()),
+                u64::from(c.b.index()),
+                c.contact.toc.to_bits(),
+            ] {
+                run.checksum =
+                    (run.checksum.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            }
             for h in [c.a, c.b] {
                 let i = h.index() as usize;
                 if i >= toc.len() {
