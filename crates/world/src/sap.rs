@@ -40,6 +40,10 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     (u64::from(lo) << 32) | u64::from(hi)
 }
 
+/// The flag of a crossing candidate whose boxes come apart on the crossing's axis (slots
+/// stay below 2³¹, so pair keys never use the top bit).
+const SEPARATING: u64 = 1 << 63;
+
 /// The slots `[lo, hi]` of a pair key.
 #[inline]
 pub(crate) fn unkey(k: u64) -> [u32; 2] {
@@ -119,7 +123,10 @@ pub(crate) struct Sap {
 
 impl Sap {
     /// Insertion sort of `list` from index `from` on: counts swaps, records min/max
-    /// crossings of different boxes as candidates.
+    /// crossings of different boxes as candidates: a min moving before a max (the boxes
+    /// start to overlap on this axis: the pair may come) as its key, a max moving before
+    /// a min (they come apart on this axis: the pair may go) as its key with
+    /// [`SEPARATING`] set.
     fn settle(list: &mut [Endpoint], from: usize, candidates: &mut Vec<u64>) -> u64 {
         let mut swaps = 0;
         for i in from.max(1)..list.len() {
@@ -128,7 +135,8 @@ impl Sap {
             while j > 0 && e.less(list[j - 1]) {
                 let o = list[j - 1];
                 if o.is_max() != e.is_max() && o.id() != e.id() {
-                    candidates.push(pair_key(o.id(), e.id()));
+                    let kind = if e.is_max() { SEPARATING } else { 0 };
+                    candidates.push(pair_key(o.id(), e.id()) | kind);
                 }
                 list[j] = o;
                 j -= 1;
@@ -139,17 +147,27 @@ impl Sap {
         swaps
     }
 
-    /// Re-tests the recorded candidates against the current boxes.
+    /// Re-tests the recorded candidates against the current boxes. A pair that overlaps
+    /// now but did not before the update started to overlap on some axis (a coming
+    /// candidate); one that overlapped before but not now came apart on some axis (a
+    /// going candidate). So a coming candidate is inserted if its boxes overlap and
+    /// otherwise left alone (it was not a pair before, or a going candidate of the same
+    /// pair removes it), and a going candidate is removed if its boxes do not overlap:
+    /// the many crossings of boxes that overlap on one axis only cost no lookup.
     fn retest(&mut self) {
-        for &k in &self.candidates {
+        for &c in &self.candidates {
+            let k = c & !SEPARATING;
             let [a, b] = unkey(k);
             if self.fixed[a as usize] && self.fixed[b as usize] {
                 // (two fixed endpoints never cross; never a pair)
                 continue;
             }
-            if overlaps(&self.boxes[a as usize], &self.boxes[b as usize]) {
-                self.pairs.insert(k);
-            } else {
+            let now = overlaps(&self.boxes[a as usize], &self.boxes[b as usize]);
+            if c & SEPARATING == 0 {
+                if now {
+                    self.pairs.insert(k);
+                }
+            } else if !now {
                 self.pairs.remove(&k);
             }
         }

@@ -249,6 +249,12 @@ struct Body {
     box0: Aabb,
     box1: Aabb,
     swept: Aabb,
+    /// The box the sweep-and-prune keeps: for a turning body the box of its bounding
+    /// sphere swept over the step (it does not change with the body's orientation, so
+    /// bodies moving together keep their endpoints' order; the rotated box `swept` jitters
+    /// with every turn), otherwise `swept`. Both hold the body over the step widened by
+    /// `ε/2`; a pair is a broad pair when both kinds of boxes overlap.
+    sap_box: Aabb,
     /// A dynamic body's position in [`World`]'s list of dynamic slots.
     dyn_pos: u32,
 }
@@ -298,18 +304,22 @@ impl Body {
         let theta = self.motion.angle();
         let r = self.collider.radius();
         let lin = self.box0.merge(moved);
-        let swept = if theta > 0.0 {
+        let (swept, ball) = if theta > 0.0 {
             let turn = theta.min(2.0) * r * (1.0 + 1e-12);
             let lin = lin.inflate(turn);
             let c0 = p0.translation;
             let c1 = c0 + disp;
             let rr = r * (1.0 + 1e-12) + half + 1e-12 * (c0.abs().max(c1.abs())).max_element();
             let ball = Aabb::new(c0.min(c1) - DVec3::splat(rr), c0.max(c1) + DVec3::splat(rr));
-            lin.intersection(ball)
+            (lin.intersection(ball), Some(ball))
         } else {
-            lin
+            (lin, None)
         };
         self.swept = swept.merge(self.box1);
+        self.sap_box = match ball {
+            Some(b) if !self.is_static => b,
+            _ => self.swept,
+        };
         p0
     }
 }
@@ -427,8 +437,8 @@ pub struct World {
     schedule: Schedule,
     step: u64,
     next_epoch: u64,
-    /// Swept boxes by slot (empty for a free slot; a static body's is set at insertion,
-    /// dynamic ones' every step).
+    /// The sweep-and-prune's boxes by slot (`Body::sap_box`; empty for a free slot; a
+    /// static body's is set at insertion, dynamic ones' every step).
     swept: Vec<Aabb>,
     /// The slots of the dynamic bodies (in no particular order): a step's per-body work
     /// skips the static ones without visiting them.
@@ -580,6 +590,7 @@ impl World {
             box0: Aabb::EMPTY,
             box1: Aabb::EMPTY,
             swept: Aabb::EMPTY,
+            sap_box: Aabb::EMPTY,
             dyn_pos: self.dynamic.len() as u32,
         };
         body.refresh(0.5 * self.ca.tolerance);
@@ -589,8 +600,8 @@ impl World {
         if self.swept.len() <= index as usize {
             self.swept.resize(index as usize + 1, Aabb::EMPTY);
         }
-        self.swept[index as usize] = body.swept;
-        self.sap.insert(index, body.swept, is_static);
+        self.swept[index as usize] = body.sap_box;
+        self.sap.insert(index, body.sap_box, is_static);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.live += 1;
@@ -886,7 +897,7 @@ impl World {
                 continue;
             };
             let start = body.refresh(half);
-            self.swept[i as usize] = body.swept;
+            self.swept[i as usize] = body.sap_box;
             let jumped = start != body.end;
             let over = body.anchored && body.speed > body.anchor_speed + body.accel;
             if jumped || over || !body.anchored {
@@ -917,7 +928,7 @@ impl World {
                 stats.swaps = self.sap.update(&self.swept);
                 keys.extend(self.sap.pairs().iter().copied().filter(|&k| {
                     let (a, b) = self.pair(k);
-                    !(a.is_static && b.is_static)
+                    !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept)
                 }));
             }
             BroadPhase::AllPairs => {
@@ -932,7 +943,10 @@ impl World {
                     .collect();
                 for (i, &(sa, a)) in live.iter().enumerate() {
                     for &(sb, b) in &live[i + 1..] {
-                        if !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept) {
+                        if !(a.is_static && b.is_static)
+                            && overlaps(&a.swept, &b.swept)
+                            && overlaps(&a.sap_box, &b.sap_box)
+                        {
                             keys.push(pair_key(sa, sb));
                         }
                     }
