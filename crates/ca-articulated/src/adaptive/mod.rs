@@ -53,7 +53,10 @@ pub struct AdaptiveStep<'a> {
 ///    Self-collision: in a moving node, its two parts are tested against each other top-down;
 ///    a rigid node (no moving joint inside) keeps the list of its self pairs whose boxes
 ///    overlap at one instant (their distance cannot change during the step), rebuilt only
-///    when a joint inside it changes.
+///    when a joint inside it changes. The same holds for two nodes of one *rigid group*
+///    (links that no moving joint separates): their pairs are taken from a list kept from
+///    step to step, without world boxes, until a joint starts or stops moving or a still
+///    joint changes its value.
 /// 3. **Contact**: the surviving pairs go through the same narrow phase as
 ///    [`Scene::query`] (hull lower bounds, temporal culling, per-link CA; CATCH Alg. 1) in
 ///    the same order. The answer is the full query's: the same `toc` and pair, whenever no
@@ -1002,5 +1005,55 @@ mod tests {
         ] {
             assert!(seen.contains(&path), "{path:?} not taken; seen {seen:?}");
         }
+    }
+
+    /// Pairs cached for a rigid group (two nodes whose links no moving joint separates) are
+    /// dropped when a still joint between them jumps to another value: the chain folds back
+    /// onto itself at a joint that does not move during the steps, and the adaptive query
+    /// still gives the full query's contacts between the two halves.
+    #[test]
+    fn a_still_joint_jumping_renews_the_rigid_groups_pairs() {
+        let n = 12;
+        let scene = coil(n);
+        let mut adaptive = AdaptiveScene::new(scene.clone());
+        // every pair's contact, not only the first one (at the fold, many touch at t = 0)
+        let opts = QueryOptions::default().with_mode(crate::Mode::All);
+        let mut folded_contact = false;
+        for step in 0..12 {
+            let mut q0 = vec![0.0; n];
+            // the root's principal joint (link 6) holds the chain's second half bent back
+            // over the first one, then folds it closer at step 6 and stays
+            q0[6] = if step >= 6 { 3.0 } else { 2.5 };
+            let mut q1 = q0.clone();
+            q0[n - 1] = 0.05 * step as f64;
+            q1[n - 1] = 0.05 * (step + 1) as f64;
+            let full = scene
+                .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
+                .unwrap();
+            let ours = adaptive
+                .query(
+                    &[AdaptiveStep {
+                        q0: &q0,
+                        q1: &q1,
+                        active: &[LinkId(n as u32 - 1)],
+                    }],
+                    &opts,
+                )
+                .unwrap();
+            assert_eq!(full.contacts, ours.contacts, "step {step}");
+            assert_eq!(adaptive.path, StepPath::Adaptive, "step {step}");
+            // a contact between the halves, neither of them the moving link
+            folded_contact |= full.contacts.iter().any(|c| {
+                matches!(
+                    (c.a, c.b),
+                    (Part::Link { link: x, .. }, Part::Link { link: y, .. })
+                        if x.0 < 6 && (6..11).contains(&y.0)
+                )
+            });
+        }
+        assert!(
+            folded_contact,
+            "the fold made no contact between the halves"
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! Per-body state of the adaptive query: the assembly tree with its cached enclosures
 //! (updated only along the changed joints' paths), a swept box per sub-assembly in its own
 //! frame, world boxes computed top-down on demand, and cached self-collision candidates of
-//! rigid sub-assemblies.
+//! rigid sub-assemblies and of node pairs inside one rigid group.
+
+use std::collections::HashMap;
 
 use ccd_distance::{MeshDistanceOptions, MeshDistanceStatus, mesh_distance};
 use ccd_geometry::Aabb;
@@ -178,6 +180,21 @@ pub(crate) struct BodyState<E> {
     /// Per node pair `(a, b)` at `a · nodes + b`: 0 unknown, 1 when no self-collision pair
     /// joins a link of `a` to a link of `b`, 2 when one does (the filter never changes).
     joins: Vec<u8>,
+    /// Per link: its rigid group, the nearest link at or above it whose joint moves in the
+    /// step (the model root for the root's group). Two links of one group keep their
+    /// relative pose during the step: no moving joint lies between them.
+    link_group: Vec<u32>,
+    /// Per node: the rigid group of all its links with geometry (`NONE`: several, or none).
+    node_group: Vec<u32>,
+    /// Counts the changes of the groups and of the relative poses inside them: a joint
+    /// that starts or stops moving, or a still joint whose pose changes between steps.
+    groups_epoch: u64,
+    /// The epoch `link_group`, `node_group` and `pair_rigid` were computed for.
+    groups_built: u64,
+    /// Per node pair `(a, b)` (key `a << 32 | b`) in one rigid group: the self pairs between
+    /// their links that can come within the tolerance (as the rigid candidates), valid for
+    /// the epoch `groups_built`.
+    pair_rigid: HashMap<u64, Vec<(LinkId, LinkId)>>,
 }
 
 impl<E: NodeArith> BodyState<E> {
@@ -253,6 +270,11 @@ impl<E: NodeArith> BodyState<E> {
             pose0_stamp: 0,
             margin: 0.0,
             joins: vec![0; nn * nn],
+            link_group: vec![0; model.len()],
+            node_group: vec![NONE; nn],
+            groups_epoch: 1,
+            groups_built: 0,
+            pair_rigid: HashMap::new(),
         };
         for k in (0..nn as u32).rev() {
             s.refresh(body, k)?;
@@ -312,12 +334,18 @@ impl<E: NodeArith> BodyState<E> {
         if margin != self.margin {
             // rigid candidates were culled with the old tolerance
             self.rigid.iter_mut().for_each(|r| *r = None);
+            self.groups_epoch += 1;
             self.margin = margin;
         }
         self.dirty.clear();
         for (i, m) in motion.relatives().iter().enumerate() {
             if *m == self.motions[i] {
                 continue;
+            }
+            // a joint that keeps moving changes no group and no pose inside one; the
+            // root's motion (joint node NONE) moves whole bodies
+            if self.joint_node[i] != NONE && !(is_moving(m) && is_moving(&self.motions[i])) {
+                self.groups_epoch += 1;
             }
             self.bounds
                 .set_motion(LinkId(i as u32), *m)
@@ -510,6 +538,9 @@ impl<E: NodeArith> BodyState<E> {
         budget: usize,
         out: &mut Vec<Pcl>,
     ) -> Result<(), ArticulatedError> {
+        if self.groups_built != self.groups_epoch {
+            self.build_groups(body);
+        }
         let mut nodes = vec![0u32];
         while let Some(k) = nodes.pop() {
             if out.len() > budget {
@@ -547,6 +578,20 @@ impl<E: NodeArith> BodyState<E> {
                 {
                     continue;
                 }
+                let g = self.node_group[ai];
+                if g != NONE && g == self.node_group[bi] {
+                    // one rigid group: constant distances, candidates cached
+                    self.rigid_pair_candidates(body, motion, a, b);
+                    if let Some(list) = self.pair_rigid.get(&(u64::from(a) << 32 | u64::from(b))) {
+                        let id = self.body;
+                        out.extend(list.iter().map(|&(x, y)| Pcl {
+                            a: Part::Link { body: id, link: x },
+                            b: Part::Link { body: id, link: y },
+                            lower: 0.0,
+                        }));
+                    }
+                    continue;
+                }
                 let (wa, wb) = (self.world_box(body, a)?, self.world_box(body, b)?);
                 if !wa.overlaps(&wb) {
                     continue;
@@ -577,6 +622,74 @@ impl<E: NodeArith> BodyState<E> {
             }
         }
         Ok(())
+    }
+
+    /// Recomputes the rigid groups of the links and nodes for the current motions and
+    /// drops the node-pair candidates of the old ones.
+    fn build_groups(&mut self, body: &ArticulatedBody) {
+        for (i, l) in body.model().links().iter().enumerate() {
+            // parents come before their children
+            self.link_group[i] = match l.parent {
+                Some(p) if !is_moving(&self.motions[i]) => self.link_group[p.index()],
+                _ => i as u32,
+            };
+        }
+        for (k, g) in self.node_group.iter_mut().enumerate() {
+            let mut links = self.geometry[k].iter().map(|l| self.link_group[l.index()]);
+            *g = match links.next() {
+                Some(first) if links.all(|x| x == first) => first,
+                _ => NONE,
+            };
+        }
+        self.pair_rigid.clear();
+        self.groups_built = self.groups_epoch;
+    }
+
+    /// Caches the candidates between nodes `a` and `b` of one rigid group (not cached yet):
+    /// their self pairs whose boxes at `t = 0`, inflated by the margin, overlap and whose
+    /// exact mesh distance is not above `2ε` (as [`BodyState::rigid_candidates`]: no joint
+    /// between the two links moves, so their distance is the same during the whole step,
+    /// and in every later step of the same epoch).
+    fn rigid_pair_candidates(
+        &mut self,
+        body: &ArticulatedBody,
+        motion: &ArticulatedMotion,
+        a: u32,
+        b: u32,
+    ) {
+        let key = u64::from(a) << 32 | u64::from(b);
+        if self.pair_rigid.contains_key(&key) {
+            return;
+        }
+        if self.pose0_stamp != self.stamp {
+            self.pose0 = motion.world_all_at(0.0);
+            self.pose0_stamp = self.stamp;
+        }
+        let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
+            let w = pose0[l.index()];
+            body.link_shape(l).map(|s| {
+                Aabb::from_points(s.obb_corners().iter().map(|&c| w.transform_point3(c)))
+                    .inflate(margin)
+            })
+        };
+        let mut list = Vec::new();
+        for &x in &self.geometry[a as usize] {
+            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
+                continue;
+            };
+            for &y in &self.geometry[b as usize] {
+                if !body.is_self_pair(x, y) {
+                    continue;
+                }
+                if let Some(by) = boxes(y, &self.pose0, self.margin)
+                    && bx.overlaps(&by)
+                    && !self.apart(body, x, y)
+                {
+                    list.push((x.min(y), x.max(y)));
+                }
+            }
+        }
+        self.pair_rigid.insert(key, list);
     }
 
     /// Builds the candidate list of rigid node `k` (and of its children) when it is not
