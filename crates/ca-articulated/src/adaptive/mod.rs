@@ -50,8 +50,11 @@ pub struct AdaptiveStep<'a> {
 ///    environment's hierarchy, the rigid bodies' swept boxes and the other bodies' nodes (the
 ///    two assembly trees traversed together): a sub-assembly whose box misses is culled with
 ///    all its links, and world enclosures are computed only for nodes that are reached.
-///    Self-collision: in a moving node, its two parts are tested against each other top-down;
-///    a rigid node (no moving joint inside) keeps the list of its self pairs whose boxes
+///    Self-collision: in a moving node, its two parts are tested against each other top-down
+///    with boxes in the model root link's frame instead of world boxes (the same distances;
+///    the root's own motion does not widen them, and a node's box is kept from step to step
+///    until its local box or a child-to-parent enclosure on its path changes, so only the
+///    nodes moved by the changed joints are recomputed); a rigid node (no moving joint inside) keeps the list of its self pairs whose boxes
 ///    overlap at one instant (their distance cannot change during the step), rebuilt only
 ///    when a joint inside it changes. The same holds for two nodes of one *rigid group*
 ///    (links that no moving joint separates): their pairs are taken from a list kept from

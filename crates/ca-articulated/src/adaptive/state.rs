@@ -195,6 +195,28 @@ pub(crate) struct BodyState<E> {
     /// their links that can come within the tolerance (as the rigid candidates), valid for
     /// the epoch `groups_built`.
     pair_rigid: HashMap<u64, Vec<(LinkId, LinkId)>>,
+    /// Per node: the child-to-parent enclosure the last refresh of its parent read (lower
+    /// children only), to tell whether it changed.
+    to_parent: Vec<Option<Transform<E>>>,
+    /// Per node: the stamp at which its child-to-parent enclosure last changed (lower
+    /// children; the root's when every body-frame box must be recomputed).
+    tp_changed: Vec<u64>,
+    /// Per node: the stamp at which its local box last changed.
+    local_changed: Vec<u64>,
+    /// Per node: the latest `tp_changed` on its path from the root (itself included),
+    /// computed at `body_ver_stamp`.
+    body_ver: Vec<u64>,
+    body_ver_stamp: Vec<u64>,
+    /// Per node: the enclosure of the transform from its principal handle to the model
+    /// root link's frame over the step (`None`: the identity, on the root's upper spine),
+    /// computed at `body_tf_stamp`.
+    body_tf: Vec<Option<Transform<E>>>,
+    body_tf_stamp: Vec<u64>,
+    /// Per node: its geometry's box over the step in the model root link's frame
+    /// (inflated), computed at `body_box_stamp`: kept across steps while nothing on its
+    /// path changes.
+    body_box: Vec<Aabb>,
+    body_box_stamp: Vec<u64>,
 }
 
 impl<E: NodeArith> BodyState<E> {
@@ -275,6 +297,15 @@ impl<E: NodeArith> BodyState<E> {
             groups_epoch: 1,
             groups_built: 0,
             pair_rigid: HashMap::new(),
+            to_parent: vec![None; nn],
+            tp_changed: vec![1; nn],
+            local_changed: vec![1; nn],
+            body_ver: vec![0; nn],
+            body_ver_stamp: vec![0; nn],
+            body_tf: vec![None; nn],
+            body_tf_stamp: vec![0; nn],
+            body_box: vec![Aabb::EMPTY; nn],
+            body_box_stamp: vec![0; nn],
         };
         for k in (0..nn as u32).rev() {
             s.refresh(body, k)?;
@@ -287,6 +318,7 @@ impl<E: NodeArith> BodyState<E> {
     fn refresh(&mut self, body: &ArticulatedBody, k: u32) -> Result<(), ArticulatedError> {
         let i = k as usize;
         self.rigid[i] = None;
+        let old_local = self.local[i];
         match self.nodes[i] {
             AssemblyNode::Body { link } => {
                 self.local[i] = body.link_shape(link).map_or(Aabb::EMPTY, |s| {
@@ -300,21 +332,28 @@ impl<E: NodeArith> BodyState<E> {
                 lower,
             } => {
                 let (u, l) = (upper.index(), lower.index());
+                let t = self.bounds.child_to_parent_bound(lower).map_err(|source| {
+                    ArticulatedError::Motion {
+                        body: self.body,
+                        source,
+                    }
+                })?;
+                if self.to_parent[l] != Some(t) {
+                    self.to_parent[l] = Some(t);
+                    self.tp_changed[l] = self.stamp;
+                }
                 let below = if self.local[l].is_empty() {
                     Aabb::EMPTY
                 } else {
-                    let t = self.bounds.child_to_parent_bound(lower).map_err(|source| {
-                        ArticulatedError::Motion {
-                            body: self.body,
-                            source,
-                        }
-                    })?;
                     E::box_of(&t, &self.local[l])
                 };
                 self.local[i] = self.local[u].merge(below);
                 self.moving[i] =
                     self.moving[u] || self.moving[l] || is_moving(&self.motions[joint.index()]);
             }
+        }
+        if self.local[i] != old_local {
+            self.local_changed[i] = self.stamp;
         }
         Ok(())
     }
@@ -336,6 +375,8 @@ impl<E: NodeArith> BodyState<E> {
             self.rigid.iter_mut().for_each(|r| *r = None);
             self.groups_epoch += 1;
             self.margin = margin;
+            // every body-frame box was inflated by the old margin
+            self.tp_changed[0] = self.stamp;
         }
         self.dirty.clear();
         for (i, m) in motion.relatives().iter().enumerate() {
@@ -401,6 +442,85 @@ impl<E: NodeArith> BodyState<E> {
         self.world[i] = b;
         self.world_stamp[i] = self.stamp;
         Ok(b)
+    }
+
+    /// The latest stamp at which a child-to-parent enclosure on node `k`'s path from the
+    /// root (itself included) changed: its body-frame transform is older than that.
+    fn body_version(&mut self, k: u32) -> u64 {
+        let i = k as usize;
+        if self.body_ver_stamp[i] == self.stamp {
+            return self.body_ver[i];
+        }
+        let p = self.parent[i];
+        // recursion depth: the node's depth in the assembly tree
+        let v = if p == NONE {
+            self.tp_changed[i]
+        } else {
+            self.tp_changed[i].max(self.body_version(p))
+        };
+        self.body_ver[i] = v;
+        self.body_ver_stamp[i] = self.stamp;
+        v
+    }
+
+    /// The enclosure of node `k`'s principal handle in the model root link's frame over
+    /// the step (`None`: the identity), recomputed only when a child-to-parent enclosure on
+    /// its path changed since it was computed.
+    fn body_transform(&mut self, k: u32) -> Option<Transform<E>> {
+        let i = k as usize;
+        let version = self.body_version(k);
+        if self.body_tf_stamp[i] >= version {
+            return self.body_tf[i];
+        }
+        let p = self.parent[i];
+        let t = if p == NONE {
+            None
+        } else {
+            let above = self.body_transform(p);
+            match (self.nodes[p as usize], self.to_parent[i]) {
+                (AssemblyNode::Joint { lower, .. }, Some(tp)) if lower.0 == k => {
+                    Some(above.map_or(tp, |a| a.compose(&tp)))
+                }
+                _ => above,
+            }
+        };
+        self.body_tf[i] = t;
+        self.body_tf_stamp[i] = self.stamp;
+        t
+    }
+
+    /// The inflated box of node `k`'s geometry over the step in the model root link's
+    /// frame, kept across steps while neither its local box nor a child-to-parent
+    /// enclosure on its path changes. Two parts of one body whose body-frame boxes are
+    /// apart are apart at every time of the step (the frame moves rigidly), and the
+    /// root's own motion does not widen these boxes.
+    fn body_box(&mut self, body: &ArticulatedBody, k: u32) -> Aabb {
+        let i = k as usize;
+        let version = self.body_version(k).max(self.local_changed[i]);
+        if self.body_box_stamp[i] >= version {
+            return self.body_box[i];
+        }
+        let t = self.body_transform(k);
+        let b = match self.nodes[i] {
+            AssemblyNode::Body { link } => match (body.link_shape(link), t) {
+                (Some(s), Some(t)) => E::leaf_box(&t, s.obb_corners(), &self.edges[link.index()]),
+                (Some(s), None) => Aabb::from_points(s.obb_corners().iter().copied()),
+                (None, _) => Aabb::EMPTY,
+            },
+            AssemblyNode::Joint { .. } if self.local[i].is_empty() => Aabb::EMPTY,
+            AssemblyNode::Joint { .. } => match t {
+                Some(t) => E::box_of(&t, &self.local[i]),
+                None => self.local[i],
+            },
+        };
+        let b = if b.is_empty() {
+            b
+        } else {
+            b.inflate(self.margin)
+        };
+        self.body_box[i] = b;
+        self.body_box_stamp[i] = self.stamp;
+        b
     }
 
     /// The inflated world boxes of all nodes over the current step (index = node id).
@@ -592,7 +712,8 @@ impl<E: NodeArith> BodyState<E> {
                     }
                     continue;
                 }
-                let (wa, wb) = (self.world_box(body, a)?, self.world_box(body, b)?);
+                // in the model root link's frame: the same distances, no root motion
+                let (wa, wb) = (self.body_box(body, a), self.body_box(body, b));
                 if !wa.overlaps(&wb) {
                     continue;
                 }
@@ -871,5 +992,71 @@ mod tests {
         // link 9 stops (4 nodes), link 0 starts (none)
         assert_eq!(s.advance(&body, &m2, 1e-3).unwrap(), 4);
         assert!(!s.moving[0]);
+    }
+
+    /// The body-frame boxes kept across steps hold every sampled pose of their links in the
+    /// root link's frame, for steps where the root turns, a joint starts, keeps moving and
+    /// stops, and still joints jump between steps (their boxes must be renewed: keeping
+    /// every box of the first step fails at the third).
+    #[test]
+    fn body_frame_boxes_follow_the_changed_joints() {
+        let n = 12;
+        let body = chain(n);
+        let mut q = vec![0.0; n];
+        let mut steps = Vec::new();
+        for k in 0..8 {
+            let q0 = q.clone();
+            if k == 2 || k == 5 {
+                // still joints jump between steps
+                q[3] += 0.7;
+                q[8] -= 0.9;
+            }
+            let q0 = if k == 2 || k == 5 { q.clone() } else { q0 };
+            let mut q1 = q.clone();
+            q1[0] += 0.3; // the root turns every step
+            if (1..6).contains(&k) {
+                q1[6] += 0.4; // a joint moves for five steps
+            }
+            if k >= 4 {
+                q1[10] -= 0.5;
+            }
+            q.clone_from(&q1);
+            steps.push((q0, q1));
+        }
+        let m0 = ArticulatedMotion::from_joints(body.model(), &steps[0].0, &steps[0].1).unwrap();
+        let mut s = BodyState::<Interval>::new(0, &body, &m0).unwrap();
+        let mut recomputed = 0;
+        for (k, (q0, q1)) in steps.iter().enumerate() {
+            let m = ArticulatedMotion::from_joints(body.model(), q0, q1).unwrap();
+            s.advance(&body, &m, 1e-3).unwrap();
+            let before = s.body_box_stamp.clone();
+            let boxes: Vec<Aabb> = (0..s.nodes.len() as u32)
+                .map(|node| s.body_box(&body, node))
+                .collect();
+            recomputed += before
+                .iter()
+                .zip(&s.body_box_stamp)
+                .filter(|(a, b)| a != b)
+                .count();
+            for j in 0..=64 {
+                let t = f64::from(j) / 64.0;
+                let w = m.world_all_at(t);
+                let root = w[0].inverse();
+                for (node, b) in boxes.iter().enumerate() {
+                    for &l in &s.geometry[node] {
+                        let shape = body.link_shape(l).unwrap();
+                        for &c in shape.obb_corners() {
+                            let p = (root * w[l.index()]).transform_point3(c);
+                            assert!(
+                                b.inflate(1e-9).contains_point(p),
+                                "step {k}, t {t}: node {node} misses link {l:?} at {p}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // boxes were kept: fewer recomputed than every node at every step
+        assert!(recomputed < steps.len() * s.nodes.len(), "{recomputed}");
     }
 }
