@@ -16,27 +16,85 @@ use crate::ArticulatedError;
 pub struct LinkShape {
     body: RigidBody,
     corners: [DVec3; 8],
+    /// Rounded boxes holding the mesh, for the second-level spatial culling: `[0]` the
+    /// OBB, `[1]` the RSS of the mesh hierarchy's root, then the RSSs of the root's
+    /// children when it has any (together they hold the mesh).
+    pieces: Vec<Piece>,
+}
+
+/// A rounded box in a link frame: the points within `radius` of the box `[−half, half]` of
+/// its own frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Piece {
+    /// The box's axes in the link frame (columns, orthonormal up to rounding).
+    pub(crate) axes: glam::DMat3,
+    /// The box's centre in the link frame.
+    pub(crate) centre: DVec3,
+    /// Half extents of the box.
+    pub(crate) half: DVec3,
+    /// Radius around the box.
+    pub(crate) radius: f64,
+}
+
+impl Piece {
+    /// The piece of an oriented box (`rotation`'s columns are its axes) with centre `c` and
+    /// half extents `h`, grown by `radius`.
+    fn new(rotation: glam::DMat3, c: DVec3, h: DVec3, radius: f64) -> Self {
+        Self {
+            axes: rotation,
+            centre: c,
+            half: h,
+            radius,
+        }
+    }
+
+    /// The piece of an RSS (its rectangle as a flat box, its radius grown by a relative
+    /// 1e-12 of its reach for the rounding of the centre).
+    fn of_rss(r: &Rss) -> Self {
+        let (l0, l1) = (0.5 * r.lengths[0], 0.5 * r.lengths[1]);
+        let c = r.origin + r.rotation * DVec3::new(l0, l1, 0.0);
+        let reach = c.abs().max_element() + l0 + l1 + r.radius;
+        Self::new(
+            r.rotation,
+            c,
+            DVec3::new(l0, l1, 0.0),
+            r.radius + 1e-12 * reach,
+        )
+    }
 }
 
 impl LinkShape {
     fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
         let obb = Obb::fit_points(mesh.mesh().vertices());
         let mut corners = [DVec3::ZERO; 8];
+        // inflate by a few ulps of the box's reach so the corners' hull holds every vertex
+        let reach = obb.center.abs().max_element() + obb.half_extents.max_element();
+        let h = obb.half_extents + DVec3::splat(16.0 * f64::EPSILON * reach);
         for (k, c) in corners.iter_mut().enumerate() {
             let s = DVec3::new(
                 if k & 1 == 0 { -1.0 } else { 1.0 },
                 if k & 2 == 0 { -1.0 } else { 1.0 },
                 if k & 4 == 0 { -1.0 } else { 1.0 },
             );
-            // inflate by a few ulps of the box's reach so the corners' hull holds every vertex
-            let reach = obb.center.abs().max_element() + obb.half_extents.max_element();
-            let h = obb.half_extents + DVec3::splat(16.0 * f64::EPSILON * reach);
             *c = obb.center + obb.rotation * (s * h);
+        }
+        let bvh = mesh.bvh();
+        let mut pieces = vec![Piece::new(obb.rotation, obb.center, h, 0.0)];
+        if let Some(root) = bvh.root() {
+            pieces.push(Piece::of_rss(root.bv()));
+            if let Some([l, r]) = root.children() {
+                pieces.push(Piece::of_rss(bvh.node(l).bv()));
+                pieces.push(Piece::of_rss(bvh.node(r).bv()));
+            }
         }
         // a body with its convex hull when the hull exists (flat or degenerate meshes have
         // none: their pairs skip the hull lower bound)
         let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
-        Self { body, corners }
+        Self {
+            body,
+            corners,
+            pieces,
+        }
     }
 
     /// The link's mesh and hierarchy as a [`RigidBody`] (the link frame is its local frame).
@@ -52,6 +110,14 @@ impl LinkShape {
     #[must_use]
     pub fn obb_corners(&self) -> &[DVec3; 8] {
         &self.corners
+    }
+
+    /// Rounded boxes that hold the mesh (up to the rounding of their frames' rotations):
+    /// `[0]` the OBB of [`LinkShape::obb_corners`], `[1]` the RSS of the mesh hierarchy's
+    /// root, `[2..]` the RSSs of the root's children (none when the root is a leaf).
+    #[inline]
+    pub(crate) fn pieces(&self) -> &[Piece] {
+        &self.pieces
     }
 }
 

@@ -15,6 +15,7 @@ use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMoti
 use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
 use glam::{DAffine3, DVec3};
 
+use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
@@ -266,6 +267,11 @@ pub struct Workspace {
     /// Per body, the Taylor-model world transforms of its links over the step, when the
     /// query's spatial culling computed them (reused by the environment sweeps).
     world: Vec<Vec<Transform<TaylorModel>>>,
+    /// The same in interval arithmetic (queries with [`EnclosureKind::Interval`]).
+    world_iv: Vec<Vec<Transform<Interval>>>,
+    /// Per part of `boxes`, its link frame's world transform bounded over the step (filled
+    /// on demand by the second-level spatial culling).
+    frames: Vec<Option<Transform<Interval>>>,
     /// The environment pairs' sweeps and window boxes of the current narrow phase.
     envs: Vec<EnvSweep>,
 }
@@ -317,6 +323,144 @@ pub struct Scene {
     /// Per node of the environment's hierarchy, the exact box of the node's triangles
     /// (spatial culling tests swept boxes against these, then triangle by triangle).
     env_boxes: Vec<Aabb>,
+}
+
+/// The bounds over the step of one link frame's rotation and translation in another's.
+type Relative = ([[Interval; 3]; 3], [Interval; 3]);
+
+/// A transform's entries bounded over the step ([`Enclosure::bound_cheap`]: the cheap
+/// range is enough for the second-level culling, which only needs boxes that hold them).
+fn bounded<E: Enclosure>(w: &Transform<E>) -> Transform<Interval> {
+    let t = &w.translation;
+    Transform {
+        rotation: ccd_taylor::Mat3 {
+            rows: w.rotation.rows.map(|r| r.map(|e| e.bound_cheap())),
+        },
+        translation: ccd_taylor::Vec3 {
+            x: t.x.bound_cheap(),
+            y: t.y.bound_cheap(),
+            z: t.z.bound_cheap(),
+        },
+    }
+}
+
+/// The motion of `wb`'s frame in `wa`'s (`wa⁻¹ ∘ wb`) and the reverse, bounded over the
+/// step; both transforms' rotation parts must enclose rotations at every time (world
+/// transforms of links).
+fn relative(wa: &Transform<Interval>, wb: &Transform<Interval>) -> (Relative, Relative) {
+    let ab = wa.inverse_compose(wb); // b's link frame → a's
+    let fwd = (ab.rotation.bound(), ab.translation.bound());
+    let rev = (transpose(&fwd.0), ab.inverse().translation.bound());
+    (fwd, rev)
+}
+
+/// The transpose of an interval matrix.
+fn transpose(m: &[[Interval; 3]; 3]) -> [[Interval; 3]; 3] {
+    std::array::from_fn(|i| std::array::from_fn(|j| m[j][i]))
+}
+
+/// A piece carried into another link frame by a relative motion bounded over the step:
+/// its centre and its axes there (entries bounded over the step).
+#[derive(Clone, Copy)]
+struct Carried {
+    centre: [Interval; 3],
+    /// `axes[k][j]`: coordinate `k` of the piece's axis `j`.
+    axes: [[Interval; 3]; 3],
+    half: DVec3,
+    radius: f64,
+}
+
+/// Piece `q` carried by `(r, t)` (the rotation and translation of `q`'s link frame in the
+/// other link frame): centre `r c + t`, axes `r aⱼ`.
+fn carry((r, t): &Relative, q: &Piece) -> Carried {
+    let c = [q.centre.x, q.centre.y, q.centre.z];
+    let centre = std::array::from_fn(|k| {
+        Interval::dot3_const([&r[k][0], &r[k][1], &r[k][2]], c, Some(&t[k]))
+    });
+    let axes = std::array::from_fn(|k| {
+        std::array::from_fn(|j| {
+            let a = q.axes.col(j);
+            Interval::dot3_const([&r[k][0], &r[k][1], &r[k][2]], [a.x, a.y, a.z], None)
+        })
+    });
+    Carried {
+        centre,
+        axes,
+        half: q.half,
+        radius: q.radius,
+    }
+}
+
+/// Whether the carried piece `q` stays more than `eps` from piece `p` (both in `p`'s link
+/// frame) over the step: along some axis `u` of `p`, the centre's coordinate
+/// `u · (c_q − c_p)` and the reach `Σⱼ |u · aⱼ| hⱼ` of `q`'s box, both in interval
+/// arithmetic, clear `p`'s half extent plus both radii by more than `eps` (a gap along a
+/// unit axis bounds the distance from below). The margin adds a relative 1e-9 of the
+/// coordinates for the pieces' axes, which are orthonormal only up to rounding.
+fn clear_of(p: &Piece, q: &Carried, eps: f64) -> bool {
+    let v: [Interval; 3] = std::array::from_fn(|k| q.centre[k] - p.centre[k]);
+    (0..3).any(|i| {
+        let u = p.axes.col(i);
+        let u = [u.x, u.y, u.z];
+        let y = Interval::dot3_const([&v[0], &v[1], &v[2]], u, None);
+        let mut reach = Interval::point(p.half[i]) + p.radius + q.radius;
+        for j in 0..3 {
+            let m = Interval::dot3_const([&q.axes[0][j], &q.axes[1][j], &q.axes[2][j]], u, None);
+            reach += Interval::point(m.mag()) * q.half[j];
+        }
+        let reach = reach.hi();
+        let scale = y.mag().max(reach);
+        let margin = eps * (1.0 + 1e-9) + 1e-9 * scale;
+        (y - reach).lo() > margin || (y + reach).hi() < -margin
+    })
+}
+
+/// Whether two links' pieces (`pa` of the first, `pb` of the second: OBB, root RSS, the
+/// root's children's RSSs), moving relative to each other by `(fwd, rev)` (the second's
+/// frame in the first's and the reverse), stay more than `eps` apart over the step: their
+/// OBBs are, or their root RSSs are, or every pair of the hierarchies' second-level RSSs
+/// is. Two pieces are apart when either, carried into the other's frame, clears it along
+/// one of its axes ([`clear_of`]).
+fn apart_by((fwd, rev): &(Relative, Relative), pa: &[Piece], pb: &[Piece], eps: f64) -> bool {
+    let apart =
+        |p: &Piece, q: &Piece| clear_of(p, &carry(fwd, q), eps) || clear_of(q, &carry(rev, p), eps);
+    let (Some(obb_a), Some(obb_b)) = (pa.first(), pb.first()) else {
+        return false;
+    };
+    if apart(obb_a, obb_b) {
+        return true;
+    }
+    let (Some(ra), Some(rb)) = (pa.get(1), pb.get(1)) else {
+        return false;
+    };
+    if apart(ra, rb) {
+        return true;
+    }
+    // second level: the root's children (the root itself for a leaf)
+    fn level(p: &[Piece]) -> &[Piece] {
+        if p.len() > 2 { &p[2..] } else { &p[1..2] }
+    }
+    let (ca, cb) = (level(pa), level(pb));
+    if ca.len() == 1 && cb.len() == 1 {
+        return false; // (tested above)
+    }
+    // each piece carried once into the other frame (at most two per side)
+    let mut into_a = [None; 2];
+    let mut into_b = [None; 2];
+    ca.iter().enumerate().all(|(x, p)| {
+        cb.iter().enumerate().all(|(y, q)| {
+            let qa = into_a
+                .get_mut(y)
+                .map(|c| *c.get_or_insert_with(|| carry(fwd, q)));
+            if qa.is_some_and(|qa| clear_of(p, &qa, eps)) {
+                return true;
+            }
+            let pb = into_b
+                .get_mut(x)
+                .map(|c| *c.get_or_insert_with(|| carry(rev, p)));
+            pb.is_some_and(|pb| clear_of(q, &pb, eps))
+        })
+    })
 }
 
 fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
@@ -465,18 +609,27 @@ impl Scene {
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
         ws.world.clear();
+        ws.envs.clear();
         match opts.enclosure {
             EnclosureKind::Taylor => {
                 let mut world = std::mem::take(&mut ws.world);
                 let r = self.swept_boxes_into::<TaylorModel>(ws, opts.tolerance, &mut world);
+                if r.is_ok() {
+                    self.potential_pairs(ws, opts, &mut out.stats, &world, Some(&world));
+                }
                 ws.world = world;
                 r?;
             }
             EnclosureKind::Interval => {
-                self.swept_boxes::<Interval>(ws, opts.tolerance)?;
+                let mut world = std::mem::take(&mut ws.world_iv);
+                let r = self.swept_boxes_into::<Interval>(ws, opts.tolerance, &mut world);
+                if r.is_ok() {
+                    self.potential_pairs(ws, opts, &mut out.stats, &world, None);
+                }
+                ws.world_iv = world;
+                r?;
             }
         }
-        self.potential_pairs(ws, opts, &mut out.stats);
         let r = self.narrow_phase_with(ws, opts, out, true);
         ws.world.clear();
         r
@@ -537,17 +690,8 @@ impl Scene {
         }
     }
 
-    /// Swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`.
-    pub(crate) fn swept_boxes<E: Enclosure>(
-        &self,
-        ws: &mut Workspace,
-        eps: f64,
-    ) -> Result<(), ArticulatedError> {
-        self.swept_boxes_into::<E>(ws, eps, &mut Vec::new())
-    }
-
-    /// [`Scene::swept_boxes`], with the world enclosures of each body's links left in
-    /// `worlds` (one entry per body).
+    /// Swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`, with the
+    /// world enclosures of each body's links left in `worlds` (one entry per body).
     fn swept_boxes_into<E: Enclosure>(
         &self,
         ws: &mut Workspace,
@@ -576,15 +720,28 @@ impl Scene {
     }
 
     /// Spatial culling: box pairs (self pairs after the filter, other bodies) and each box
-    /// against the environment's hierarchy.
-    pub(crate) fn potential_pairs(
+    /// against the environment's hierarchy. Two links whose world boxes overlap then go
+    /// through a second, sharper test ([`Scene::apart_in_link_frames`]: each link's
+    /// bounding pieces swept in the other's frame); `worlds` holds the world enclosures of
+    /// every body's links (the test is skipped for a body without them). With `windows`
+    /// (the Taylor-model query: the same world transforms as Taylor models), a part whose
+    /// box meets the environment is then tested window by window ([`WINDOWS`] Taylor-model
+    /// swept boxes over sub-intervals of the step, exact triangle tests): it is a
+    /// potentially colliding pair only when some window's box meets an environment
+    /// triangle. The sweeps stay in `ws.envs` for the narrow phase, which needs the same
+    /// windows.
+    fn potential_pairs<E: Enclosure>(
         &self,
         ws: &mut Workspace,
         opts: &QueryOptions,
         stats: &mut Stats,
+        worlds: &[Vec<Transform<E>>],
+        windows: Option<&[Vec<Transform<TaylorModel>>]>,
     ) {
         ws.pcls.clear();
         let n = ws.boxes.len();
+        ws.frames.clear();
+        ws.frames.resize(n, None);
         for i in 0..n {
             let (pa, ba) = ws.boxes[i];
             for j in i + 1..n {
@@ -597,7 +754,15 @@ impl Scene {
                     continue;
                 }
                 stats.pairs_before += 1;
-                if ba.overlaps(&bb) {
+                if ba.overlaps(&bb)
+                    && !self.apart_in_link_frames(
+                        worlds,
+                        &mut ws.frames,
+                        (i, pa),
+                        (j, pb),
+                        opts.tolerance,
+                    )
+                {
                     ws.pcls.push(Pcl {
                         a: pa,
                         b: pb,
@@ -607,7 +772,11 @@ impl Scene {
             }
             if let Some(env) = &self.environment {
                 stats.pairs_before += 1;
-                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack) {
+                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack)
+                    && windows.is_none_or(|w| {
+                        self.some_window_meets_environment(ws, w, pa, opts.tolerance)
+                    })
+                {
                     ws.pcls.push(Pcl {
                         a: pa,
                         b: Part::Environment,
@@ -617,6 +786,77 @@ impl Scene {
             }
         }
         stats.pairs_after_spatial = ws.pcls.len() as u64;
+    }
+
+    /// Whether some time window's Taylor-model swept box of part `p` meets an environment
+    /// triangle (its sweep is added to `ws.envs`, built from the Taylor-model world
+    /// transforms `world` of the query); true when the sweep cannot be built (the narrow
+    /// phase reports the error).
+    fn some_window_meets_environment(
+        &self,
+        ws: &mut Workspace,
+        world: &[Vec<Transform<TaylorModel>>],
+        p: Part,
+        eps: f64,
+    ) -> bool {
+        let Some(env) = self.environment.as_ref() else {
+            return false;
+        };
+        let i = match ws.envs.iter().position(|e| e.part == p) {
+            Some(i) => i,
+            None => match self.env_sweep(&ws.motions, world, p, eps) {
+                Ok(sweep) => {
+                    ws.envs.push(EnvSweep {
+                        part: p,
+                        sweep,
+                        windows: [None; WINDOWS],
+                    });
+                    ws.envs.len() - 1
+                }
+                Err(_) => return true,
+            },
+        };
+        ws.envs[i]
+            .first_hit(0, (env, &self.env_boxes), &mut ws.stack)
+            .is_some()
+    }
+
+    /// Second-level spatial culling of two parts (at `i` and `j` in `ws.boxes`) whose world
+    /// swept boxes overlap: true when they certainly stay more than `eps` apart over the
+    /// step. Both must be links whose bodies' world enclosures are in `worlds` (else false:
+    /// the pair is kept). Each link's world transform is bounded entry by entry over the
+    /// step once per query (`frames`, interval arithmetic, also for Taylor-model worlds:
+    /// refining with the Taylor models' relative motion culled more but cost more than it
+    /// saved); the relative motion of `b`'s link frame in `a`'s
+    /// ([`Transform::inverse_compose`]) and the reverse motion carry each side's rounded
+    /// boxes ([`crate::body::Piece`]) into the frame of the other side's ([`apart_by`]).
+    /// World-aligned boxes of long, slanted or crossing links overlap where these do not.
+    fn apart_in_link_frames<E: Enclosure>(
+        &self,
+        worlds: &[Vec<Transform<E>>],
+        frames: &mut [Option<Transform<Interval>>],
+        (i, a): (usize, Part),
+        (j, b): (usize, Part),
+        eps: f64,
+    ) -> bool {
+        let side = |p: Part| match p {
+            Part::Link { body, link } => Some((
+                worlds.get(body)?.get(link.index())?,
+                self.bodies.get(body)?.link_shape(link)?.pieces(),
+            )),
+            _ => None,
+        };
+        let (Some((wa, pa)), Some((wb, pb))) = (side(a), side(b)) else {
+            return false;
+        };
+        let mut frame = |k: usize, w: &Transform<E>| -> Option<Transform<Interval>> {
+            let f = frames.get_mut(k)?;
+            Some(*f.get_or_insert_with(|| bounded(w)))
+        };
+        let (Some(fa), Some(fb)) = (frame(i, wa), frame(j, wb)) else {
+            return false;
+        };
+        apart_by(&relative(&fa, &fb), pa, pb, eps)
     }
 
     /// The world motion of part `p` (a link or a rigid body) over the step as order-3
@@ -751,6 +991,7 @@ impl Scene {
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
+        ws.envs.clear();
         self.narrow_phase_with(ws, opts, out, false)
     }
 
@@ -776,7 +1017,6 @@ impl Scene {
             ..
         } = ws;
         let world: &[Vec<Transform<TaylorModel>>] = if cached { world } else { &[] };
-        envs.clear();
         // the sweep of part `a` against the environment (computed once per query)
         let env_entry = |envs: &mut Vec<EnvSweep>, a: Part| -> Result<usize, ArticulatedError> {
             if let Some(i) = envs.iter().position(|e| e.part == a) {

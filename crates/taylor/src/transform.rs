@@ -348,6 +348,86 @@ impl<E: Enclosure> Transform<E> {
         }
     }
 
+    /// `self⁻¹ ∘ other` for rigid transforms: `other` seen from the frame of `self`
+    /// (`R = R₁ᵀ R₂`, `T = R₁ᵀ (T₂ − T₁)`). The transpose is the inverse of a rotation, so
+    /// the result encloses the relative motion at every time of the domain when `self`'s
+    /// rotation part encloses a rotation matrix at every time (the transforms built by
+    /// [`Transform::from_motion`], [`Transform::constant`] of a rigid pose and their
+    /// compositions).
+    ///
+    /// ```
+    /// use ccd_taylor::{ConstantVelocity, Interval, TaylorModel, Transform};
+    /// use ccd_taylor::glam::{DMat3, DVec3};
+    ///
+    /// let dom = Interval::UNIT;
+    /// let a = ConstantVelocity::new(DMat3::IDENTITY, DVec3::X, DVec3::Z, 0.5, DVec3::Y)?;
+    /// let b = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Y, -0.3, DVec3::X)?;
+    /// let (ta, tb) = (Transform::<TaylorModel>::from_motion(&a, dom), Transform::from_motion(&b, dom));
+    /// let rel = ta.inverse_compose(&tb);
+    /// let t = 0.6;
+    /// let p = DVec3::new(0.2, -0.4, 1.0);
+    /// let exact = a.pose_at(t).inverse().transform_point3(b.pose_at(t).transform_point3(p));
+    /// let [x, y, z] = rel.apply(p).eval(t);
+    /// assert!(x.contains(exact.x) && y.contains(exact.y) && z.contains(exact.z));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    #[must_use]
+    pub fn inverse_compose(&self, other: &Self) -> Self {
+        let a = &self.rotation.rows;
+        let b = &other.rotation.rows;
+        let col = |i: usize| [&a[0][i], &a[1][i], &a[2][i]];
+        let rotation = Mat3 {
+            rows: std::array::from_fn(|i| {
+                std::array::from_fn(|j| E::dot3(col(i), [&b[0][j], &b[1][j], &b[2][j]], None))
+            }),
+        };
+        let d = [
+            other.translation.x - self.translation.x,
+            other.translation.y - self.translation.y,
+            other.translation.z - self.translation.z,
+        ];
+        let row = |i: usize| E::dot3(col(i), [&d[0], &d[1], &d[2]], None);
+        Self {
+            rotation,
+            translation: Vec3 {
+                x: row(0),
+                y: row(1),
+                z: row(2),
+            },
+        }
+    }
+
+    /// `self⁻¹` for a rigid transform (`Rᵀ`, `−Rᵀ T`; see [`Transform::inverse_compose`]).
+    ///
+    /// ```
+    /// use ccd_taylor::{ConstantVelocity, Interval, TaylorModel, Transform};
+    /// use ccd_taylor::glam::{DMat3, DVec3};
+    ///
+    /// let m = ConstantVelocity::new(DMat3::IDENTITY, DVec3::X, DVec3::Z, 0.5, DVec3::Y)?;
+    /// let inv = Transform::<TaylorModel>::from_motion(&m, Interval::UNIT).inverse();
+    /// let exact = m.pose_at(0.3).inverse().transform_point3(DVec3::ONE);
+    /// let [x, y, z] = inv.apply(DVec3::ONE).eval(0.3);
+    /// assert!(x.contains(exact.x) && y.contains(exact.y) && z.contains(exact.z));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    #[must_use]
+    pub fn inverse(&self) -> Self {
+        let a = &self.rotation.rows;
+        let col = |i: usize| [&a[0][i], &a[1][i], &a[2][i]];
+        let t = &self.translation;
+        let row = |i: usize| -E::dot3(col(i), [&t.x, &t.y, &t.z], None);
+        Self {
+            rotation: Mat3 {
+                rows: std::array::from_fn(|i| std::array::from_fn(|j| a[j][i])),
+            },
+            translation: Vec3 {
+                x: row(0),
+                y: row(1),
+                z: row(2),
+            },
+        }
+    }
+
     /// Coordinate `i` of the trajectory of the local point `p`: row `i` of `R p`, plus
     /// the translation (what [`Transform::apply`] and [`Transform::aabb_of_corners`] bound).
     #[inline]
