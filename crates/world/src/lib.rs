@@ -5,9 +5,11 @@
 //! - **Broad phase** (Lin survey slides, "Sweep & Prune"): each body's swept box over the
 //!   step (its world box at `t = 0` translated along the step, widened by how far a turn of
 //!   `θ` can carry a point of radius `r` — `min(θ, 2) r` — and intersected with the box of
-//!   the segment its centre sweeps widened by `r`), all widened by `ε/2`. The box endpoints
-//!   stay sorted on x, y and z between steps; an update re-sorts them by insertion sort,
-//!   whose swaps ([`StepStats::swaps`]) are few when motion is coherent.
+//!   the segment its centre sweeps widened by `r`), all widened by `ε/2`. Space is cut into
+//!   a uniform grid of cells (16 median box sizes on a side); per cell, the endpoints of the
+//!   boxes it meets stay sorted on x, y and z between steps, and an update re-sorts them by
+//!   insertion sort, whose swaps ([`StepStats::swaps`]) are few when motion is coherent and
+//!   only reorder boxes of the same region.
 //! - **Scheduling** (slides, "Scheduling Scheme", `a_max`): a pair found apart carries the
 //!   first step at which it could come within `ε`, from a distance lower bound (spheres,
 //!   boxes, GJK between hulls, the shape-pair kernels) and the declared per-body speed growth; a heap orders those
@@ -52,6 +54,7 @@
 
 mod collider;
 mod error;
+mod grid;
 mod sap;
 mod schedule;
 mod world;

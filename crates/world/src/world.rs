@@ -9,7 +9,8 @@ use glam::{DAffine3, DVec3};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use crate::sap::{PairHasher, Sap, overlaps, pair_key, unkey};
+use crate::grid::GridSap;
+use crate::sap::{PairHasher, overlaps, pair_key, unkey};
 use crate::schedule::{Schedule, Verdict, safe_steps};
 use crate::{Collider, WorldError};
 
@@ -433,7 +434,7 @@ pub struct World {
     slots: Vec<Slot>,
     free: Vec<u32>,
     live: usize,
-    sap: Sap,
+    sap: GridSap,
     schedule: Schedule,
     step: u64,
     next_epoch: u64,
@@ -488,7 +489,7 @@ impl World {
             slots: Vec::new(),
             free: Vec::new(),
             live: 0,
-            sap: Sap::default(),
+            sap: GridSap::default(),
             schedule: Schedule::default(),
             step: 0,
             next_epoch: 0,
@@ -926,10 +927,14 @@ impl World {
         match opts.broad_phase {
             BroadPhase::SweepAndPrune => {
                 stats.swaps = self.sap.update(&self.swept);
-                keys.extend(self.sap.pairs().iter().copied().filter(|&k| {
+                self.sap.pairs_into(&mut keys);
+                keys.retain(|&k| {
                     let (a, b) = self.pair(k);
                     !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept)
-                }));
+                });
+                // (a pair in several cells of the grid comes once per cell)
+                keys.sort_unstable();
+                keys.dedup();
             }
             BroadPhase::AllPairs => {
                 // (the sweep-and-prune's own pending insertions and removals are applied,
