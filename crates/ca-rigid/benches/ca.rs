@@ -86,30 +86,7 @@ fn terrain(n: usize) -> TriMesh {
 }
 
 fn box_mesh(h: DVec3) -> TriMesh {
-    let v: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).expect("valid box")
+    TriMesh::cuboid(-h, h).expect("valid box")
 }
 
 struct Workload {

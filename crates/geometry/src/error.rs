@@ -55,7 +55,7 @@ pub enum GeometryError {
     /// [`TriMesh::torus`](crate::TriMesh::torus)).
     #[error("invalid {shape} parameters: {reason}")]
     InvalidPrimitive {
-        /// The solid asked for (`"torus"`).
+        /// The solid asked for (`"cuboid"`, `"torus"`).
         shape: &'static str,
         /// What is wrong.
         reason: String,

@@ -1,10 +1,67 @@
-//! Procedural meshes of simple solids (a torus) for examples, tests, benchmarks and scenes.
+//! Procedural meshes of simple solids (a box, a torus) for examples, tests, benchmarks and
+//! scenes.
 
 use glam::DVec3;
 
 use crate::{GeometryError, TriMesh};
 
 impl TriMesh {
+    /// The closed axis-aligned box `[min, max]`: 8 vertices, 12 triangles (two per face),
+    /// counter-clockwise seen from outside, so normals point out of the solid.
+    ///
+    /// Vertex `i` has coordinate x from `max` when bit 0 of `i` is set (else from `min`),
+    /// y by bit 1 and z by bit 2, so vertex 0 is `min` and vertex 7 is `max`.
+    ///
+    /// # Errors
+    /// [`GeometryError::InvalidPrimitive`] unless every coordinate is finite and
+    /// `min < max` on every axis (a flat or inverted box has degenerate or inward faces).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_geometry::TriMesh;
+    /// use ccd_geometry::glam::DVec3;
+    ///
+    /// let b = TriMesh::cuboid(DVec3::new(-1.0, -0.5, 0.0), DVec3::new(1.0, 0.5, 2.0))?;
+    /// assert_eq!((b.vertex_count(), b.triangle_count()), (8, 12));
+    /// assert_eq!(b.aabb().max, DVec3::new(1.0, 0.5, 2.0));
+    /// assert!(TriMesh::cuboid(DVec3::ONE, DVec3::ZERO).is_err());
+    /// # Ok::<(), ccd_geometry::GeometryError>(())
+    /// ```
+    pub fn cuboid(min: DVec3, max: DVec3) -> Result<Self, GeometryError> {
+        if !(min.is_finite() && max.is_finite() && min.cmplt(max).all()) {
+            return Err(GeometryError::InvalidPrimitive {
+                shape: "cuboid",
+                reason: format!(
+                    "corners must be finite with min < max on every axis, got {min} and {max}"
+                ),
+            });
+        }
+        let vertices = (0..8)
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                )
+            })
+            .collect();
+        let triangles = vec![
+            [0, 2, 1], // -z
+            [1, 2, 3],
+            [4, 5, 6], // +z
+            [5, 7, 6],
+            [0, 1, 4], // -y
+            [1, 5, 4],
+            [2, 6, 3], // +y
+            [3, 6, 7],
+            [0, 4, 2], // -x
+            [2, 4, 6],
+            [1, 3, 5], // +x
+            [3, 7, 5],
+        ];
+        Self::new(vertices, triangles)
+    }
+
     /// A closed ring torus about the z axis, centred at the origin: tube centre circle of
     /// radius `major` in the xy plane, tube radius `minor`, sampled at `segments` angles
     /// around z and `rings` angles around the tube (`2 · segments · rings` triangles,
@@ -100,6 +157,38 @@ mod tests {
             let axis = DVec3::new(c.x, c.y, 0.0).normalize() * major;
             let n = (tri.b - tri.a).cross(tri.c - tri.a);
             assert!(n.dot(c - axis) > 0.0, "inward face at {c}");
+        }
+    }
+
+    #[test]
+    fn cuboid_is_closed_and_outward() {
+        let (lo, hi) = (DVec3::new(-1.0, 2.0, -0.5), DVec3::new(0.5, 3.0, 4.0));
+        let b = TriMesh::cuboid(lo, hi).unwrap();
+        assert!(b.degenerate_triangles().is_empty());
+        assert_eq!(b.edges().len(), 18);
+        assert_eq!((b.aabb().min, b.aabb().max), (lo, hi));
+        let centre = 0.5 * (lo + hi);
+        for tri in b.triangle_iter() {
+            let c = (tri.a + tri.b + tri.c) / 3.0;
+            let n = (tri.b - tri.a).cross(tri.c - tri.a);
+            assert!(n.dot(c - centre) > 0.0, "inward face at {c}");
+        }
+        for (lo, hi) in [
+            (DVec3::ZERO, DVec3::new(1.0, 1.0, 0.0)),
+            (DVec3::ONE, DVec3::ZERO),
+            (DVec3::new(f64::NAN, 0.0, 0.0), DVec3::ONE),
+            (DVec3::ZERO, DVec3::splat(f64::INFINITY)),
+        ] {
+            assert!(
+                matches!(
+                    TriMesh::cuboid(lo, hi),
+                    Err(GeometryError::InvalidPrimitive {
+                        shape: "cuboid",
+                        ..
+                    })
+                ),
+                "{lo}, {hi}"
+            );
         }
     }
 

@@ -289,31 +289,7 @@ impl Collider {
 /// The exact triangle mesh of a box with half extents `h` (and its hull).
 fn cuboid_body(h: DVec3) -> Result<RigidBody, WorldError> {
     let bad = |_| WorldError::BadShape("the cuboid's mesh could not be built");
-    let v: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    // outward-facing triangles, two per face
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    let mesh = TriMesh::new(v, t).map_err(|e| bad(e.to_string()))?;
+    let mesh = TriMesh::cuboid(-h, h).map_err(|e| bad(e.to_string()))?;
     let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(|e| bad(e.to_string()))?;
     RigidBody::with_hull(Arc::new(tree)).map_err(|e| bad(e.to_string()))
 }

@@ -39,30 +39,7 @@ const SPACING: f64 = 1.25;
 
 /// An axis-aligned box mesh with half extents `h` (also the rigid-pairs scene's boxes).
 pub(crate) fn cuboid(h: DVec3) -> TriMesh {
-    let v: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).expect("a valid box")
+    TriMesh::cuboid(-h, h).expect("a valid box")
 }
 
 /// The mesh moved to its box centre and scaled to radius `radius` about it.

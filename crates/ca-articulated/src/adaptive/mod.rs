@@ -997,32 +997,7 @@ mod tests {
             })
             .collect();
         let model = ArticulatedModel::new(specs).unwrap();
-        let cube = |lo: DVec3, hi: DVec3| {
-            let v: Vec<DVec3> = (0..8)
-                .map(|i| {
-                    DVec3::new(
-                        if i & 1 == 0 { lo.x } else { hi.x },
-                        if i & 2 == 0 { lo.y } else { hi.y },
-                        if i & 4 == 0 { lo.z } else { hi.z },
-                    )
-                })
-                .collect();
-            let t = vec![
-                [0, 2, 1],
-                [1, 2, 3],
-                [4, 5, 6],
-                [5, 7, 6],
-                [0, 1, 4],
-                [1, 5, 4],
-                [2, 6, 3],
-                [3, 6, 7],
-                [0, 4, 2],
-                [2, 4, 6],
-                [1, 3, 5],
-                [3, 7, 5],
-            ];
-            TriMesh::new(v, t).unwrap()
-        };
+        let cube = |lo: DVec3, hi: DVec3| TriMesh::cuboid(lo, hi).unwrap();
         let link = cube(DVec3::splat(-0.1), DVec3::splat(0.1));
         let body = ArticulatedBody::from_meshes(model, vec![Some(link); n]).unwrap();
         let mut scene = Scene::new();

@@ -12,30 +12,7 @@ use proptest::prelude::*;
 
 /// An axis-aligned box mesh (12 triangles, outward faces).
 pub fn box_mesh(min: DVec3, max: DVec3) -> TriMesh {
-    let v: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { min.x } else { max.x },
-                if i & 2 == 0 { min.y } else { max.y },
-                if i & 4 == 0 { min.z } else { max.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).expect("valid box")
+    TriMesh::cuboid(min, max).expect("valid box")
 }
 
 /// A tetrahedron with the given vertices.

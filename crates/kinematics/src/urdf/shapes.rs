@@ -8,34 +8,11 @@
 use ccd_geometry::TriMesh;
 use glam::DVec3;
 
-/// A closed box of full extents `size`, centred on the origin (8 vertices, 12 triangles).
+/// A closed box of full extents `size`, centred on the origin (8 vertices, 12 triangles;
+/// [`TriMesh::cuboid`]).
 pub(crate) fn box_mesh(size: DVec3) -> Option<TriMesh> {
     let h = size * 0.5;
-    let vertices = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    // vertex i has bit 0 = +x, bit 1 = +y, bit 2 = +z; each face counter-clockwise from outside
-    let triangles = vec![
-        [0, 2, 3], // -z
-        [0, 3, 1],
-        [4, 5, 7], // +z
-        [4, 7, 6],
-        [0, 1, 5], // -y
-        [0, 5, 4],
-        [2, 6, 7], // +y
-        [2, 7, 3],
-        [0, 4, 6], // -x
-        [0, 6, 2],
-        [1, 3, 7], // +x
-        [1, 7, 5],
-    ];
-    TriMesh::new(vertices, triangles).ok()
+    TriMesh::cuboid(-h, h).ok()
 }
 
 /// A surface of revolution about z: `profile` lists `(radius, z)` from the bottom pole
