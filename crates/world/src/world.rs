@@ -1181,7 +1181,12 @@ impl World {
                 }
             })
             .collect::<Result<_, _>>()?;
-        let out: Vec<Answer> = results.into_iter().flatten().collect();
+        let mut out: Vec<Answer> = results.into_iter().flatten().collect();
+        if mode == Mode::All {
+            // the candidates ran in order of their lower bounds; the contacts are reported
+            // by slot pair, as in the sequential narrow phase
+            out.sort_unstable_by_key(|a| a.0);
+        }
         stats.culled += cands.len() - out.len();
         stats.ca_pairs = out.len();
         stats.ca_iterations = out.iter().map(|(_, _, n)| u64::from(*n)).sum();

@@ -237,6 +237,17 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         for (k, (answer, o)) in answers.iter().zip(&configs).enumerate() {
             match o.mode {
                 Mode::All => {
+                    // reported by slot pair (documented), with and without `parallel`
+                    prop_assert!(
+                        answer
+                            .contacts
+                            .windows(2)
+                            .all(|w| (w[0].a.index(), w[0].b.index())
+                                < (w[1].a.index(), w[1].b.index())),
+                        "world {} reports contacts out of slot-pair order (seed {})",
+                        k,
+                        seed
+                    );
                     let got: BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> = answer
                         .contacts
                         .iter()
