@@ -92,11 +92,12 @@ pub struct AdaptiveStep<'a> {
 /// from the last two adaptive steps, exceeds 2 per part goes to the full query without
 /// trying (the next step tries again). When more than 3/4 of the links move (root motions
 /// included) and the last step was near contact (its interval culling kept more than 1
-/// pair per part, or the full query's more than 1/2, or an environment pair was left by
+/// pair per part, or the full query's more than 1/4, or an environment pair was left by
 /// the lower bounds), the step goes to the full query without trying: every node box
-/// changes anyway, and near contact the interval boxes keep about twice the full query's
-/// pairs (wooden men, 29 of 29 joints active: worst step 1.17× → 1.00× the full query,
-/// mean 0.68× → 0.70×). When more than 3/4 of the links move (a link moves when a moving
+/// changes anyway, and near contact the interval boxes keep 4–6× the full query's pairs
+/// (wooden men, 29 of 29 joints active: worst step 1.17× → 1.00× the full query, mean
+/// 0.68× → 0.70×; 25 active, counting the full query's pairs 4× instead of 2×: worst step
+/// 1.11–1.13× → 0.98–0.99×). When more than 3/4 of the links move (a link moves when a moving
 /// joint lies on its path to the world: along a chain, every link below the topmost moving
 /// joint) and a step's interval culling kept more than 2 pairs per part (refined or not)
 /// or gave up, the following steps go to the full query as long as no fewer joints move
@@ -297,12 +298,25 @@ const MOST_MOVING: (usize, usize) = (3, 4);
 /// [`MOST_MOVING`]).
 const NEAR_PER_PART: usize = 1;
 
-/// Whether a step whose interval culling kept `culled` pairs (twice the count of the full
-/// query's culling), `left` of them after the narrow phase's lower bounds, was near
-/// contact: more than [`NEAR_PER_PART`] pairs per part, or an environment pair the lower
-/// bounds did not prove free.
+/// Interval-culling pairs counted for each pair the full query's culling kept, when a step
+/// answered by the full query is judged near contact or not ([`is_near`]): near contact
+/// with most joints moving, the interval boxes keep 4–6× the full query's pairs (wooden
+/// men, 25 of 29 joints active, steps 16–19: 52 / 63 / 131 interval pairs against 8 / 14 /
+/// 21), so a full step with 16 pairs is followed by an interval step keeping more than one
+/// pair per part.
+const INTERVAL_PER_FULL: usize = 4;
+
+/// Whether a step whose culling kept `culled` interval pairs (or
+/// [`INTERVAL_PER_FULL`] times the full query's count), `left` of them after the narrow
+/// phase's lower bounds, was near contact: more than [`NEAR_PER_PART`] pairs per part, or
+/// an environment pair the lower bounds did not prove free.
 fn is_near(culled: usize, parts: usize, left: &[Pcl]) -> bool {
     culled > NEAR_PER_PART * parts || left.iter().any(|p| p.b == Part::Environment)
+}
+
+/// [`is_near`] for a step answered by the full query, whose culling kept `culled` pairs.
+fn full_step_is_near(culled: usize, parts: usize, left: &[Pcl]) -> bool {
+    is_near(culled.saturating_mul(INTERVAL_PER_FULL), parts, left)
 }
 
 /// Steps at most answered by the full query while at least as many joints move as in the
@@ -563,10 +577,10 @@ impl AdaptiveScene {
             }
             self.path = StepPath::Full;
             let r = self.scene.query_motions(ws, opts, out);
-            // the full query's tighter boxes keep about half the interval pairs near
-            // contact (wooden men, 25 active: 25 / 36 / 49 vs 52 / 63 / 131)
+            // the full query's tighter boxes keep a fraction of the interval pairs near
+            // contact (INTERVAL_PER_FULL)
             let culled = usize::try_from(out.stats.pairs_after_spatial).unwrap_or(usize::MAX);
-            self.near = is_near(culled.saturating_mul(2), parts, &ws.pcls);
+            self.near = full_step_is_near(culled, parts, &ws.pcls);
             return r;
         }
         self.pending = None;
@@ -1021,10 +1035,16 @@ mod tests {
         let opts = QueryOptions::default();
         let mut seen = Vec::new();
         let mut q = vec![0.0; n];
-        for step in 0..120 {
-            // amplitude 0 → 1.6 rad → 0, twice
+        for step in 0..160 {
+            // amplitude 0 → 1.6 rad → 0, twice; then calm steps with a sudden jump to
+            // 1.6 rad every 10 steps (a step far from contact, as the full query saw it,
+            // followed by one whose interval culling gives up)
             let phase = (step % 60) as f64 / 60.0;
-            let amp = 1.6 * (std::f64::consts::PI * phase).sin().powi(2);
+            let amp = match step {
+                0..120 => 1.6 * (std::f64::consts::PI * phase).sin().powi(2),
+                _ if step % 10 == 5 => 1.6,
+                _ => 0.01,
+            };
             let q0 = q.clone();
             for (i, x) in q.iter_mut().enumerate() {
                 *x += amp * (((i * 7 + step * 3) % 11) as f64 / 10.0 - 0.5);
@@ -1176,6 +1196,11 @@ mod tests {
         assert!(is_near(11, 10, &[]));
         assert!(!is_near(10, 10, &[]));
         assert!(is_near(0, 10, &[env]));
+        // a full step counts its pairs INTERVAL_PER_FULL times (wooden men: 58 parts, the
+        // full query's 16 pairs before an interval step keeping 131)
+        assert!(full_step_is_near(16, 58, &[]));
+        assert!(!full_step_is_near(14, 58, &[]));
+        assert!(full_step_is_near(0, 58, &[env]));
     }
 
     /// Pairs cached for a rigid group (two nodes whose links no moving joint separates) are
