@@ -859,6 +859,24 @@ pub(crate) fn wooden_men(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Res
     })
 }
 
+/// One run of the pendulum sweep.
+struct PendulumRun {
+    balls: usize,
+    label: &'static str,
+    /// The 30-ball motion at the tail ([`tail_motion`]) instead of [`pendulum_motion`].
+    tail: bool,
+    /// Active-joint counts of quick and full runs.
+    quick: &'static [usize],
+    full: &'static [usize],
+}
+
+impl PendulumRun {
+    /// The joints that can be active (the tail run moves only the last 30).
+    fn joints(&self) -> usize {
+        if self.tail { 30 } else { self.balls }
+    }
+}
+
 /// `pendulum`: chains of 30 and 100 balls swinging, self-collision between balls.
 pub(crate) fn pendulum_scene(
     cfg: &SceneConfig,
@@ -866,35 +884,46 @@ pub(crate) fn pendulum_scene(
 ) -> Result<SceneReport> {
     let mut groups: Vec<(String, Vec<Point>)> = Vec::new();
     let mut tris = Vec::new();
-    // (balls, label, the 30-ball motion at the tail, quick counts, full counts); the tail
-    // run's active joints move only the last 30 balls (at most 30 active)
-    let plans: [(usize, &str, bool, &[usize], &[usize]); 3] = [
-        (30, "30 balls", false, &[1, 3], &[1, 2, 3, 5, 8, 12, 16, 20, 25]),
-        (100, "100 balls", false, &[1, 3], &[1, 3, 5, 10, 20, 30, 50, 75]),
-        (
-            100,
-            "100 balls, 30-ball motion at the tail",
-            true,
-            &[1, 3],
-            &[1, 2, 3, 5, 8, 12, 16, 20, 25, 30],
-        ),
+    let plans = [
+        PendulumRun {
+            balls: 30,
+            label: "30 balls",
+            tail: false,
+            quick: &[1, 3],
+            full: &[1, 2, 3, 5, 8, 12, 16, 20, 25],
+        },
+        PendulumRun {
+            balls: 100,
+            label: "100 balls",
+            tail: false,
+            quick: &[1, 3],
+            full: &[1, 3, 5, 10, 20, 30, 50, 75],
+        },
+        PendulumRun {
+            balls: 100,
+            label: "100 balls, 30-ball motion at the tail",
+            tail: true,
+            quick: &[1, 3],
+            full: &[1, 2, 3, 5, 8, 12, 16, 20, 25, 30],
+        },
     ];
     let total: usize = plans
         .iter()
-        .map(|(n, _, tail, q, f)| sweep(cfg, if *tail { 30 } else { *n }, q, f).counts.len())
+        .map(|r| sweep(cfg, r.joints(), r.quick, r.full).counts.len())
         .sum();
     bar.set_length(total as u64);
-    for (n, label, tail, quick, full) in plans {
+    for run in &plans {
+        let (n, label) = (run.balls, run.label);
         let rig = pendulum(n)?;
-        if !tail {
+        if !run.tail {
             tris.push(rig.triangles());
         }
         let mut scene = Scene::new();
         scene.add_articulated(rig.body(false)?);
-        let sw = sweep(cfg, if tail { 30 } else { n }, quick, full);
+        let sw = sweep(cfg, run.joints(), run.quick, run.full);
         let mut points = Vec::new();
         for &m in &sw.counts {
-            let motions = vec![if tail {
+            let motions = vec![if run.tail {
                 tail_motion(&rig.model, m, sw.steps)?
             } else {
                 pendulum_motion(&rig.model, m, sw.steps)
@@ -943,11 +972,15 @@ pub(crate) fn pendulum_scene(
         rows: rows(&points),
         headline,
         summary: summary_of(&points),
-        plots: vec![plot_of(
-            "pendulum.svg",
-            "Pendulum: CCD time per step vs active joints",
-            &plot_groups,
-        )],
+        // log scale: 0.02–160 ms across the runs
+        plots: vec![Plot {
+            log_y: true,
+            ..plot_of(
+                "pendulum.svg",
+                "Pendulum: CCD time per step vs active joints",
+                &plot_groups,
+            )
+        }],
     })
 }
 
