@@ -239,6 +239,12 @@ impl<M: MotionBound> Traversal<'_, M> {
         }
         let key = |n: DVec3| {
             let gap = rss_gap(x, y, &self.pos_ab, n);
+            // (a gap within the margin gives key 0 whatever the motion bound: not computed)
+            if gap.partial_cmp(&((0.5 * self.eps + self.slack) * n.length()))
+                != Some(std::cmp::Ordering::Greater)
+            {
+                return 0.0;
+            }
             self.key_along(gap, n, self.bound.nodes(n, x, y, ra, rb))
         };
         let kh = key(hint);

@@ -1,7 +1,9 @@
 //! The world: bodies, their motions for the current step, and the step query.
 
 use ccd_ca_rigid::{CaOptions, MIN_TOLERANCE, Mode as CaMode, ShapeContact as Contact};
-use ccd_distance::{ConvexShape, GjkOptions, convex_distance, gjk_distance};
+use ccd_distance::{
+    ConvexHull, ConvexShape, GjkCache, GjkOptions, convex_distance_within, gjk_distance_cached,
+};
 use ccd_geometry::Aabb;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
@@ -325,11 +327,29 @@ impl Body {
     }
 }
 
+/// A lower bound of the distance of two bodies at given poses, and the separating slab it
+/// came from when a convex bound gave one.
+#[derive(Clone, Copy, Debug)]
+struct Gap {
+    /// The distance lower bound (rounding allowance subtracted).
+    d: f64,
+    /// A unit direction `n` (world frame, from A towards B) and a lower bound of
+    /// `min n·(y − x)` over the points `x` of A and `y` of B (rounding allowance
+    /// subtracted): the bodies are separated by a slab of that width along `n`.
+    slab: Option<(DVec3, f64)>,
+    /// The GJK warm start after this bound (hull pairs whose GJK ran).
+    gjk: Option<GjkCache>,
+}
+
 /// A lower bound of the distance of two bodies at poses `pa`, `pb` with world boxes `ba`,
 /// `bb`: the best of the sphere gap, the box gap and (when both are convex or carry hulls)
 /// the proven lower bound of their convex distance (GJK between hulls, the pair kernels of
-/// `ccd-distance` for analytic shapes), less a rounding allowance. The convex distance runs
-/// only while the cheap bounds are below `enough`.
+/// `ccd-distance` for analytic shapes), less a rounding allowance; with the convex bound's
+/// separating slab (exact support functions of the hulls along GJK's direction, the slab of
+/// the analytic kernels, which may stop once within `ε/4` of the distance). The convex
+/// distance runs only while the cheap bounds are below `enough`; GJK between hulls starts
+/// from `warm` (the pair's last simplex: any start gives proven bounds).
+#[allow(clippy::too_many_arguments)]
 fn distance_lower_bound(
     a: &Body,
     pa: &DAffine3,
@@ -338,29 +358,86 @@ fn distance_lower_bound(
     pb: &DAffine3,
     bb: &Aabb,
     enough: f64,
-) -> f64 {
+    eps: f64,
+    warm: Option<GjkCache>,
+) -> Gap {
     let (ra, rb) = (a.collider.radius(), b.collider.radius());
     let (ca, cb) = (pa.translation, pb.translation);
     let scale = 1.0 + ca.abs().max_element() + cb.abs().max_element() + ra + rb;
+    let allowance = 1e-9 * scale;
     let sphere = ca.distance(cb) - ra - rb;
     // (the boxes are widened: their distance is below the bodies')
     let mut d = sphere.max(ba.distance(bb));
+    let mut slab = None;
+    let mut gjk = None;
     if d < enough
         && let (Some(ca), Some(cb)) = (a.collider.convex_bound(), b.collider.convex_bound())
     {
-        let lower = match (ca, cb) {
+        let (lower, s) = match (ca, cb) {
             (ConvexShape::Hull(ha), ConvexShape::Hull(hb)) => {
-                gjk_distance(ha, pa, hb, pb, &GjkOptions::default())
-                    .map_or(f64::NAN, |r| r.lower_bound)
+                let mut cache = warm.unwrap_or_default();
+                let r = gjk_distance_cached(ha, pa, hb, pb, &GjkOptions::default(), &mut cache);
+                gjk = Some(cache);
+                match r {
+                    Ok(r) => {
+                        let s = if r.intersecting {
+                            None
+                        } else {
+                            r.normal
+                                .try_normalize()
+                                .map(|n| (n, hull_gap_along(ha, pa, hb, pb, n).min(r.distance)))
+                        };
+                        (r.lower_bound, s)
+                    }
+                    Err(_) => (f64::NAN, None),
+                }
             }
-            // (B's pose in A's frame: a rigid inverse)
-            _ => convex_distance(ca, cb, &(rigid_inverse(pa) * *pb)).lower_bound,
+            // (B's pose in A's frame: a rigid inverse; the slab is along the normal, in
+            // A's frame)
+            _ => {
+                let r = convex_distance_within(ca, cb, &(rigid_inverse(pa) * *pb), 0.25 * eps);
+                let s = (pa.matrix3 * r.normal)
+                    .try_normalize()
+                    .map(|n| (n, r.lower_bound));
+                (r.lower_bound, s)
+            }
         };
         if lower.is_finite() {
             d = d.max(lower);
         }
+        slab = s.filter(|(n, w)| n.is_finite() && w.is_finite());
     }
-    d - 1e-9 * scale
+    Gap {
+        d: d - allowance,
+        slab: slab.map(|(n, w)| (n, w - allowance)),
+        gjk,
+    }
+}
+
+/// Separation of two hulls along the unit direction `n` (world frame), from their exact
+/// support functions: `min_{y∈B} y·n − max_{x∈A} x·n` (positive: a separating slab of that
+/// width).
+fn hull_gap_along(a: &ConvexHull, pa: &DAffine3, b: &ConvexHull, pb: &DAffine3, n: DVec3) -> f64 {
+    let (sa, _) = a.support(pa.matrix3.transpose() * n);
+    let (sb, _) = b.support(pb.matrix3.transpose() * -n);
+    pb.transform_point3(sb).dot(n) - pa.transform_point3(sa).dot(n)
+}
+
+/// A bound on the rate at which `n·(y − x)` can shrink for points `x` of A and `y` of B
+/// (unit `n`, world frame): `|Δv·n| + ω_a r_a |u_a × n| + ω_b r_b |u_b × n|` (a point at
+/// offset `p` from its body's origin moves with `v + ω u × p` and
+/// `|(u × p)·n| = |p·(n × u)| ≤ r |u × n|`), rounded up.
+fn projected_speed(a: &Body, b: &Body, n: DVec3) -> f64 {
+    let (ma, mb) = (&a.motion, &b.motion);
+    let lin = (mb.linear_velocity() - ma.linear_velocity()).dot(n).abs();
+    let turn = |m: &RigidMotion, r: f64| {
+        if m.angle() == 0.0 {
+            0.0
+        } else {
+            m.angle() * r * m.axis().cross(n).length()
+        }
+    };
+    (lin + turn(ma, a.collider.radius()) + turn(mb, b.collider.radius())) * (1.0 + 1e-9)
 }
 
 /// The inverse of a rigid transform.
@@ -448,15 +525,22 @@ pub struct World {
     removed: Vec<u32>,
     /// Scratch: marks by slot.
     marks: Vec<bool>,
-    /// Distance lower bounds at the end of the last step of the pairs then found free and
-    /// due again, with their bodies' epochs then (read by this step's TOC lower bounds).
+    /// Distance lower bounds (and separating slabs) at the end of the last step of the
+    /// pairs then found free and due again, with their bodies' epochs then (read by this
+    /// step's TOC lower bounds).
     ends: EndBounds,
     /// The same, being gathered for the next step.
     ends_next: EndBounds,
+    /// GJK warm starts of the hull pairs whose bounds were computed at the last step (or
+    /// earlier in this one), with that step's index.
+    warm: WarmStarts,
 }
 
-/// Pair key → (the bodies' epochs, distance lower bound) at the end of a step.
-type EndBounds = HashMap<u64, ([u64; 2], f64), BuildHasherDefault<PairHasher>>;
+/// Pair key → (the step it was last used at, GJK warm start).
+type WarmStarts = HashMap<u64, (u64, GjkCache), BuildHasherDefault<PairHasher>>;
+
+/// Pair key → (the bodies' epochs, distance lower bound and slab) at the end of a step.
+type EndBounds = HashMap<u64, ([u64; 2], Gap), BuildHasherDefault<PairHasher>>;
 
 impl World {
     /// An empty world whose pairs are queried with `ca` (its tolerance `ε` and iteration
@@ -499,6 +583,7 @@ impl World {
             marks: Vec::new(),
             ends: EndBounds::default(),
             ends_next: EndBounds::default(),
+            warm: WarmStarts::default(),
         })
     }
 
@@ -816,17 +901,19 @@ impl World {
             })
     }
 
-    /// A lower bound of the pair's first time within `ε`, from the spheres and boxes at
-    /// `t = 0` and the point speeds (may exceed 1: then the pair is free over the step).
-    fn toc_lower_bound(&self, key: u64) -> f64 {
+    /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and
+    /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
+    /// distance over the summed point speeds, or the separating slab's width over the
+    /// approach speed along its normal, whichever is later.
+    fn toc_lower_bound(&self, key: u64) -> (f64, Option<GjkCache>) {
         let (a, b) = self.pair(key);
         let v = (a.speed + b.speed) * (1.0 + 1e-9);
         let eps = self.ca.tolerance;
         // a pair found free at the end of the last step whose bodies kept their epochs
         // starts where that step ended (a body whose motion starts elsewhere gets a new
         // epoch): its bound there is known
-        let d = match self.ends.get(&key) {
-            Some(&(epochs, d)) if epochs == [a.epoch, b.epoch] => d,
+        let gap = match self.ends.get(&key) {
+            Some(&(epochs, g)) if epochs == [a.epoch, b.epoch] => g,
             _ => distance_lower_bound(
                 a,
                 &a.motion.pose_at(0.0),
@@ -835,17 +922,35 @@ impl World {
                 &b.motion.pose_at(0.0),
                 &b.box0,
                 2.0 * (eps + v),
+                eps,
+                self.warm.get(&key).map(|w| w.1),
             ),
-        } - eps;
+        };
+        let d = gap.d - eps;
         if d <= 0.0 {
-            return 0.0;
+            return (0.0, gap.gjk);
         }
-        if v > 0.0 { d / v } else { f64::INFINITY }
+        let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
+        // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
+        let along = match gap.slab {
+            Some((n, w)) if w - eps > 0.0 => {
+                let mu = projected_speed(a, b, n);
+                if mu > 0.0 {
+                    (w - eps) / mu
+                } else if mu == 0.0 {
+                    f64::INFINITY
+                } else {
+                    0.0 // (a NaN bound proves nothing)
+                }
+            }
+            _ => 0.0,
+        };
+        (isotropic.max(along), gap.gjk)
     }
 
     /// The wake-up step of a pair found free during this step, and the pair's distance
     /// lower bound at the end of the step.
-    fn wake_step(&self, key: u64) -> (u64, f64) {
+    fn wake_step(&self, key: u64) -> (u64, Gap) {
         let (a, b) = self.pair(key);
         let end = distance_lower_bound(
             a,
@@ -855,8 +960,10 @@ impl World {
             &b.motion.pose_at(1.0),
             &b.box1,
             f64::INFINITY,
+            self.ca.tolerance,
+            self.warm.get(&key).map(|w| w.1),
         );
-        let d = end - self.ca.tolerance;
+        let d = end.d - self.ca.tolerance;
         // speeds during the next step are at most this step's plus the declared growth
         let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
         let acc = (a.accel + b.accel) * (1.0 + 1e-9);
@@ -986,7 +1093,10 @@ impl World {
         let lbs = self.map_pairs(&keys, parallel, |key| self.toc_lower_bound(key));
         let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
         let mut free_keys: Vec<u64> = Vec::new();
-        for (&key, &lb) in keys.iter().zip(&lbs) {
+        for (&key, &(lb, warm)) in keys.iter().zip(&lbs) {
+            if let Some(w) = warm {
+                self.warm.insert(key, (step, w));
+            }
             if lb > 1.0 {
                 stats.bound_free += 1;
                 free_keys.push(key);
@@ -1030,6 +1140,9 @@ impl World {
             }
             let wakes = self.map_pairs(&free_keys, parallel, |key| self.wake_step(key));
             for (&key, &(wake, end)) in free_keys.iter().zip(&wakes) {
+                if let Some(w) = end.gjk {
+                    self.warm.insert(key, (step, w));
+                }
                 let (a, b) = self.pair(key);
                 let epochs = [a.epoch, b.epoch];
                 self.schedule.defer(key, step, wake, epochs);
@@ -1040,6 +1153,8 @@ impl World {
             }
             stats.scheduled = self.schedule.len();
         }
+        // (warm starts of the pairs not bounded at this step go: their hulls have moved)
+        self.warm.retain(|_, w| w.0 == step);
         // 6. advance
         let mut next = Vec::with_capacity(self.dynamic.len());
         for &i in &self.dynamic {
