@@ -90,7 +90,10 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EnclosureKind {
-    /// Order-3 Taylor models (CATCH Sec. 5.1): tight boxes even deep in a chain.
+    /// Order-3 Taylor models (CATCH Sec. 5.1): tight boxes even deep in a chain. Computed
+    /// interval-first: every part gets its interval swept box, and only the parts whose
+    /// interval box meets another part's or the environment (and their ancestors in the
+    /// chain) get Taylor-model world transforms; their box is the intersection of the two.
     #[default]
     Taylor,
     /// Plain interval arithmetic (the baseline CATCH compares with).
@@ -255,6 +258,17 @@ pub(crate) struct Pcl {
     pub(crate) lower: f64,
 }
 
+/// A pair left by interval spatial culling ([`Scene::interval_pairs`]).
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// The first part's index in [`Workspace::boxes`].
+    i: usize,
+    /// The second part's (`None`: the environment).
+    j: Option<usize>,
+    /// Two links of one tree of one body (culled in their root link's frame).
+    one_tree: bool,
+}
+
 /// Reusable buffers of [`Scene::query_with`] (one per thread).
 #[derive(Debug, Default)]
 pub struct Workspace {
@@ -264,11 +278,31 @@ pub struct Workspace {
     scratch: BoundedScratch,
     pub(crate) bvh: ccd_bvh::Workspace,
     stack: Vec<u32>,
-    /// Per body, the Taylor-model world transforms of its links over the step, when the
-    /// query's spatial culling computed them (reused by the environment sweeps).
-    world: Vec<Vec<Transform<TaylorModel>>>,
-    /// The same in interval arithmetic (queries with [`EnclosureKind::Interval`]).
-    world_iv: Vec<Vec<Transform<Interval>>>,
+    /// Per body, the Taylor-model world transforms of its links over the step, where the
+    /// query's spatial culling computed them (`None` elsewhere: the links whose interval
+    /// swept boxes meet nothing, and their ancestors' when no descendant needs them; reused
+    /// by the environment sweeps).
+    world: Vec<Vec<Option<Transform<TaylorModel>>>>,
+    /// The same in interval arithmetic (every link: the interval swept boxes come first in
+    /// both kinds of query).
+    world_iv: Vec<Vec<Option<Transform<Interval>>>>,
+    /// Per part of `boxes`, whether it is in a pair that interval spatial culling keeps
+    /// (the Taylor-model query then computes its Taylor-model box).
+    need: Vec<bool>,
+    /// Per body, its links' interval transforms relative to the root link of their tree.
+    rel: Vec<Vec<Option<Transform<Interval>>>>,
+    /// Per body and link, the root link of its tree.
+    roots: Vec<Vec<usize>>,
+    /// Per body and link, the sum of the rotation angles over the step of the link and its
+    /// ancestors (see [`TAYLOR_TURN`]).
+    turns: Vec<Vec<f64>>,
+    /// Per link of one body, its turn (see [`Scene::turns_exceed`]).
+    scratch_turns: Vec<f64>,
+    /// As `frames`, from `rel` (the second-level culling of two links of one tree).
+    frames_rel: Vec<Option<Transform<Interval>>>,
+    /// The pairs interval spatial culling keeps: indices into `boxes` (`None`: the
+    /// environment).
+    cands: Vec<Cand>,
     /// Per part of `boxes`, its link frame's world transform bounded over the step (filled
     /// on demand by the second-level spatial culling).
     frames: Vec<Option<Transform<Interval>>>,
@@ -353,6 +387,41 @@ fn bounded<E: Enclosure>(w: &Transform<E>) -> Transform<Interval> {
             z: t.z.bound_cheap(),
         },
     }
+}
+
+/// Two links of one tree whose interval spatial culling (in their root's frame) keeps them
+/// are tested again with Taylor models when one of them turns by more than this (radians,
+/// the sum of its and its ancestors' rotation angles over the step): the intervals' wrapping
+/// grows with the turn, so on small steps (mocap frames) the Taylor models cull almost
+/// nothing more and cost more than they save, while on large ones (planner edges) they cull
+/// many pairs. Only which tests run depends on it, never an answer.
+const TAYLOR_TURN: f64 = 0.25;
+
+/// A Taylor-model query whose links turn by more than this (radians, as [`TAYLOR_TURN`])
+/// skips the interval boxes and computes Taylor-model boxes for every part: on such steps
+/// (planner edges, tumbling trains) nearly every link would need them, and the interval
+/// boxes and tests would only add their cost.
+const TAYLOR_ONLY_TURN: f64 = 0.5;
+
+/// Whether one of two links turns by more than [`TAYLOR_TURN`] over the step.
+fn turned(turns: &[Vec<f64>], a: Part, b: Part) -> bool {
+    let turn = |p: Part| match p {
+        Part::Link { body, link } => turns
+            .get(body)
+            .and_then(|t| t.get(link.index()))
+            .copied()
+            .unwrap_or(f64::INFINITY),
+        _ => f64::INFINITY,
+    };
+    turn(a).max(turn(b)) > TAYLOR_TURN
+}
+
+/// A part's interval swept box narrowed by its Taylor-model one. Both hold the part's
+/// motion, so their intersection is never empty; should rounding ever make it so, the
+/// Taylor-model box is kept (the box the query used before the hybrid).
+fn narrowed(interval: Aabb, taylor: Aabb) -> Aabb {
+    let both = interval.intersection(taylor);
+    if both.is_empty() { taylor } else { both }
 }
 
 /// The motion of `wb`'s frame in `wa`'s (`wa⁻¹ ∘ wb`) and the reverse, bounded over the
@@ -621,26 +690,44 @@ impl Scene {
     ) -> Result<(), ArticulatedError> {
         ws.world.clear();
         ws.envs.clear();
-        match opts.enclosure {
-            EnclosureKind::Taylor => {
-                let mut world = std::mem::take(&mut ws.world);
-                let r = self.swept_boxes_into::<TaylorModel>(ws, opts.tolerance, &mut world);
-                if r.is_ok() {
-                    self.potential_pairs(ws, opts, &mut out.stats, &world, Some(&world));
-                }
-                ws.world = world;
-                r?;
+        if opts.enclosure == EnclosureKind::Taylor && self.turns_exceed(ws, TAYLOR_ONLY_TURN) {
+            // large motions: the interval boxes would cull little, Taylor models for all
+            let mut world = std::mem::take(&mut ws.world);
+            let r = self
+                .all_pairs(ws, opts, &mut out.stats)
+                .and_then(|()| self.taylor_boxes(ws, opts.tolerance, &mut world, false));
+            if r.is_ok() {
+                self.potential_pairs(ws, opts, &mut out.stats, Some(&world));
             }
-            EnclosureKind::Interval => {
-                let mut world = std::mem::take(&mut ws.world_iv);
-                let r = self.swept_boxes_into::<Interval>(ws, opts.tolerance, &mut world);
-                if r.is_ok() {
-                    self.potential_pairs(ws, opts, &mut out.stats, &world, None);
-                }
-                ws.world_iv = world;
-                r?;
-            }
+            ws.world = world;
+            r?;
+            let r = self.narrow_phase_with(ws, opts, out, true);
+            ws.world.clear();
+            return r;
         }
+        // interval swept boxes of every part first
+        let mut world_iv = std::mem::take(&mut ws.world_iv);
+        let r = self.interval_boxes(ws, opts.tolerance, &mut world_iv);
+        let r = r.and_then(|()| {
+            self.interval_pairs(ws, opts, &mut out.stats, &world_iv);
+            match opts.enclosure {
+                EnclosureKind::Taylor => {
+                    let mut world = std::mem::take(&mut ws.world);
+                    let r = self.taylor_boxes(ws, opts.tolerance, &mut world, true);
+                    if r.is_ok() {
+                        self.potential_pairs(ws, opts, &mut out.stats, Some(&world));
+                    }
+                    ws.world = world;
+                    r
+                }
+                EnclosureKind::Interval => {
+                    self.potential_pairs(ws, opts, &mut out.stats, None);
+                    Ok(())
+                }
+            }
+        });
+        ws.world_iv = world_iv;
+        r?;
         let r = self.narrow_phase_with(ws, opts, out, true);
         ws.world.clear();
         r
@@ -701,110 +788,392 @@ impl Scene {
         }
     }
 
-    /// Swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`, with the
-    /// world enclosures of each body's links left in `worlds` (one entry per body).
-    fn swept_boxes_into<E: Enclosure>(
+    /// Whether some link of some articulated body turns by more than `limit` over the step
+    /// (radians: the sum of its and its ancestors' rotation angles).
+    fn turns_exceed(&self, ws: &mut Workspace, limit: f64) -> bool {
+        let turns = &mut ws.scratch_turns;
+        for (body, motion) in self.bodies.iter().zip(&ws.motions) {
+            turns.clear();
+            for (link, m) in body.model().links().iter().zip(motion.relatives()) {
+                let up = link.parent.and_then(|p| turns.get(p.index())).copied();
+                // (a parent not listed before its child counts as a large turn)
+                let turn = match (link.parent, up) {
+                    (Some(_), None) => f64::INFINITY,
+                    (_, up) => up.unwrap_or(0.0) + m.params().angle().abs(),
+                };
+                if turn.is_nan() || turn > limit {
+                    return true;
+                }
+                turns.push(turn);
+            }
+        }
+        false
+    }
+
+    /// Every part in `ws.boxes` (boxes not yet set) and every pair the query considers in
+    /// `ws.cands`, in the order of the pair loop, each part marked in `ws.need`: spatial
+    /// culling then tests every pair with Taylor-model boxes only.
+    fn all_pairs(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        stats: &mut Stats,
+    ) -> Result<(), ArticulatedError> {
+        ws.boxes.clear();
+        for (b, body) in self.bodies.iter().enumerate() {
+            for (id, _) in body.shapes() {
+                ws.boxes
+                    .push((Part::Link { body: b, link: id }, Aabb::EMPTY));
+            }
+        }
+        for i in 0..self.rigid.len() {
+            ws.boxes.push((Part::Rigid(i), Aabb::EMPTY));
+        }
+        let n = ws.boxes.len();
+        ws.need.clear();
+        ws.need.resize(n, true);
+        ws.cands.clear();
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.considered(opts, ws.boxes[i].0, ws.boxes[j].0) {
+                    stats.pairs_before += 1;
+                    ws.cands.push(Cand {
+                        i,
+                        j: Some(j),
+                        one_tree: false,
+                    });
+                }
+            }
+            if self.environment.is_some() {
+                stats.pairs_before += 1;
+                ws.cands.push(Cand {
+                    i,
+                    j: None,
+                    one_tree: false,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Interval swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`,
+    /// into `ws.boxes`, with the interval world transforms of each body's links left in
+    /// `worlds` (one entry per body), and in `ws.rel` the links' transforms relative to the
+    /// root link of their tree (`ws.roots`: that root): two links of one tree seen from
+    /// their root's frame move only as the chain between them does, without the root's
+    /// world motion, so their relative motion gets much tighter bounds.
+    fn interval_boxes(
         &self,
         ws: &mut Workspace,
         eps: f64,
-        worlds: &mut Vec<Vec<Transform<E>>>,
+        worlds: &mut Vec<Vec<Option<Transform<Interval>>>>,
     ) -> Result<(), ArticulatedError> {
         ws.boxes.clear();
         worlds.clear();
+        ws.rel.clear();
+        ws.roots.clear();
+        ws.turns.clear();
         for (b, (body, motion)) in self.bodies.iter().zip(&ws.motions).enumerate() {
-            let world = motion
-                .enclosures::<E>(Interval::UNIT)
-                .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+            let links = body.model().links();
+            let mut world: Vec<Option<Transform<Interval>>> = Vec::with_capacity(links.len());
+            let mut rel: Vec<Option<Transform<Interval>>> = Vec::with_capacity(links.len());
+            let mut roots: Vec<usize> = Vec::with_capacity(links.len());
+            let mut turns: Vec<f64> = Vec::with_capacity(links.len());
+            for (i, link) in links.iter().enumerate() {
+                let m = &motion.relatives()[i];
+                let local = m
+                    .enclosure::<Interval>(Interval::UNIT)
+                    .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+                // (a model lists parents before their children; a parent not yet seen is
+                // an error, never a root)
+                let parent = match link.parent {
+                    Some(p) => Some(
+                        world
+                            .get(p.index())
+                            .and_then(Option::as_ref)
+                            .zip(rel.get(p.index()).and_then(Option::as_ref))
+                            .zip(roots.get(p.index()).zip(turns.get(p.index())))
+                            .ok_or(ArticulatedError::UnknownPart(Part::Link {
+                                body: b,
+                                link: p,
+                            }))?,
+                    ),
+                    None => None,
+                };
+                let (w, r, root, turn) = match parent {
+                    Some(((wp, rp), (&root, &turn))) => {
+                        (wp.compose(&local), rp.compose(&local), root, turn)
+                    }
+                    None => (local, Transform::identity(Interval::UNIT), i, 0.0),
+                };
+                let turn = turn + m.params().angle().abs();
+                world.push(Some(w));
+                rel.push(Some(r));
+                roots.push(root);
+                turns.push(turn);
+            }
             for (id, shape) in body.shapes() {
-                let bx = world[id.index()].aabb_of_corners(shape.obb_corners());
-                ws.boxes
-                    .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
+                if let Some(w) = &world[id.index()] {
+                    let bx = w.aabb_of_corners(shape.obb_corners());
+                    ws.boxes
+                        .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
+                }
             }
             worlds.push(world);
+            ws.rel.push(rel);
+            ws.roots.push(roots);
+            ws.turns.push(turns);
         }
         for (i, r) in self.rigid.iter().enumerate() {
-            let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
+            let tr: Transform<Interval> = r.motion.enclosure::<Interval>(Interval::UNIT)?;
             let bx = tr.aabb_of_corners(&r.corners);
             ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
         }
         Ok(())
     }
 
-    /// Spatial culling: box pairs (self pairs after the filter, other bodies) and each box
-    /// against the environment's hierarchy. Two links whose world boxes overlap then go
-    /// through a second, sharper test ([`Scene::apart_in_link_frames`]: each link's
-    /// bounding pieces swept in the other's frame; tried while it pays, see
-    /// [`SECOND_LEVEL_TRIAL`]); `worlds` holds the world enclosures of
-    /// every body's links (the test is skipped for a body without them). With `windows`
-    /// (the Taylor-model query: the same world transforms as Taylor models), a part whose
-    /// box meets the environment is then tested window by window ([`WINDOWS`] Taylor-model
-    /// swept boxes over sub-intervals of the step, exact triangle tests): it is a
-    /// potentially colliding pair only when some window's box meets an environment
-    /// triangle. The sweeps stay in `ws.envs` for the narrow phase, which needs the same
-    /// windows.
-    fn potential_pairs<E: Enclosure>(
+    /// Whether the query considers the pair of parts `a`, `b` at all (two links of one body
+    /// only when self-collision is on and the body's filter keeps them).
+    fn considered(&self, opts: &QueryOptions, a: Part, b: Part) -> bool {
+        match (a, b) {
+            (Part::Link { body: x, link: la }, Part::Link { body: y, link: lb }) if x == y => {
+                opts.self_collision && self.bodies[x].is_self_pair(la, lb)
+            }
+            _ => true,
+        }
+    }
+
+    /// Spatial culling with the interval swept boxes in `ws.boxes` and the interval world
+    /// transforms `worlds`: box pairs (self pairs after the filter, other bodies), then for
+    /// two links whose boxes overlap a second, sharper test ([`Scene::apart_in_link_frames`]:
+    /// each link's bounding pieces swept in the other's frame; tried while it pays, see
+    /// [`SECOND_LEVEL_TRIAL`]), and each box against the environment's triangle boxes. The
+    /// pairs left are `ws.cands` (in the order of the pair loop; `None`: the environment),
+    /// and `ws.need` marks the parts in one of them (the Taylor-model query computes
+    /// Taylor-model boxes for those only: every culling test is conservative, so a pair
+    /// culled here is culled whatever its Taylor-model boxes).
+    fn interval_pairs(
         &self,
         ws: &mut Workspace,
         opts: &QueryOptions,
         stats: &mut Stats,
-        worlds: &[Vec<Transform<E>>],
-        windows: Option<&[Vec<Transform<TaylorModel>>]>,
+        worlds: &[Vec<Option<Transform<Interval>>>],
     ) {
-        ws.pcls.clear();
         let n = ws.boxes.len();
+        ws.need.clear();
+        ws.need.resize(n, false);
+        ws.cands.clear();
         ws.frames.clear();
         ws.frames.resize(n, None);
+        ws.frames_rel.clear();
+        ws.frames_rel.resize(n, None);
         // second-level tests tried and pairs they culled (see SECOND_LEVEL_TRIAL)
         let (mut tried, mut culled) = (0u32, 0u32);
         for i in 0..n {
             let (pa, ba) = ws.boxes[i];
             for j in i + 1..n {
                 let (pb, bb) = ws.boxes[j];
-                if let (Part::Link { body: x, link: la }, Part::Link { body: y, link: lb }) =
-                    (pa, pb)
-                    && x == y
-                    && !(opts.self_collision && self.bodies[x].is_self_pair(la, lb))
-                {
+                if !self.considered(opts, pa, pb) {
                     continue;
                 }
                 stats.pairs_before += 1;
+                let one_tree = match (pa, pb) {
+                    (Part::Link { body: x, link: la }, Part::Link { body: y, link: lb }) => {
+                        x == y
+                            && ws.roots.get(x).is_some_and(|r| {
+                                r.get(la.index()).is_some()
+                                    && r.get(la.index()) == r.get(lb.index())
+                            })
+                    }
+                    _ => false,
+                };
                 let keep = ba.overlaps(&bb) && {
                     let trial = tried < SECOND_LEVEL_TRIAL || SECOND_LEVEL_RATE * culled >= tried;
+                    let (w, frames) = if one_tree {
+                        (&ws.rel[..], &mut ws.frames_rel)
+                    } else {
+                        (worlds, &mut ws.frames)
+                    };
                     let apart = trial
-                        && self.apart_in_link_frames(
-                            worlds,
-                            &mut ws.frames,
-                            (i, pa),
-                            (j, pb),
-                            opts.tolerance,
-                        );
+                        && self.apart_in_link_frames(w, frames, (i, pa), (j, pb), opts.tolerance);
                     tried += u32::from(trial);
                     culled += u32::from(apart);
                     !apart
                 };
                 if keep {
-                    ws.pcls.push(Pcl {
-                        a: pa,
-                        b: pb,
-                        lower: 0.0,
+                    ws.cands.push(Cand {
+                        i,
+                        j: Some(j),
+                        one_tree,
                     });
+                    if !one_tree || turned(&ws.turns, pa, pb) {
+                        ws.need[i] = true;
+                        ws.need[j] = true;
+                    }
                 }
             }
             if let Some(env) = &self.environment {
                 stats.pairs_before += 1;
-                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack)
-                    && windows.is_none_or(|w| {
-                        self.some_window_meets_environment(ws, w, pa, opts.tolerance)
-                    })
-                {
-                    ws.pcls.push(Pcl {
-                        a: pa,
-                        b: Part::Environment,
-                        lower: 0.0,
+                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack) {
+                    ws.cands.push(Cand {
+                        i,
+                        j: None,
+                        one_tree: false,
                     });
+                    ws.need[i] = true;
                 }
             }
         }
+    }
+
+    /// The interval-first hybrid of the Taylor-model query: Taylor-model world transforms
+    /// (`worlds`, one entry per body; `None` where not computed) only for the links that
+    /// `ws.need` marks and their ancestors (one pass down each body's tree), and the boxes of
+    /// needed parts in `ws.boxes` narrowed to their intersection with the Taylor-model swept
+    /// box (both hold the part's motion grown by `ε/2`, so their intersection does too).
+    /// Without `narrow` the boxes are replaced by the Taylor-model ones (for every part that
+    /// `ws.need` marks).
+    fn taylor_boxes(
+        &self,
+        ws: &mut Workspace,
+        eps: f64,
+        worlds: &mut Vec<Vec<Option<Transform<TaylorModel>>>>,
+        narrow: bool,
+    ) -> Result<(), ArticulatedError> {
+        worlds.clear();
+        let mut k = 0;
+        for (b, (body, motion)) in self.bodies.iter().zip(&ws.motions).enumerate() {
+            let links = body.model().links();
+            let mut need = vec![false; links.len()];
+            // the parts of this body are its shapes, in order, at ws.boxes[k..]
+            let start = k;
+            for (id, _) in body.shapes() {
+                need[id.index()] = ws.need[k];
+                k += 1;
+            }
+            // parents come before their children: mark ancestors from the leaves up
+            for i in (0..links.len()).rev() {
+                if need[i]
+                    && let Some(p) = links[i].parent
+                {
+                    need[p.index()] = true;
+                }
+            }
+            let mut world: Vec<Option<Transform<TaylorModel>>> = vec![None; links.len()];
+            for i in 0..links.len() {
+                if !need[i] {
+                    continue;
+                }
+                let local = motion.relatives()[i]
+                    .enclosure::<TaylorModel>(Interval::UNIT)
+                    .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+                world[i] = Some(match links[i].parent {
+                    // (marked with the link, and listed before it)
+                    Some(p) => world
+                        .get(p.index())
+                        .and_then(Option::as_ref)
+                        .filter(|_| p.index() < i)
+                        .ok_or(ArticulatedError::UnknownPart(Part::Link {
+                            body: b,
+                            link: p,
+                        }))?
+                        .compose(&local),
+                    None => local,
+                });
+            }
+            for (m, (id, shape)) in body.shapes().enumerate() {
+                let kk = start + m;
+                if let (true, Some(w)) = (ws.need[kk], world[id.index()].as_ref()) {
+                    let bx = w.aabb_of_corners(shape.obb_corners()).inflate(0.5 * eps);
+                    ws.boxes[kk].1 = if narrow {
+                        narrowed(ws.boxes[kk].1, bx)
+                    } else {
+                        bx
+                    };
+                }
+            }
+            worlds.push(world);
+        }
+        for (i, r) in self.rigid.iter().enumerate() {
+            if ws.need[k] {
+                let tr: Transform<TaylorModel> =
+                    r.motion.enclosure::<TaylorModel>(Interval::UNIT)?;
+                let bx = tr.aabb_of_corners(&r.corners).inflate(0.5 * eps);
+                debug_assert_eq!(ws.boxes[k].0, Part::Rigid(i));
+                ws.boxes[k].1 = if narrow {
+                    narrowed(ws.boxes[k].1, bx)
+                } else {
+                    bx
+                };
+            }
+            k += 1;
+        }
+        Ok(())
+    }
+
+    /// The potentially colliding pairs from the pairs `ws.cands` that
+    /// [`Scene::interval_pairs`] left. Without `taylor` (the interval query) they are all
+    /// kept. With `taylor` (the Taylor-model world transforms of the needed links and the
+    /// narrowed boxes of [`Scene::taylor_boxes`]) each is tested again: two parts when their
+    /// boxes overlap and [`Scene::apart_in_link_frames`] with the Taylor-model transforms
+    /// does not cull them (tried while it pays, counted afresh), a part and the environment
+    /// when its box meets an environment triangle box and then some window's box
+    /// ([`WINDOWS`] Taylor-model swept boxes over sub-intervals of the step, exact triangle
+    /// tests) meets an environment triangle. The sweeps stay in `ws.envs` for the narrow
+    /// phase, which needs the same windows.
+    fn potential_pairs(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        stats: &mut Stats,
+        taylor: Option<&[Vec<Option<Transform<TaylorModel>>>]>,
+    ) {
+        ws.pcls.clear();
+        let mut cands = std::mem::take(&mut ws.cands);
+        ws.frames.clear();
+        ws.frames.resize(ws.boxes.len(), None);
+        let (mut tried, mut culled) = (0u32, 0u32);
+        for &Cand { i, j, one_tree } in &cands {
+            let (pa, ba) = ws.boxes[i];
+            let keep = match (taylor, j) {
+                (None, _) => true,
+                // (boxes narrowed only when the links' Taylor models were computed anyway)
+                (Some(_), Some(j)) if one_tree && !turned(&ws.turns, pa, ws.boxes[j].0) => {
+                    ba.overlaps(&ws.boxes[j].1)
+                }
+                (Some(w), None) => self.environment.as_ref().is_some_and(|env| {
+                    env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack)
+                        && self.some_window_meets_environment(ws, w, pa, opts.tolerance)
+                }),
+                (Some(w), Some(j)) => {
+                    let (pb, bb) = ws.boxes[j];
+                    ba.overlaps(&bb) && {
+                        let trial =
+                            tried < SECOND_LEVEL_TRIAL || SECOND_LEVEL_RATE * culled >= tried;
+                        let apart = trial
+                            && self.apart_in_link_frames(
+                                w,
+                                &mut ws.frames,
+                                (i, pa),
+                                (j, pb),
+                                opts.tolerance,
+                            );
+                        tried += u32::from(trial);
+                        culled += u32::from(apart);
+                        !apart
+                    }
+                }
+            };
+            if keep {
+                ws.pcls.push(Pcl {
+                    a: pa,
+                    b: j.map_or(Part::Environment, |j| ws.boxes[j].0),
+                    lower: 0.0,
+                });
+            }
+        }
+        cands.clear();
+        ws.cands = cands;
         stats.pairs_after_spatial = ws.pcls.len() as u64;
     }
 
@@ -815,7 +1184,7 @@ impl Scene {
     fn some_window_meets_environment(
         &self,
         ws: &mut Workspace,
-        world: &[Vec<Transform<TaylorModel>>],
+        world: &[Vec<Option<Transform<TaylorModel>>>],
         p: Part,
         eps: f64,
     ) -> bool {
@@ -853,7 +1222,7 @@ impl Scene {
     /// World-aligned boxes of long, slanted or crossing links overlap where these do not.
     fn apart_in_link_frames<E: Enclosure>(
         &self,
-        worlds: &[Vec<Transform<E>>],
+        worlds: &[Vec<Option<Transform<E>>>],
         frames: &mut [Option<Transform<Interval>>],
         (i, a): (usize, Part),
         (j, b): (usize, Part),
@@ -861,7 +1230,7 @@ impl Scene {
     ) -> bool {
         let side = |p: Part| match p {
             Part::Link { body, link } => Some((
-                worlds.get(body)?.get(link.index())?,
+                worlds.get(body)?.get(link.index())?.as_ref()?,
                 self.bodies.get(body)?.link_shape(link)?.pieces(),
             )),
             _ => None,
@@ -885,7 +1254,7 @@ impl Scene {
     fn env_sweep(
         &self,
         motions: &[ArticulatedMotion],
-        cached: &[Vec<Transform<TaylorModel>>],
+        cached: &[Vec<Option<Transform<TaylorModel>>>],
         p: Part,
         eps: f64,
     ) -> Result<Sweep, ArticulatedError> {
@@ -897,7 +1266,11 @@ impl Scene {
                     .zip(motions.get(body))
                     .ok_or(ArticulatedError::UnknownPart(p))?;
                 let shape = b.link_shape(link).ok_or(ArticulatedError::UnknownPart(p))?;
-                if let Some(w) = cached.get(body).and_then(|w| w.get(link.index())) {
+                if let Some(w) = cached
+                    .get(body)
+                    .and_then(|w| w.get(link.index()))
+                    .and_then(Option::as_ref)
+                {
                     return Ok(Sweep {
                         world: *w,
                         corners: *shape.obb_corners(),
@@ -1036,7 +1409,7 @@ impl Scene {
             envs,
             ..
         } = ws;
-        let world: &[Vec<Transform<TaylorModel>>] = if cached { world } else { &[] };
+        let world: &[Vec<Option<Transform<TaylorModel>>>] = if cached { world } else { &[] };
         // the sweep of part `a` against the environment (computed once per query)
         let env_entry = |envs: &mut Vec<EnvSweep>, a: Part| -> Result<usize, ArticulatedError> {
             if let Some(i) = envs.iter().position(|e| e.part == a) {
