@@ -778,12 +778,14 @@ impl AdaptiveScene {
                 if pcls.len() > budget {
                     return Ok(false);
                 }
-                sx.against_box(body, (Part::Rigid(i), rb), node_stack, budget, pcls)?;
+                let mut meets = |b: &Aabb| b.overlaps(rb);
+                sx.against(body, Part::Rigid(i), &mut meets, node_stack, budget, pcls)?;
             }
             if let Some(tree) = env_tree {
                 let bvh = &mut ws.bvh;
-                sx.against_environment(
+                sx.against(
                     body,
+                    Part::Environment,
                     &mut |b| env_touches(tree, b, bvh),
                     node_stack,
                     budget,
@@ -1003,6 +1005,21 @@ mod tests {
         scene
     }
 
+    /// The full query's and the adaptive query's answers to one step of a one-body scene.
+    fn both(
+        scene: &Scene,
+        adaptive: &mut AdaptiveScene,
+        (q0, q1): (&[f64], &[f64]),
+        active: &[LinkId],
+        opts: &QueryOptions,
+    ) -> (QueryResult, QueryResult) {
+        let full = scene.query(&[BodyStep::Joints { q0, q1 }], opts).unwrap();
+        let ours = adaptive
+            .query(&[AdaptiveStep { q0, q1, active }], opts)
+            .unwrap();
+        (full, ours)
+    }
+
     /// Every way of answering a step (interval culling as it is, with environment pairs
     /// refined, with every pair refined, giving up, the full query) gives the full query's
     /// answer, on a chain coiling with growing and shrinking amplitude.
@@ -1029,19 +1046,7 @@ mod tests {
             for (i, x) in q.iter_mut().enumerate() {
                 *x += amp * (((i * 7 + step * 3) % 11) as f64 / 10.0 - 0.5);
             }
-            let full = scene
-                .query(&[BodyStep::Joints { q0: &q0, q1: &q }], &opts)
-                .unwrap();
-            let ours = adaptive
-                .query(
-                    &[AdaptiveStep {
-                        q0: &q0,
-                        q1: &q,
-                        active: &all,
-                    }],
-                    &opts,
-                )
-                .unwrap();
+            let (full, ours) = both(&scene, &mut adaptive, (&q0, &q), &all, &opts);
             assert_eq!(
                 full.contacts, ours.contacts,
                 "step {step}, {:?}",
@@ -1088,19 +1093,7 @@ mod tests {
                         let sign = if (i + step) % 2 == 0 { 1.0 } else { -1.0 };
                         *x += sign * amp * (0.5 + ((i * 7 + step * 3) % 11) as f64 / 20.0);
                     }
-                    let full = scene
-                        .query(&[BodyStep::Joints { q0: &q0, q1: &q }], &opts)
-                        .unwrap();
-                    let ours = adaptive
-                        .query(
-                            &[AdaptiveStep {
-                                q0: &q0,
-                                q1: &q,
-                                active: &all,
-                            }],
-                            &opts,
-                        )
-                        .unwrap();
+                    let (full, ours) = both(&scene, &mut adaptive, (&q0, &q), &all, &opts);
                     assert_eq!(
                         full.contacts, ours.contacts,
                         "{first} amp {amp} step {step}"
@@ -1154,15 +1147,7 @@ mod tests {
         ] {
             let mut adaptive = AdaptiveScene::new(scene.clone());
             adaptive.near = near;
-            let step = AdaptiveStep {
-                q0: &q0,
-                q1,
-                active: &all,
-            };
-            let ours = adaptive.query(&[step], &opts).unwrap();
-            let full = scene
-                .query(&[BodyStep::Joints { q0: &q0, q1 }], &opts)
-                .unwrap();
+            let (full, ours) = both(&scene, &mut adaptive, (&q0, q1), &all, &opts);
             assert_eq!(full.contacts, ours.contacts);
             assert_eq!(
                 adaptive.path == StepPath::Full,
@@ -1210,19 +1195,13 @@ mod tests {
             let mut q1 = q0.clone();
             q0[n - 1] = 0.05 * step as f64;
             q1[n - 1] = 0.05 * (step + 1) as f64;
-            let full = scene
-                .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
-                .unwrap();
-            let ours = adaptive
-                .query(
-                    &[AdaptiveStep {
-                        q0: &q0,
-                        q1: &q1,
-                        active: &[LinkId(n as u32 - 1)],
-                    }],
-                    &opts,
-                )
-                .unwrap();
+            let (full, ours) = both(
+                &scene,
+                &mut adaptive,
+                (&q0, &q1),
+                &[LinkId(n as u32 - 1)],
+                &opts,
+            );
             assert_eq!(full.contacts, ours.contacts, "step {step}");
             assert_eq!(adaptive.path, StepPath::Adaptive, "step {step}");
             // a contact between the halves, neither of them the moving link

@@ -540,11 +540,13 @@ impl<E: NodeArith> BodyState<E> {
         }
     }
 
-    /// Pairs of this body's links with the environment: node boxes tested top-down, a
+    /// Pairs of this body's links with the part `other` (the environment or a rigid body)
+    /// whose geometry `overlaps` tells a box from: node boxes tested top-down, a
     /// sub-assembly culled as one.
-    pub(crate) fn against_environment(
+    pub(crate) fn against(
         &mut self,
         body: &ArticulatedBody,
+        other: Part,
         overlaps: &mut dyn FnMut(&Aabb) -> bool,
         stack: &mut Vec<u32>,
         budget: usize,
@@ -556,50 +558,13 @@ impl<E: NodeArith> BodyState<E> {
             if out.len() > budget {
                 break;
             }
-            if self.local[k as usize].is_empty() {
-                continue;
-            }
-            let w = self.world_box(body, k)?;
-            if !overlaps(&w) {
+            if self.local[k as usize].is_empty() || !overlaps(&self.world_box(body, k)?) {
                 continue;
             }
             match self.nodes[k as usize] {
                 AssemblyNode::Body { link } => out.push(Pcl {
                     a: self.part(link),
-                    b: Part::Environment,
-                    lower: 0.0,
-                }),
-                AssemblyNode::Joint { upper, lower, .. } => {
-                    stack.push(lower.0);
-                    stack.push(upper.0);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Pairs of this body's links with a rigid body whose swept box is `rigid`.
-    pub(crate) fn against_box(
-        &mut self,
-        body: &ArticulatedBody,
-        rigid: (Part, &Aabb),
-        stack: &mut Vec<u32>,
-        budget: usize,
-        out: &mut Vec<Pcl>,
-    ) -> Result<(), ArticulatedError> {
-        stack.clear();
-        stack.push(0);
-        while let Some(k) = stack.pop() {
-            if out.len() > budget {
-                break;
-            }
-            if self.local[k as usize].is_empty() || !self.world_box(body, k)?.overlaps(rigid.1) {
-                continue;
-            }
-            match self.nodes[k as usize] {
-                AssemblyNode::Body { link } => out.push(Pcl {
-                    a: self.part(link),
-                    b: rigid.0,
+                    b: other,
                     lower: 0.0,
                 }),
                 AssemblyNode::Joint { upper, lower, .. } => {
@@ -645,6 +610,24 @@ impl<E: NodeArith> BodyState<E> {
             (AssemblyNode::Body { .. }, _) => false,
             (_, AssemblyNode::Body { .. }) => true,
             _ => a.1.surface_area() >= b.1.surface_area(),
+        }
+    }
+
+    /// Pushes the child pairs of the node pair `(a, b)` (not two links): the node
+    /// [`Self::split_first`] picks is replaced by its two children.
+    fn push_split(
+        stack: &mut Vec<(u32, u32)>,
+        (a, na, wa): (u32, &AssemblyNode, &Aabb),
+        (b, nb, wb): (u32, &AssemblyNode, &Aabb),
+    ) {
+        if Self::split_first((na, wa), (nb, wb)) {
+            if let AssemblyNode::Joint { upper, lower, .. } = *na {
+                stack.push((lower.0, b));
+                stack.push((upper.0, b));
+            }
+        } else if let AssemblyNode::Joint { upper, lower, .. } = *nb {
+            stack.push((a, lower.0));
+            stack.push((a, upper.0));
         }
     }
 
@@ -728,17 +711,7 @@ impl<E: NodeArith> BodyState<E> {
                             });
                         }
                     }
-                    (na, nb) => {
-                        if Self::split_first((&na, &wa), (&nb, &wb)) {
-                            if let AssemblyNode::Joint { upper, lower, .. } = na {
-                                stack.push((lower.0, b));
-                                stack.push((upper.0, b));
-                            }
-                        } else if let AssemblyNode::Joint { upper, lower, .. } = nb {
-                            stack.push((a, lower.0));
-                            stack.push((a, upper.0));
-                        }
-                    }
+                    (na, nb) => Self::push_split(stack, (a, &na, &wa), (b, &nb, &wb)),
                 }
             }
         }
@@ -766,6 +739,45 @@ impl<E: NodeArith> BodyState<E> {
         self.groups_built = self.groups_epoch;
     }
 
+    /// Appends to `list` the self pairs between the links of nodes `a` and `b` whose boxes
+    /// at `t = 0` (the step's start pose, computed once per step), inflated by the margin,
+    /// overlap and that [`Self::apart`] does not prove apart.
+    fn close_pairs_at_start(
+        &mut self,
+        body: &ArticulatedBody,
+        motion: &ArticulatedMotion,
+        (a, b): (usize, usize),
+        list: &mut Vec<(LinkId, LinkId)>,
+    ) {
+        if self.pose0_stamp != self.stamp {
+            self.pose0 = motion.world_all_at(0.0);
+            self.pose0_stamp = self.stamp;
+        }
+        let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
+            let w = pose0[l.index()];
+            body.link_shape(l).map(|s| {
+                Aabb::from_points(s.obb_corners().iter().map(|&c| w.transform_point3(c)))
+                    .inflate(margin)
+            })
+        };
+        for &x in &self.geometry[a] {
+            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
+                continue;
+            };
+            for &y in &self.geometry[b] {
+                if !body.is_self_pair(x, y) {
+                    continue;
+                }
+                if let Some(by) = boxes(y, &self.pose0, self.margin)
+                    && bx.overlaps(&by)
+                    && !self.apart(body, x, y)
+                {
+                    list.push((x.min(y), x.max(y)));
+                }
+            }
+        }
+    }
+
     /// Caches the candidates between nodes `a` and `b` of one rigid group (not cached yet):
     /// their self pairs whose boxes at `t = 0`, inflated by the margin, overlap and whose
     /// exact mesh distance is not above `2ε` (as [`BodyState::rigid_candidates`]: no joint
@@ -782,34 +794,8 @@ impl<E: NodeArith> BodyState<E> {
         if self.pair_rigid.contains_key(&key) {
             return;
         }
-        if self.pose0_stamp != self.stamp {
-            self.pose0 = motion.world_all_at(0.0);
-            self.pose0_stamp = self.stamp;
-        }
-        let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
-            let w = pose0[l.index()];
-            body.link_shape(l).map(|s| {
-                Aabb::from_points(s.obb_corners().iter().map(|&c| w.transform_point3(c)))
-                    .inflate(margin)
-            })
-        };
         let mut list = Vec::new();
-        for &x in &self.geometry[a as usize] {
-            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
-                continue;
-            };
-            for &y in &self.geometry[b as usize] {
-                if !body.is_self_pair(x, y) {
-                    continue;
-                }
-                if let Some(by) = boxes(y, &self.pose0, self.margin)
-                    && bx.overlaps(&by)
-                    && !self.apart(body, x, y)
-                {
-                    list.push((x.min(y), x.max(y)));
-                }
-            }
-        }
+        self.close_pairs_at_start(body, motion, (a as usize, b as usize), &mut list);
         self.pair_rigid.insert(key, list);
     }
 
@@ -830,37 +816,11 @@ impl<E: NodeArith> BodyState<E> {
         };
         self.rigid_candidates(body, motion, upper.0);
         self.rigid_candidates(body, motion, lower.0);
-        if self.pose0_stamp != self.stamp {
-            self.pose0 = motion.world_all_at(0.0);
-            self.pose0_stamp = self.stamp;
-        }
-        let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
-            let w = pose0[l.index()];
-            body.link_shape(l).map(|s| {
-                Aabb::from_points(s.obb_corners().iter().map(|&c| w.transform_point3(c)))
-                    .inflate(margin)
-            })
-        };
         let mut list: Vec<(LinkId, LinkId)> = Vec::new();
         for src in [upper, lower] {
             list.extend_from_slice(self.rigid[src.index()].as_deref().unwrap_or(&[]));
         }
-        for &x in &self.geometry[upper.index()] {
-            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
-                continue;
-            };
-            for &y in &self.geometry[lower.index()] {
-                if !body.is_self_pair(x, y) {
-                    continue;
-                }
-                if let Some(by) = boxes(y, &self.pose0, self.margin)
-                    && bx.overlaps(&by)
-                    && !self.apart(body, x, y)
-                {
-                    list.push((x.min(y), x.max(y)));
-                }
-            }
-        }
+        self.close_pairs_at_start(body, motion, (upper.index(), lower.index()), &mut list);
         self.rigid[i] = Some(list);
     }
 }
@@ -921,17 +881,7 @@ pub(crate) fn between_bodies<E: NodeArith>(
                 b: sb.part(y),
                 lower: 0.0,
             }),
-            (na, nb) => {
-                if BodyState::<E>::split_first((&na, &wa), (&nb, &wb)) {
-                    if let AssemblyNode::Joint { upper, lower, .. } = na {
-                        stack.push((lower.0, b));
-                        stack.push((upper.0, b));
-                    }
-                } else if let AssemblyNode::Joint { upper, lower, .. } = nb {
-                    stack.push((a, lower.0));
-                    stack.push((a, upper.0));
-                }
-            }
+            (na, nb) => BodyState::<E>::push_split(stack, (a, &na, &wa), (b, &nb, &wb)),
         }
     }
     Ok(())
