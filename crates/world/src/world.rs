@@ -905,7 +905,7 @@ impl World {
     /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
     /// distance over the summed point speeds, or the separating slab's width over the
     /// approach speed along its normal, whichever is later.
-    fn toc_lower_bound(&self, key: u64) -> (f64, Option<GjkCache>) {
+    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
         let (a, b) = self.pair(key);
         let v = (a.speed + b.speed) * (1.0 + 1e-9);
         let eps = self.ca.tolerance;
@@ -928,7 +928,7 @@ impl World {
         };
         let d = gap.d - eps;
         if d <= 0.0 {
-            return (0.0, gap.gjk);
+            return (0.0, gap);
         }
         let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
         // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
@@ -945,13 +945,44 @@ impl World {
             }
             _ => 0.0,
         };
-        (isotropic.max(along), gap.gjk)
+        (isotropic.max(along), gap)
     }
 
     /// The wake-up step of a pair found free during this step, and the pair's distance
-    /// lower bound at the end of the step.
-    fn wake_step(&self, key: u64) -> (u64, Gap) {
+    /// lower bound at the end of the step. A pair settled by its bound at the step's start
+    /// (`start`) whose distance cannot have closed enough over the step to make it due at
+    /// the next one is deferred from that bound (the distance closes by at most the summed
+    /// point speeds, the slab by at most the approach speed along its normal) without a new
+    /// distance at the end.
+    fn wake_step(&self, key: u64, start: Option<Gap>) -> (u64, Gap) {
         let (a, b) = self.pair(key);
+        // speeds during the next step are at most this step's plus the declared growth
+        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
+        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
+        let wake = |d: f64| {
+            let tau = safe_steps(d - self.ca.tolerance, v, acc);
+            let whole = if tau >= 1e18 {
+                1e18 as u64
+            } else {
+                tau.floor() as u64
+            };
+            self.step + 1 + whole
+        };
+        if let Some(g) = start {
+            let mut d = g.d - (a.speed + b.speed) * (1.0 + 1e-9);
+            if let Some((n, w)) = g.slab {
+                d = d.max(w - projected_speed(a, b, n));
+            }
+            let w = wake(d);
+            if w > self.step + 1 {
+                let end = Gap {
+                    d,
+                    slab: None,
+                    gjk: None,
+                };
+                return (w, end);
+            }
+        }
         let end = distance_lower_bound(
             a,
             &a.motion.pose_at(1.0),
@@ -963,17 +994,7 @@ impl World {
             self.ca.tolerance,
             self.warm.get(&key).map(|w| w.1),
         );
-        let d = end.d - self.ca.tolerance;
-        // speeds during the next step are at most this step's plus the declared growth
-        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
-        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
-        let tau = safe_steps(d, v, acc);
-        let whole = if tau >= 1e18 {
-            1e18 as u64
-        } else {
-            tau.floor() as u64
-        };
-        (self.step + 1 + whole, end)
+        (wake(end.d), end)
     }
 
     /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
@@ -1092,14 +1113,17 @@ impl World {
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
         let lbs = self.map_pairs(&keys, parallel, |key| self.toc_lower_bound(key));
         let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
+        // (the free pairs, with their bounds at the step's start when these settled them)
         let mut free_keys: Vec<u64> = Vec::new();
-        for (&key, &(lb, warm)) in keys.iter().zip(&lbs) {
-            if let Some(w) = warm {
+        let mut starts: Vec<Option<Gap>> = Vec::new();
+        for (&key, &(lb, gap)) in keys.iter().zip(&lbs) {
+            if let Some(w) = gap.gjk {
                 self.warm.insert(key, (step, w));
             }
             if lb > 1.0 {
                 stats.bound_free += 1;
                 free_keys.push(key);
+                starts.push(Some(gap));
             } else {
                 cands.push(Candidate { key, lb });
             }
@@ -1117,7 +1141,10 @@ impl World {
                         contact: *c,
                     });
                 }
-                None => free_keys.push(*key),
+                None => {
+                    free_keys.push(*key);
+                    starts.push(None);
+                }
             }
         }
         if opts.mode == Mode::Toc {
@@ -1138,7 +1165,9 @@ impl World {
                     self.schedule.forget(*key);
                 }
             }
-            let wakes = self.map_pairs(&free_keys, parallel, |key| self.wake_step(key));
+            let wakes = self.map_pairs_with(&free_keys, &starts, parallel, |key, start| {
+                self.wake_step(key, start)
+            });
             for (&key, &(wake, end)) in free_keys.iter().zip(&wakes) {
                 if let Some(w) = end.gjk {
                     self.warm.insert(key, (step, w));
@@ -1196,6 +1225,28 @@ impl World {
         }
         let _ = parallel;
         keys.iter().map(|&k| f(k)).collect()
+    }
+
+    /// `f` of every pair key and its datum (`data` parallel to `keys`), in order; on
+    /// rayon's current pool when `parallel` (with the `parallel` feature).
+    fn map_pairs_with<D: Copy + Send + Sync, T: Send>(
+        &self,
+        keys: &[u64],
+        data: &[D],
+        parallel: bool,
+        f: impl Fn(u64, D) -> T + Sync + Send,
+    ) -> Vec<T> {
+        #[cfg(feature = "parallel")]
+        if parallel {
+            use rayon::prelude::*;
+            return keys
+                .par_iter()
+                .zip(data.par_iter())
+                .map(|(&k, &d)| f(k, d))
+                .collect();
+        }
+        let _ = parallel;
+        keys.iter().zip(data).map(|(&k, &d)| f(k, d)).collect()
     }
 
     /// Runs the per-pair queries of the candidates per mode; returns the queried pairs and
