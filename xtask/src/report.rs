@@ -233,10 +233,26 @@ pub(crate) fn update_readme(
     if b < a {
         anyhow::bail!("{}: {END} comes before {START}", readme.display());
     }
-    let body = readme_section(reports, skipped, meta_line);
+    let body = relative_paths(&readme_section(reports, skipped, meta_line), readme);
     let new = format!("{}{START}\n{body}{}", &text[..a], &text[b..]);
     fs::write(readme, new)?;
     Ok(())
+}
+
+/// `text` with the absolute path of the folder above the README's workspace (where the
+/// scenes find `shared/data`) written as `../`, so that the README reads the same on every
+/// machine.
+fn relative_paths(text: &str, readme: &Path) -> String {
+    let workspace = readme.parent().unwrap_or(Path::new("."));
+    let above = if workspace.as_os_str().is_empty() {
+        Path::new("..").to_path_buf()
+    } else {
+        workspace.join("..")
+    };
+    match above.canonicalize() {
+        Ok(p) if p.parent().is_some() => text.replace(&format!("{}/", p.display()), "../"),
+        _ => text.to_string(),
+    }
 }
 
 /// `cargo xtask plots`: renders the SVG plots of a saved `results.json` again into `out`
@@ -576,6 +592,25 @@ mod tests {
             summary: serde_json::json!({ "ms": 1.5 }),
             plots: Vec::new(),
         }
+    }
+
+    #[test]
+    fn absolute_data_paths_are_written_relative_to_the_workspace() {
+        let dir = std::env::temp_dir().join(format!("xtask-relative-{}", std::process::id()));
+        let ws = dir.join("main");
+        fs::create_dir_all(&ws).unwrap();
+        let above = dir.canonicalize().unwrap();
+        let text = format!("frames from {}/shared/data/unc (x)", above.display());
+        assert_eq!(
+            relative_paths(&text, &ws.join("README.md")),
+            "frames from ../shared/data/unc (x)"
+        );
+        // other paths are left alone
+        assert_eq!(
+            relative_paths("from /elsewhere/data", &ws.join("README.md")),
+            "from /elsewhere/data"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
