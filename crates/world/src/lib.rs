@@ -57,6 +57,8 @@ mod error;
 mod grid;
 mod sap;
 mod schedule;
+#[cfg(test)]
+mod test_ops;
 mod world;
 
 pub use collider::Collider;
