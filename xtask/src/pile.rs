@@ -82,6 +82,7 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
     );
     let mut means = Vec::new();
     let mut cpus = Vec::new();
+    let mut walls = Vec::new();
     let mut checksums = Vec::new();
     for rep in 0..args.reps.max(1) {
         let t = Instant::now();
@@ -97,6 +98,7 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
         let cpu = (crate::clock::thread_cpu_ms() - cpu0) / args.steps.max(1) as f64;
         let mean = r.mean_ms();
         cpus.push(cpu);
+        walls.push(r.mean_wall_ms());
         if rep == 0 && args.trace > 0 {
             trace(&r, args.trace);
         }
@@ -136,11 +138,14 @@ pub(crate) fn run(args: &PileArgs) -> Result<()> {
     }
     means.sort_by(f64::total_cmp);
     cpus.sort_by(f64::total_cmp);
+    walls.sort_by(f64::total_cmp);
     println!(
-        "median {:.3} ms/step, min {:.3} ({} reps); this thread's CPU median {:.3} ms/step",
+        "median {:.3} ms/step, min {:.3} ({} reps); World::step wall median {:.3} ms/step, min {:.3}; this thread's CPU median {:.3} ms/step",
         means[means.len() / 2],
         means[0],
         means.len(),
+        walls[walls.len() / 2],
+        walls[0],
         cpus[cpus.len() / 2],
     );
     Ok(())
