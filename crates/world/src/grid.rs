@@ -78,6 +78,10 @@ pub(crate) struct GridSap {
     big: Vec<u32>,
     /// Slots inserted since the last flush (placed by it).
     pending: Vec<u32>,
+    /// The cells' sweep-and-prunes are flushed and updated on rayon's current pool (the
+    /// cells are independent; each one's result is the same either way).
+    #[cfg(feature = "parallel")]
+    parallel: bool,
 }
 
 impl Default for GridSap {
@@ -104,7 +108,32 @@ impl GridSap {
             present: 0,
             big: Vec::new(),
             pending: Vec::new(),
+            #[cfg(feature = "parallel")]
+            parallel: false,
         }
+    }
+
+    /// Flushes and updates the cells on rayon's current pool from now on (or not).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    /// `f` of every cell with a change since its last update, summed; on rayon's current
+    /// pool when parallel (one cell per task: their sizes differ).
+    fn each_dirty(&mut self, f: impl Fn(&mut Cell) -> u64 + Sync + Send) -> u64 {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            use rayon::prelude::*;
+            return self
+                .cells
+                .par_iter_mut()
+                .with_max_len(1)
+                .filter(|c| c.dirty)
+                .map(f)
+                .sum();
+        }
+        self.cells.iter_mut().filter(|c| c.dirty).map(f).sum()
     }
 
     /// Adds box `b` at `slot` (which must be free; the caller checked it is finite and not
@@ -308,11 +337,10 @@ impl GridSap {
                 }
             }
         }
-        for cell in &mut self.cells {
-            if cell.dirty {
-                cell.sap.flush();
-            }
-        }
+        self.each_dirty(|cell| {
+            cell.sap.flush();
+            0
+        });
     }
 
     /// Moves every present box that is not fixed to `boxes[slot]` (a fixed box must be
@@ -352,14 +380,10 @@ impl GridSap {
                 self.place(s as u32);
             }
         }
-        let mut swaps = 0;
-        for cell in &mut self.cells {
-            if cell.dirty {
-                swaps += cell.sap.update(&cell.boxes);
-                cell.dirty = false;
-            }
-        }
-        swaps
+        self.each_dirty(|cell| {
+            cell.dirty = false;
+            cell.sap.update(&cell.boxes)
+        })
     }
 
     /// Appends the overlapping pairs' keys (as of the last flush or update; a pair may
@@ -478,12 +502,16 @@ mod tests {
         fn pairs_equal_brute_force(
             ops in prop::collection::vec((op(1.5, 4.0), any::<bool>()), 1..40),
             small in any::<bool>(),
+            parallel in any::<bool>(),
         ) {
             let mut g = if small {
                 GridSap::with_params(1.5, 8.0)
             } else {
                 GridSap::default()
             };
+            #[cfg(feature = "parallel")]
+            g.set_parallel(parallel);
+            let _ = parallel;
             let mut boxes: Vec<Aabb> = Vec::new();
             let mut live: Vec<u32> = Vec::new();
             let mut free: Vec<u32> = Vec::new();

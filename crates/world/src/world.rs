@@ -5,7 +5,7 @@ use ccd_distance::{
     ConvexHull, ConvexShape, GjkCache, GjkOptions, convex_distance_within, gjk_distance_cached,
 };
 use ccd_geometry::Aabb;
-use ccd_kinematics::RigidMotion;
+use ccd_kinematics::{KinematicsError, RigidMotion};
 use glam::{DAffine3, DVec3};
 
 use std::collections::HashMap;
@@ -104,7 +104,11 @@ pub struct StepOptions {
     /// TOC scheduling across steps (default on): pairs proven apart for the next steps are
     /// not queried until their time comes or a body breaks its declared bounds.
     pub scheduling: bool,
-    /// Narrow-phase pairs on all cores (rayon's current pool; default off).
+    /// The step on all cores (rayon's current pool; default off): the narrow phase's pairs,
+    /// the distance bounds of the scheduler, the per-body refresh (from 256 dynamic bodies)
+    /// and the grid cells' sweep-and-prunes. Answers and poses are those of the sequential step, bit for bit
+    /// (with all contacts the counters too; the earliest contact and Boolean may query
+    /// other pairs before their culling stops).
     #[cfg(feature = "parallel")]
     #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
     pub parallel: bool,
@@ -144,7 +148,7 @@ impl StepOptions {
         self
     }
 
-    /// With the narrow phase on all cores or not.
+    /// With the step on all cores or not (see [`parallel`](Self::parallel)).
     #[cfg(feature = "parallel")]
     #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
     #[must_use]
@@ -260,6 +264,10 @@ struct Body {
     sap_box: Aabb,
     /// A dynamic body's position in [`World`]'s list of dynamic slots.
     dyn_pos: u32,
+    /// A dynamic body's pose at `t = 1` and the motion that continues its current one
+    /// from there (same velocities), computed by the step's refresh and applied by the
+    /// step's advance.
+    next: Option<(DAffine3, Result<RigidMotion, KinematicsError>)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -292,9 +300,32 @@ impl Body {
             * (1.0 + 1e-12)
     }
 
+    /// Refreshes a dynamic body for the step ([`refresh`](Self::refresh)) and its anchor
+    /// (the point speed its declared acceleration is measured from); true when its epoch
+    /// must be renewed (its motion starts away from where the last one ended, it sped up
+    /// beyond its declaration, or it was never anchored): then the epoch is set to
+    /// `u64::MAX`, a placeholder the caller numbers.
+    ///
+    /// Also computes the body's pose at `t = 1` and its continued motion (`next`).
+    fn refresh_dynamic(&mut self, half: f64) -> bool {
+        let (start, end) = self.refresh(half);
+        let m = &self.motion;
+        let cont = RigidMotion::from_axis_angle(end, m.axis(), m.angle(), m.linear_velocity());
+        self.next = Some((end, cont));
+        let jumped = start != self.end;
+        let over = self.anchored && self.speed > self.anchor_speed + self.accel;
+        let renew = jumped || over || !self.anchored;
+        if renew {
+            self.epoch = u64::MAX;
+        }
+        self.anchor_speed = self.speed;
+        self.anchored = true;
+        renew
+    }
+
     /// Recomputes the step's speed, boxes and swept box (`half` = half the tolerance);
-    /// returns the pose at `t = 0`.
-    fn refresh(&mut self, half: f64) -> DAffine3 {
+    /// returns the poses at `t = 0` and `t = 1`.
+    fn refresh(&mut self, half: f64) -> (DAffine3, DAffine3) {
         let local = self.collider.local_aabb();
         let (p0, p1) = (self.motion.pose_at(0.0), self.motion.pose_at(1.0));
         self.speed = self.motion_speed();
@@ -323,7 +354,7 @@ impl Body {
             Some(b) if !self.is_static => b,
             _ => self.swept,
         };
-        p0
+        (p0, p1)
     }
 }
 
@@ -451,6 +482,19 @@ fn rigid_inverse(p: &DAffine3) -> DAffine3 {
 
 /// A queried pair: its key, its answer and its CA iterations.
 type Answer = (u64, Option<Contact>, u32);
+
+/// Pairs' wake-up steps and distance lower bounds at the step's end (per pair found free).
+type Wakes = Vec<(u64, Gap)>;
+
+/// With `parallel`, the per-body refresh runs on rayon's pool from this many dynamic bodies.
+#[cfg(feature = "parallel")]
+const PAR_MIN_BODIES: usize = 256;
+
+/// With `parallel`, a step's distance bounds (a few µs per pair) run on rayon's pool from
+/// this many pairs: fewer cost less than waking a sleeping worker (~20 µs measured on 2
+/// cores).
+#[cfg(feature = "parallel")]
+const PAR_MIN_PAIRS: usize = 16;
 
 /// A candidate pair's TOC lower bound and its slots.
 #[derive(Clone, Copy, Debug)]
@@ -678,6 +722,7 @@ impl World {
             swept: Aabb::EMPTY,
             sap_box: Aabb::EMPTY,
             dyn_pos: self.dynamic.len() as u32,
+            next: None,
         };
         body.refresh(0.5 * self.ca.tolerance);
         if !is_static {
@@ -1020,22 +1065,7 @@ impl World {
         self.removed.clear();
         // 1. speeds, envelopes, boxes
         // (static bodies never move: their boxes were set at insertion)
-        let mut epochs_needed = 0usize;
-        for &i in &self.dynamic {
-            let Some(body) = self.slots[i as usize].body.as_mut() else {
-                continue;
-            };
-            let start = body.refresh(half);
-            self.swept[i as usize] = body.sap_box;
-            let jumped = start != body.end;
-            let over = body.anchored && body.speed > body.anchor_speed + body.accel;
-            if jumped || over || !body.anchored {
-                epochs_needed += 1;
-                body.epoch = u64::MAX; // placeholder, numbered below
-            }
-            body.anchor_speed = body.speed;
-            body.anchored = true;
-        }
+        let epochs_needed = self.refresh_dynamic(half, parallel);
         if epochs_needed > 0 {
             for &i in &self.dynamic {
                 if let Some(body) = self.slots[i as usize].body.as_mut()
@@ -1054,6 +1084,8 @@ impl World {
         let mut keys: Vec<u64> = Vec::new();
         match opts.broad_phase {
             BroadPhase::SweepAndPrune => {
+                #[cfg(feature = "parallel")]
+                self.sap.set_parallel(parallel);
                 stats.swaps = self.sap.update(&self.swept);
                 self.sap.pairs_into(&mut keys);
                 keys.retain(|&k| {
@@ -1128,8 +1160,17 @@ impl World {
                 cands.push(Candidate { key, lb });
             }
         }
-        // 4. narrow phase
-        let results = self.narrow(&mut cands, opts, &mut stats)?;
+        // 4. narrow phase; with `parallel`, joined by work that does not wait for it: the
+        // wake-up steps of the pairs their bounds settled
+        let settled = free_keys.len();
+        let (results, early_wakes) = self.narrow_joined(
+            &mut cands,
+            opts,
+            &mut stats,
+            (&free_keys, &starts),
+            parallel,
+        );
+        let results = results?;
         let mut contacts = Vec::new();
         for (key, r, _) in &results {
             match r {
@@ -1165,9 +1206,15 @@ impl World {
                     self.schedule.forget(*key);
                 }
             }
-            let wakes = self.map_pairs_with(&free_keys, &starts, parallel, |key, start| {
-                self.wake_step(key, start)
-            });
+            // (the pairs settled by their bounds may have theirs from the narrow phase's join)
+            let from = if early_wakes.is_some() { settled } else { 0 };
+            let mut wakes = early_wakes.unwrap_or_default();
+            wakes.extend(self.map_pairs_with(
+                &free_keys[from..],
+                &starts[from..],
+                parallel,
+                |key, start| self.wake_step(key, start),
+            ));
             for (&key, &(wake, end)) in free_keys.iter().zip(&wakes) {
                 if let Some(w) = end.gjk {
                     self.warm.insert(key, (step, w));
@@ -1184,20 +1231,18 @@ impl World {
         }
         // (warm starts of the pairs not bounded at this step go: their hulls have moved)
         self.warm.retain(|_, w| w.0 == step);
-        // 6. advance
-        let mut next = Vec::with_capacity(self.dynamic.len());
+        // 6. advance (to the poses and motions the refresh computed; none if one failed)
         for &i in &self.dynamic {
-            let i = i as usize;
-            if let Some(b) = self.slots[i].body.as_ref() {
-                let m = &b.motion;
-                let end = m.pose_at(1.0);
-                let cont =
-                    RigidMotion::from_axis_angle(end, m.axis(), m.angle(), m.linear_velocity())?;
-                next.push((i, end, cont));
+            if let Some(b) = self.slots[i as usize].body.as_ref()
+                && let Some((_, Err(e))) = &b.next
+            {
+                return Err(e.clone().into());
             }
         }
-        for (i, end, cont) in next {
-            if let Some(b) = self.slots[i].body.as_mut() {
+        for &i in &self.dynamic {
+            if let Some(b) = self.slots[i as usize].body.as_mut()
+                && let Some((end, Ok(cont))) = b.next.take()
+            {
                 b.end = end;
                 b.motion = cont;
             }
@@ -1210,6 +1255,71 @@ impl World {
         })
     }
 
+    /// Refreshes the dynamic bodies for the step (their boxes into the sweep-and-prune's
+    /// list) and counts those whose epochs must be renewed (see [`Body::refresh_dynamic`]);
+    /// on rayon's current pool when `parallel` and there are enough of them.
+    fn refresh_dynamic(&mut self, half: f64, parallel: bool) -> usize {
+        #[cfg(feature = "parallel")]
+        if parallel && self.dynamic.len() >= PAR_MIN_BODIES {
+            use rayon::prelude::*;
+            // (every slot is visited: the dynamic ones are the live bodies not static)
+            return self
+                .slots
+                .par_iter_mut()
+                .zip(self.swept.par_iter_mut())
+                .with_min_len(PAR_MIN_BODIES / 4)
+                .map(|(slot, swept)| match slot.body.as_mut() {
+                    Some(body) if !body.is_static => {
+                        let renew = body.refresh_dynamic(half);
+                        *swept = body.sap_box;
+                        usize::from(renew)
+                    }
+                    _ => 0,
+                })
+                .sum();
+        }
+        let _ = parallel;
+        let mut renewed = 0;
+        for &i in &self.dynamic {
+            let Some(body) = self.slots[i as usize].body.as_mut() else {
+                continue;
+            };
+            renewed += usize::from(body.refresh_dynamic(half));
+            self.swept[i as usize] = body.sap_box;
+        }
+        renewed
+    }
+
+    /// The narrow phase ([`narrow`](Self::narrow)); with `parallel`, joined on rayon's pool
+    /// by work that does not wait for it and fills the cores its costliest pairs leave
+    /// idle: the wake-up steps of the pairs `settled` (keys, start bounds) when
+    /// scheduling. Returns the narrow phase's answers and the joined wake-up steps (`None`
+    /// when not computed).
+    fn narrow_joined(
+        &self,
+        cands: &mut [Candidate],
+        opts: &StepOptions,
+        stats: &mut StepStats,
+        settled: (&[u64], &[Option<Gap>]),
+        parallel: bool,
+    ) -> (Result<Vec<Answer>, WorldError>, Option<Wakes>) {
+        #[cfg(feature = "parallel")]
+        if parallel {
+            return rayon::join(
+                || self.narrow_parallel(cands, opts, stats),
+                || {
+                    opts.scheduling.then(|| {
+                        self.map_pairs_with(settled.0, settled.1, true, |key, start| {
+                            self.wake_step(key, start)
+                        })
+                    })
+                },
+            );
+        }
+        let _ = (parallel, settled);
+        (self.narrow(cands, opts, stats), None)
+    }
+
     /// `f` of every pair key, in order; on rayon's current pool when `parallel` (with the
     /// `parallel` feature).
     fn map_pairs<T: Send>(
@@ -1219,7 +1329,7 @@ impl World {
         f: impl Fn(u64) -> T + Sync + Send,
     ) -> Vec<T> {
         #[cfg(feature = "parallel")]
-        if parallel {
+        if parallel && keys.len() >= PAR_MIN_PAIRS {
             use rayon::prelude::*;
             return keys.par_iter().map(|&k| f(k)).collect();
         }
@@ -1237,7 +1347,7 @@ impl World {
         f: impl Fn(u64, D) -> T + Sync + Send,
     ) -> Vec<T> {
         #[cfg(feature = "parallel")]
-        if parallel {
+        if parallel && keys.len() >= PAR_MIN_PAIRS {
             use rayon::prelude::*;
             return keys
                 .par_iter()
@@ -1257,10 +1367,6 @@ impl World {
         opts: &StepOptions,
         stats: &mut StepStats,
     ) -> Result<Vec<Answer>, WorldError> {
-        #[cfg(feature = "parallel")]
-        if opts.parallel {
-            return self.narrow_parallel(cands, opts, stats);
-        }
         let mut out = Vec::with_capacity(cands.len());
         match opts.mode {
             Mode::All => {
