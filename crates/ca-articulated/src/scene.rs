@@ -213,8 +213,9 @@ pub struct Stats {
     /// Mesh CA iterations (distance evaluations) over all pairs.
     pub ca_iterations: u64,
     /// Convex-hull CA iterations (GJK evaluations) of the lower bounds, counted for the
-    /// pairs whose hulls come within `ε` (pairs proven free by their hulls report no
-    /// counters, so this undercounts the hull work).
+    /// pairs whose hulls come within `ε` and whose bound the narrow phase completed (pairs
+    /// proven free by their hulls report no counters, and bounds are computed lazily, so
+    /// this undercounts the hull work).
     pub hull_iterations: u64,
 }
 
@@ -308,6 +309,49 @@ pub struct Workspace {
     frames: Vec<Option<Transform<Interval>>>,
     /// The environment pairs' sweeps and window boxes of the current narrow phase.
     envs: Vec<EnvSweep>,
+    /// Per pair of `pcls`, whether the narrow phase knows its lower bound yet.
+    known: Vec<Lower>,
+    /// The narrow phase's queue of pairs (indices into `pcls`) by lower bound.
+    order: std::collections::BinaryHeap<std::cmp::Reverse<Queued>>,
+}
+
+/// Where the narrow phase stands with a pair's lower bound (see [`Scene::narrow_phase`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lower {
+    /// Not computed: the pair stands in the queue with the bound 0.
+    Unknown,
+    /// Hull CA's first iterate, a lower bound of the pair's bound (in [`Pcl::lower`]).
+    Partial,
+    /// Computed (in [`Pcl::lower`]).
+    Known,
+    /// Computed: none, the pair is proven free.
+    Free,
+}
+
+/// A pair in the narrow phase's queue: its lower bound (or 0 while unknown) and its index
+/// in the pair list, ordered by bound ([`f64::total_cmp`]) and then by index, as a stable
+/// sort of the list by bound orders them.
+#[derive(Clone, Copy, Debug)]
+struct Queued(f64, usize);
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
 }
 
 /// The number of equal time windows over which environment pairs get their own swept
@@ -1407,6 +1451,8 @@ impl Scene {
             stack,
             world,
             envs,
+            known,
+            order,
             ..
         } = ws;
         let world: &[Vec<Option<Transform<TaylorModel>>>] = if cached { world } else { &[] };
@@ -1423,6 +1469,82 @@ impl Scene {
             });
             Ok(envs.len() - 1)
         };
+        let culling = opts.temporal_culling || opts.mode == Mode::All;
+        // the lower bound of a pair's time of contact (CATCH Alg. 1, step 1): hull CA; the
+        // start of the first time window of an environment pair whose swept box meets an
+        // environment triangle; else the first mesh CA step when a side has no hull.
+        // With `first`, hull CA runs one iteration: its outcome is that of the full run
+        // (touching or free at once), or else the full run's first iterate, a lower bound of
+        // the full run's result (`Lower::Partial`; CA only advances).
+        let lower_of = |pcl: &Pcl,
+                        first: bool,
+                        envs: &mut Vec<EnvSweep>,
+                        stack: &mut Vec<u32>,
+                        scratch: &mut BoundedScratch,
+                        stats: &mut Stats|
+         -> Result<(Lower, f64), ArticulatedError> {
+            let (a, b, pair, _) = self.pair(motions, pcl)?;
+            let bound = if pcl.b == Part::Environment {
+                let i = env_entry(envs, pcl.a)?;
+                let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
+                envs[i]
+                    .first_hit(0, env, stack)
+                    .map(|k| k as f64 / WINDOWS as f64)
+            } else if a.hull().is_some() && b.hull().is_some() {
+                let opts = if first { ca.with_max_iterations(1) } else { ca };
+                let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &opts)?;
+                match r {
+                    Some(c) if first && c.status == Status::OutOfIterations => {
+                        return Ok((Lower::Partial, c.toc));
+                    }
+                    Some(c) => {
+                        stats.hull_iterations += u64::from(c.stats.iterations);
+                        Some(c.toc)
+                    }
+                    None => None,
+                }
+            } else {
+                let first = ca.with_max_iterations(1);
+                let r = time_of_contact_bounded(a, b, &pair, 0.0, 1.0, &first, scratch)?;
+                stats.ca_iterations += 1;
+                match r {
+                    Some(c) if c.status == Status::OutOfIterations => Some(c.toc),
+                    Some(_) => Some(0.0),
+                    None => None,
+                }
+            };
+            Ok(bound.map_or((Lower::Free, 0.0), |l| (Lower::Known, l)))
+        };
+        // With temporal culling the pairs run in the order of their lower bounds, ties in
+        // the order of the pair list (a stable sort), each until the running minimum
+        // `t_min` stops the loop. The bounds are computed lazily: a pair whose bound is not
+        // known yet stands in the queue with a lower bound of it (0, then the first hull CA
+        // iterate) and gets its bound when it comes first; only a known bound lets a pair
+        // run. A pair then runs only once every pair before it in the queue has a known
+        // bound that is no smaller (or a smaller one and has run), so the pairs run in
+        // exactly the order of the sorted bounds, with the same bounds; the pairs the loop
+        // never reaches (after a contact at `t = 0`, most of them) never complete theirs.
+        // Environment pairs get theirs at once: their windows were tested by spatial
+        // culling, and the pairs left in `ws.pcls` (the adaptive query reads them) keep
+        // every environment pair not proven free.
+        known.clear();
+        order.clear();
+        if culling {
+            for (k, pcl) in pcls.iter_mut().enumerate() {
+                let state = if pcl.b == Part::Environment {
+                    let (state, l) = lower_of(pcl, false, envs, stack, scratch, &mut out.stats)?;
+                    pcl.lower = l;
+                    state
+                } else {
+                    pcl.lower = 0.0;
+                    Lower::Unknown
+                };
+                if state != Lower::Free {
+                    order.push(std::cmp::Reverse(Queued(pcl.lower, k)));
+                }
+                known.push(state);
+            }
+        }
         let stats = &mut out.stats;
         let contact_of = |pcl: &Pcl, mut c: Contact| {
             if c.status == Status::InitiallyTouching && c.toc > 0.0 {
@@ -1434,58 +1556,17 @@ impl Scene {
                 contact: c,
             }
         };
-        let culling = opts.temporal_culling || opts.mode == Mode::All;
-        if culling {
-            // step 1: a lower bound per pair (hull CA; the first window of an environment pair
-            // whose swept box meets the environment; else the first mesh CA step when a side
-            // has no hull); pairs proven free are dropped
-            let mut k = 0;
-            while k < pcls.len() {
-                let pcl = pcls[k];
-                let (a, b, pair, _) = self.pair(motions, &pcl)?;
-                let lower = if pcl.b == Part::Environment {
-                    // the start of the first time window whose swept box meets an
-                    // environment triangle (none: the pair is free)
-                    let i = env_entry(envs, pcl.a)?;
-                    let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
-                    envs[i]
-                        .first_hit(0, env, stack)
-                        .map(|k| k as f64 / WINDOWS as f64)
-                } else if a.hull().is_some() && b.hull().is_some() {
-                    let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &ca)?;
-                    if let Some(c) = &r {
-                        stats.hull_iterations += u64::from(c.stats.iterations);
-                    }
-                    r.map(|c| c.toc)
-                } else {
-                    let first = ca.with_max_iterations(1);
-                    let r = time_of_contact_bounded(a, b, &pair, 0.0, 1.0, &first, scratch)?;
-                    stats.ca_iterations += 1;
-                    match r {
-                        Some(c) if c.status == Status::OutOfIterations => Some(c.toc),
-                        Some(_) => Some(0.0),
-                        None => None,
-                    }
-                };
-                match lower {
-                    Some(l) => {
-                        pcls[k].lower = l;
-                        k += 1;
-                    }
-                    None => {
-                        // order-preserving: pairs with equal bounds keep the order of the
-                        // pair list, so ties between contacts resolve the same way for any
-                        // superset of the pairs (the adaptive query relies on it)
-                        pcls.remove(k);
-                    }
-                }
-            }
-            // step 2: sort by lower bound
-            pcls.sort_by(|x, y| x.lower.total_cmp(&y.lower));
-        }
         // step 3: CA in that order with the running minimum
         let mut t_min = 1.0f64;
-        for pcl in pcls.iter() {
+        let mut plain = 0..if culling { 0 } else { pcls.len() };
+        loop {
+            let next = if culling {
+                order.pop().map(|std::cmp::Reverse(Queued(_, k))| k)
+            } else {
+                plain.next()
+            };
+            let Some(k) = next else { break };
+            let pcl = pcls[k];
             let end = if opts.mode == Mode::All || !opts.temporal_culling {
                 1.0
             } else {
@@ -1494,7 +1575,8 @@ impl Scene {
             // sorted: every later pair starts later still. Once a contact holds `t_min`, a
             // pair whose lower bound reaches it can only tie (its TOC is at least its lower
             // bound, and a tie does not replace the first contact), so it is not run: resting
-            // contacts (lower bound 0 everywhere) then cost one CA, not one per pair.
+            // contacts (lower bound 0 everywhere) then cost one CA, not one per pair. (A
+            // bound not known yet stands as 0, below its pair's bound: the test is sound.)
             let tied = opts.mode == Mode::Toc
                 && opts.temporal_culling
                 && !out.contacts.is_empty()
@@ -1502,7 +1584,17 @@ impl Scene {
             if pcl.lower > end || tied {
                 break;
             }
-            let (a, b, pair, frame) = self.pair(motions, pcl)?;
+            if culling && known[k] != Lower::Known {
+                let first = known[k] == Lower::Unknown;
+                let (state, l) = lower_of(&pcl, first, envs, stack, scratch, stats)?;
+                known[k] = state;
+                if state != Lower::Free {
+                    pcls[k].lower = l;
+                    order.push(std::cmp::Reverse(Queued(l, k)));
+                }
+                continue;
+            }
+            let (a, b, pair, frame) = self.pair(motions, &pcl)?;
             stats.pairs_after_temporal += 1;
             let r = if pcl.b == Part::Environment {
                 let i = env_entry(envs, pcl.a)?;
@@ -1530,12 +1622,12 @@ impl Scene {
                 c.point_b = w.transform_point3(c.point_b);
                 c.normal = w.transform_vector3(c.normal);
             }
-            let pc = contact_of(pcl, c);
+            let pc = contact_of(&pcl, c);
             match opts.mode {
                 Mode::All => out.contacts.push(pc),
                 Mode::Boolean => {
                     out.contacts.push(pc);
-                    return Ok(());
+                    break;
                 }
                 Mode::Toc => {
                     if pc.contact.toc < t_min || out.contacts.is_empty() {
@@ -1545,6 +1637,14 @@ impl Scene {
                     }
                 }
             }
+        }
+        if culling {
+            // the pairs left: those not proven free (in the order of the pair list)
+            let mut k = 0;
+            pcls.retain(|_| {
+                k += 1;
+                known[k - 1] != Lower::Free
+            });
         }
         out.contacts
             .sort_by(|x, y| x.contact.toc.total_cmp(&y.contact.toc));
