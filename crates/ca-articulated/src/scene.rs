@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
 use ccd_ca_rigid::{
     BoundedScratch, CaOptions, Contact, RigidBody, Status, time_of_contact_bounded,
-    time_of_contact_bounded_within, time_of_contact_convex_bounded,
+    time_of_contact_bounded_within, time_of_contact_convex_bounded_with_direction,
 };
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMotion};
@@ -313,6 +313,9 @@ pub struct Workspace {
     known: Vec<Lower>,
     /// The narrow phase's queue of pairs (indices into `pcls`) by lower bound.
     order: std::collections::BinaryHeap<std::cmp::Reverse<Queued>>,
+    /// Per pair the hull CA proved free in the last narrow phase, the direction of its last
+    /// distance (the adaptive query's separation certificates for the next step).
+    pub(crate) directions: Vec<(Part, Part, DVec3)>,
 }
 
 /// Where the narrow phase stands with a pair's lower bound (see [`Scene::narrow_phase`]).
@@ -1396,7 +1399,7 @@ impl Scene {
     /// The two sides of a pair with their motions. Two links of one body are seen from the
     /// frame of their deepest common ancestor (returned with the body): the motion they
     /// share does not change their distance and stays out of the bounds.
-    fn pair<'s>(
+    pub(crate) fn pair<'s>(
         &'s self,
         motions: &'s [ArticulatedMotion],
         pcl: &Pcl,
@@ -1453,8 +1456,10 @@ impl Scene {
             envs,
             known,
             order,
+            directions,
             ..
         } = ws;
+        directions.clear();
         let world: &[Vec<Option<Transform<TaylorModel>>>] = if cached { world } else { &[] };
         // the sweep of part `a` against the environment (computed once per query)
         let env_entry = |envs: &mut Vec<EnvSweep>, a: Part| -> Result<usize, ArticulatedError> {
@@ -1481,7 +1486,8 @@ impl Scene {
                         envs: &mut Vec<EnvSweep>,
                         stack: &mut Vec<u32>,
                         scratch: &mut BoundedScratch,
-                        stats: &mut Stats|
+                        stats: &mut Stats,
+                        directions: &mut Vec<(Part, Part, DVec3)>|
          -> Result<(Lower, f64), ArticulatedError> {
             let (a, b, pair, _) = self.pair(motions, pcl)?;
             let bound = if pcl.b == Part::Environment {
@@ -1492,7 +1498,10 @@ impl Scene {
                     .map(|k| k as f64 / WINDOWS as f64)
             } else if a.hull().is_some() && b.hull().is_some() {
                 let opts = if first { ca.with_max_iterations(1) } else { ca };
-                let r = time_of_contact_convex_bounded(a, b, &pair, 0.0, 1.0, &opts)?;
+                let mut n = DVec3::ZERO;
+                let r = time_of_contact_convex_bounded_with_direction(
+                    a, b, &pair, 0.0, 1.0, &opts, &mut n,
+                )?;
                 match r {
                     Some(c) if first && c.status == Status::OutOfIterations => {
                         return Ok((Lower::Partial, c.toc));
@@ -1501,7 +1510,13 @@ impl Scene {
                         stats.hull_iterations += u64::from(c.stats.iterations);
                         Some(c.toc)
                     }
-                    None => None,
+                    None => {
+                        // (the adaptive query's separation certificate for the next step)
+                        if n != DVec3::ZERO {
+                            directions.push((pcl.a, pcl.b, n));
+                        }
+                        None
+                    }
                 }
             } else {
                 let first = ca.with_max_iterations(1);
@@ -1532,7 +1547,8 @@ impl Scene {
         if culling {
             for (k, pcl) in pcls.iter_mut().enumerate() {
                 let state = if pcl.b == Part::Environment {
-                    let (state, l) = lower_of(pcl, false, envs, stack, scratch, &mut out.stats)?;
+                    let (state, l) =
+                        lower_of(pcl, false, envs, stack, scratch, &mut out.stats, directions)?;
                     pcl.lower = l;
                     state
                 } else {
@@ -1586,7 +1602,7 @@ impl Scene {
             }
             if culling && known[k] != Lower::Known {
                 let first = known[k] == Lower::Unknown;
-                let (state, l) = lower_of(&pcl, first, envs, stack, scratch, stats)?;
+                let (state, l) = lower_of(&pcl, first, envs, stack, scratch, stats, directions)?;
                 known[k] = state;
                 if state != Lower::Free {
                     pcls[k].lower = l;

@@ -660,6 +660,7 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
     if start >= end {
         return Ok(None);
     }
+    let mut direction = DVec3::ZERO;
     in_window(
         a,
         b,
@@ -667,9 +668,142 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
         start,
         opts,
         |a, b, motion, opts, limit, down| {
-            convex_bounded_run(a, b, motion, start, end, opts, limit, down)
+            convex_bounded_run(a, b, motion, start, end, opts, limit, down, &mut direction)
         },
     )
+}
+
+/// [`time_of_contact_convex_bounded`], also giving the unit direction (from A to B, in the
+/// coordinates of `motion`'s poses) of the last distance computed, or zero when there was
+/// none: a good certificate direction for [`convex_apart_along`] in the next window of a
+/// motion that continues (any direction is a sound one; a good one makes the certificate
+/// hold).
+///
+/// # Errors
+/// Those of [`time_of_contact_convex_bounded`].
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{convex_apart_along, time_of_contact_convex_bounded_with_direction, CaOptions, RigidBody, RigidPair};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?;
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// let near = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(2.5, 0.0, 0.0)))?;
+/// let pair = RigidPair { a: &still, b: &near };
+/// let mut n = DVec3::ZERO;
+/// let c = time_of_contact_convex_bounded_with_direction(&body, &body, &pair, 0.0, 1.0, &CaOptions::default(), &mut n)?;
+/// assert!(c.is_none() && n.x > 0.9);
+/// // the same direction proves the pair apart over the step without GJK
+/// assert!(convex_apart_along(&body, &body, &pair, n, 0.0, 1.0, &CaOptions::default())?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn time_of_contact_convex_bounded_with_direction<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+    direction: &mut DVec3,
+) -> Result<Option<Contact>, CaError> {
+    *direction = DVec3::ZERO;
+    crate::mesh_mesh::check_options(opts)?;
+    check_window(start, end)?;
+    if a.hull().is_none() || b.hull().is_none() {
+        return Err(CaError::MissingHull);
+    }
+    if start >= end {
+        return Ok(None);
+    }
+    in_window(
+        a,
+        b,
+        motion,
+        start,
+        opts,
+        |a, b, motion, opts, limit, down| {
+            convex_bounded_run(a, b, motion, start, end, opts, limit, down, direction)
+        },
+    )
+}
+
+/// Whether the convex hulls of A and B (built with [`RigidBody::with_hull`]) stay more than
+/// the tolerance `ε` apart over the whole window `[start, end]`, proven along the one
+/// direction `n` (any length; a separating direction cached from an earlier query, see
+/// [`time_of_contact_convex_bounded_with_direction`]): the width of the hulls' separating
+/// slab along `n` at `start` (exact support functions, rounding allowed for), less `ε`,
+/// exceeds how far the bodies' points can move along `n` over the window (the motion's speed
+/// bounds with the bodies' radii). `true` proves the pair free over the window, as an
+/// apart bounding-volume test does (the hull CA would not report it); `false` proves
+/// nothing (a poor direction, a closing motion, speed bounds that do not cover the whole
+/// window, a zero or non-finite `n`, or coordinates outside the unscaled range of
+/// [`MAX_COORDINATE`]).
+///
+/// # Errors
+/// [`CaError::MissingHull`], and the errors of [`time_of_contact_bounded`] for the
+/// options, the window and poses outside the supported domain.
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{convex_apart_along, CaOptions, RigidBody, RigidPair};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?;
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// let moving = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
+/// let pair = RigidPair { a: &still, b: &moving };
+/// let opts = CaOptions::default();
+/// assert!(convex_apart_along(&body, &body, &pair, DVec3::X, 0.0, 0.25, &opts)?);
+/// assert!(!convex_apart_along(&body, &body, &pair, DVec3::X, 0.0, 1.0, &opts)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convex_apart_along<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    n: DVec3,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+) -> Result<bool, CaError> {
+    crate::mesh_mesh::check_options(opts)?;
+    check_window(start, end)?;
+    let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
+        return Err(CaError::MissingHull);
+    };
+    check_vertices(a, b)?;
+    if !n.is_finite() || n == DVec3::ZERO {
+        return Ok(false);
+    }
+    let (pa, pb, slack) = poses_in_domain(motion, start, a, b, MAX_COORDINATE, 1.0)?;
+    let g = max_abs([pa.translation, pb.translation])
+        .max(a.max_abs_coordinate())
+        .max(b.max_abs_coordinate());
+    if rescale_factors(g).is_some() {
+        return Ok(false);
+    }
+    if start >= end {
+        return Ok(true);
+    }
+    let gap = hull_gap(ha, &pa, hb, &pb, n);
+    let ([sa, sb], until) = bounds_until(motion, start, end, end - start);
+    if until < end {
+        return Ok(false);
+    }
+    let mu = sa.bound(n, a.radius()) + sb.bound(n, b.radius());
+    let margin = (opts.tolerance + slack) * n.length();
+    // (NaN anywhere: false) the closing over the window, rounded up
+    let closing = mu * (end - start) * (1.0 + 1e-12);
+    Ok(gap - margin > closing)
 }
 
 /// The CA loop of [`time_of_contact_convex_bounded`] (input checked, coordinates in the
@@ -684,6 +818,7 @@ fn convex_bounded_run(
     opts: &CaOptions,
     limit: f64,
     down: f64,
+    direction: &mut DVec3,
 ) -> Result<Option<Contact>, CaError> {
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
@@ -733,6 +868,7 @@ fn convex_bounded_run(
         let mu = |n: DVec3| sa.bound(n, ra) + sb.bound(n, rb);
         let mut step = 0.0f64;
         if let Some(n) = r.normal.try_normalize() {
+            *direction = n;
             let gap = hull_gap(ha, &pa, hb, &pb, n).min(r.distance);
             step = key_along(eps, slack, gap, n, mu(n));
         }

@@ -86,8 +86,9 @@ mod traverse;
 
 pub use body::RigidBody;
 pub use bounded::{
-    BoundedScratch, PairMotion, RigidPair, SpeedBound, time_of_contact_bounded,
+    BoundedScratch, PairMotion, RigidPair, SpeedBound, convex_apart_along, time_of_contact_bounded,
     time_of_contact_bounded_within, time_of_contact_convex_bounded,
+    time_of_contact_convex_bounded_with_direction,
 };
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};

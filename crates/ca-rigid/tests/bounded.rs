@@ -1,14 +1,18 @@
 //! The window CA under any `PairMotion` ([`time_of_contact_bounded`]) against the same
 //! brute-force reference as `ca_reference.rs` (dense sampling + bisection with exact
 //! triangle distances): never a miss, `toc ≤ τ_ref`, distance at `toc ≤ ε`; the hull variant
-//! is a lower bound of the mesh one; a window resumed from the hull bound agrees.
+//! is a lower bound of the mesh one; a window resumed from the hull bound agrees; a
+//! separation certificate along a cached direction (`convex_apart_along`) holds at every
+//! sampled time of its window.
 
 mod support;
 
 use ccd_ca_rigid::{
-    BoundedScratch, CaOptions, RigidBody, RigidPair, Status, time_of_contact_bounded,
-    time_of_contact_convex_bounded,
+    BoundedScratch, CaOptions, RigidBody, RigidPair, Status, convex_apart_along,
+    time_of_contact_bounded, time_of_contact_convex_bounded,
+    time_of_contact_convex_bounded_with_direction,
 };
+use ccd_geometry::glam::DVec3;
 use proptest::prelude::*;
 use std::sync::Arc;
 use support::*;
@@ -76,6 +80,41 @@ proptest! {
         if let (Some(c), Some(r)) = (res, reference) && c.toc > 0.0 && r > 0.0 {
             let early = time_of_contact_bounded(&ba, &bb, &pair, 0.0, 0.5 * c.toc, &opts, &mut scratch).unwrap();
             prop_assert!(early.is_none() || early.is_some_and(|e| e.toc < 0.5 * c.toc));
+        }
+    }
+
+    #[test]
+    fn a_separation_certificate_keeps_the_pair_apart(
+        a in shapes(),
+        b in shapes(),
+        ma in motion(1.6),
+        mb in motion(1.6),
+        s in 0.0..0.9f64,
+        len in 0.0..0.6f64,
+        n in unit(),
+        cached in any::<bool>(),
+    ) {
+        let (ba, bb) = (hull_body(&body(a.clone())), hull_body(&body(b.clone())));
+        let opts = CaOptions::default().with_tolerance(EPS);
+        let pair = RigidPair { a: &ma, b: &mb };
+        let e = (s + len).min(1.0);
+        // the direction: the hull CA's last one over the window before (as the adaptive
+        // articulated query caches it from the last step), or any
+        let mut dir = n;
+        if cached && s > 0.0 {
+            let mut d = DVec3::ZERO;
+            let r = time_of_contact_convex_bounded_with_direction(&ba, &bb, &pair, 0.0, s, &opts, &mut d).unwrap();
+            if r.is_none() {
+                prop_assert!(d != DVec3::ZERO && (d.length() - 1.0).abs() < 1e-9, "direction {d}");
+                dir = d;
+            }
+        }
+        if convex_apart_along(&ba, &bb, &pair, dir, s, e, &opts).unwrap() {
+            for k in 0..=200 {
+                let t = s + (e - s) * f64::from(k) / 200.0;
+                let d = distance_at(&a, &ma, &b, &mb, t);
+                prop_assert!(d > EPS, "certified apart over [{s}, {e}] along {dir}, but {d} apart at {t}");
+            }
         }
     }
 }

@@ -40,10 +40,26 @@ use crate::{ArticulatedModel, Joint, KinematicsError, LinkId, Pose, RigidMotion}
 /// assert!(mu > 0.0);
 /// # Ok::<(), ccd_kinematics::KinematicsError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ArticulatedMotion {
     parents: Vec<Option<LinkId>>,
     motions: Vec<RigidMotion>,
+}
+
+impl Clone for ArticulatedMotion {
+    fn clone(&self) -> Self {
+        Self {
+            parents: self.parents.clone(),
+            motions: self.motions.clone(),
+        }
+    }
+
+    /// Reuses `self`'s buffers (a query that copies each step's motions into a workspace
+    /// allocates nothing).
+    fn clone_from(&mut self, source: &Self) {
+        self.parents.clone_from(&source.parents);
+        self.motions.clone_from(&source.motions);
+    }
 }
 
 impl ArticulatedMotion {
