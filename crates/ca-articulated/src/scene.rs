@@ -283,7 +283,7 @@ pub struct Workspace {
     /// query's spatial culling computed them (`None` elsewhere: the links whose interval
     /// swept boxes meet nothing, and their ancestors' when no descendant needs them; reused
     /// by the environment sweeps).
-    world: Vec<Vec<Option<Transform<TaylorModel>>>>,
+    pub(crate) world: Vec<Vec<Option<Transform<TaylorModel>>>>,
     /// The same in interval arithmetic (every link: the interval swept boxes come first in
     /// both kinds of query).
     world_iv: Vec<Vec<Option<Transform<Interval>>>>,
@@ -1433,6 +1433,19 @@ impl Scene {
     ) -> Result<(), ArticulatedError> {
         ws.envs.clear();
         self.narrow_phase_with(ws, opts, out, false)
+    }
+
+    /// [`Scene::narrow_phase`] with `ws.world` holding Taylor-model world transforms of
+    /// links of this query's motions (`None` where not computed), composed as the full
+    /// query composes them: the environment sweeps start from them.
+    pub(crate) fn narrow_phase_cached(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        ws.envs.clear();
+        self.narrow_phase_with(ws, opts, out, true)
     }
 
     /// [`Scene::narrow_phase`]; `cached`: `ws.world` holds this query's Taylor-model world

@@ -654,6 +654,7 @@ impl AdaptiveScene {
             return r;
         }
         self.path = StepPath::Adaptive;
+        let mut refined = true;
         if ws.pcls.len() > REFINE_PER_PART * parts {
             self.path = StepPath::Refined;
             self.refine(ws, opts, env_tree.as_deref(), false)?;
@@ -665,6 +666,8 @@ impl AdaptiveScene {
             self.path = StepPath::EnvRefined;
             self.refine(ws, opts, env_tree.as_deref(), true)?;
             out.stats.pairs_after_spatial = ws.pcls.len() as u64;
+        } else {
+            refined = false;
         }
         let key = (
             self.scene.bodies().len(),
@@ -682,7 +685,18 @@ impl AdaptiveScene {
         };
         let culled = ws.pcls.len();
         self.certify(ws, opts)?;
-        let r = self.scene.narrow_phase(ws, opts, out);
+        let r = if refined {
+            // the refinement's Taylor-model world transforms (the full query's, bit for
+            // bit) start the environment sweeps of the narrow phase
+            ws.world.resize_with(self.taylor.len(), Vec::new);
+            for (w, t) in ws.world.iter_mut().zip(&self.taylor) {
+                w.clear();
+                w.extend(t.iter().map(|s| s.as_ref().map(|(tr, _)| *tr)));
+            }
+            self.scene.narrow_phase_cached(ws, opts, out)
+        } else {
+            self.scene.narrow_phase(ws, opts, out)
+        };
         if self.separations.len() > SEPARATIONS_PER_PART * parts {
             self.separations.clear();
         }
