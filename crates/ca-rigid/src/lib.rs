@@ -20,7 +20,10 @@
 //!
 //! Bodies under other motions (links of articulated bodies) use [`time_of_contact_bounded`]
 //! and [`time_of_contact_convex_bounded`]: the same advancement for any [`PairMotion`] (poses
-//! plus per-body [`SpeedBound`]s) inside a search window `[start, end]`.
+//! plus per-body [`SpeedBound`]s) inside a search window `[start, end]`. Between steps of a
+//! motion that continues, [`time_of_contact_convex_bounded_with_direction`] also gives the
+//! direction of its last hull distance, and [`convex_apart_along`] proves a pair free over
+//! the next window along such a direction without a GJK distance (temporal coherence).
 //!
 //! Conventions: meshes in their local frames, shared as `Arc<MeshBvh<Rss>>`; motions are
 //! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]`, turning
