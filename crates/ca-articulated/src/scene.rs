@@ -1425,27 +1425,19 @@ impl Scene {
     }
 
     /// Lower bounds, sorting and CA with temporal culling (CATCH Alg. 1).
+    ///
+    /// `cached`: `ws.world` holds Taylor-model world transforms of links of this query's
+    /// motions (`None` where not computed), composed as the full query composes them, and
+    /// the environment sweeps start from them.
     pub(crate) fn narrow_phase(
         &self,
         ws: &mut Workspace,
         opts: &QueryOptions,
         out: &mut QueryResult,
+        cached: bool,
     ) -> Result<(), ArticulatedError> {
         ws.envs.clear();
-        self.narrow_phase_with(ws, opts, out, false)
-    }
-
-    /// [`Scene::narrow_phase`] with `ws.world` holding Taylor-model world transforms of
-    /// links of this query's motions (`None` where not computed), composed as the full
-    /// query composes them: the environment sweeps start from them.
-    pub(crate) fn narrow_phase_cached(
-        &self,
-        ws: &mut Workspace,
-        opts: &QueryOptions,
-        out: &mut QueryResult,
-    ) -> Result<(), ArticulatedError> {
-        ws.envs.clear();
-        self.narrow_phase_with(ws, opts, out, true)
+        self.narrow_phase_with(ws, opts, out, cached)
     }
 
     /// [`Scene::narrow_phase`]; `cached`: `ws.world` holds this query's Taylor-model world

@@ -652,25 +652,8 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
     end: f64,
     opts: &CaOptions,
 ) -> Result<Option<Contact>, CaError> {
-    crate::mesh_mesh::check_options(opts)?;
-    check_window(start, end)?;
-    if a.hull().is_none() || b.hull().is_none() {
-        return Err(CaError::MissingHull);
-    }
-    if start >= end {
-        return Ok(None);
-    }
     let mut direction = DVec3::ZERO;
-    in_window(
-        a,
-        b,
-        motion,
-        start,
-        opts,
-        |a, b, motion, opts, limit, down| {
-            convex_bounded_run(a, b, motion, start, end, opts, limit, down, &mut direction)
-        },
-    )
+    time_of_contact_convex_bounded_with_direction(a, b, motion, start, end, opts, &mut direction)
 }
 
 /// [`time_of_contact_convex_bounded`], also giving the unit direction (from A to B, in the

@@ -685,7 +685,7 @@ impl AdaptiveScene {
         };
         let culled = ws.pcls.len();
         self.certify(ws, opts)?;
-        let r = if refined {
+        if refined {
             // the refinement's Taylor-model world transforms (the full query's, bit for
             // bit) start the environment sweeps of the narrow phase
             ws.world.resize_with(self.taylor.len(), Vec::new);
@@ -693,10 +693,8 @@ impl AdaptiveScene {
                 w.clear();
                 w.extend(t.iter().map(|s| s.as_ref().map(|(tr, _)| *tr)));
             }
-            self.scene.narrow_phase_cached(ws, opts, out)
-        } else {
-            self.scene.narrow_phase(ws, opts, out)
-        };
+        }
+        let r = self.scene.narrow_phase(ws, opts, out, refined);
         if self.separations.len() > SEPARATIONS_PER_PART * parts {
             self.separations.clear();
         }
