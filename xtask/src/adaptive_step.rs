@@ -32,6 +32,15 @@ pub(crate) struct AdaptiveStepArgs {
     /// (for a profiler).
     #[arg(long)]
     only: Option<String>,
+    /// With `--only`: run steps before this one once, then repeat only the steps from it on
+    /// (`--reps` times, each from a copy of the state reached), to profile late steps alone.
+    #[arg(long, default_value_t = 0)]
+    from: usize,
+    /// With `--only`: repeat the steps before this one only (default: all `--steps`; the
+    /// scene's motion spans `--steps`, so change this, not `--steps`, to profile early
+    /// steps alone).
+    #[arg(long)]
+    to: Option<usize>,
     /// Print every step's times.
     #[arg(long)]
     verbose: bool,
@@ -50,12 +59,28 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
         bail!("{} has {links} joints per body", args.scene);
     }
     if let Some(only) = &args.only {
+        let to = args.to.unwrap_or(args.steps).min(args.steps);
+        if args.from >= to {
+            bail!("--from {} must be below --to / --steps {to}", args.from);
+        }
         let opts = QueryOptions::default();
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+        let mut warm = AdaptiveScene::new(scene.clone());
+        for k in 0..args.from {
+            let s: Vec<AdaptiveStep<'_>> = motions
+                .iter()
+                .map(|m| AdaptiveStep {
+                    q0: &m.steps[k].0,
+                    q1: &m.steps[k].1,
+                    active: &m.active,
+                })
+                .collect();
+            warm.query_with(&s, &opts, &mut ws, &mut out)?;
+        }
         let t = Instant::now();
         for _ in 0..args.reps {
-            let mut adaptive = AdaptiveScene::new(scene.clone());
-            for k in 0..args.steps {
+            let mut adaptive = warm.clone();
+            for k in args.from..to {
                 match only.as_str() {
                     "adaptive" => {
                         let s: Vec<AdaptiveStep<'_>> = motions
@@ -86,7 +111,7 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
             "{} {} active, {only} only: {:.4} ms per step",
             args.scene,
             args.active,
-            t.elapsed().as_secs_f64() * 1e3 / (args.reps * args.steps) as f64
+            t.elapsed().as_secs_f64() * 1e3 / (args.reps * (to - args.from)) as f64
         );
         return Ok(());
     }

@@ -83,6 +83,17 @@ pub trait Enclosure:
     fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
         f.mul_interval(a) + g.mul_interval(b).add_interval(c)
     }
+    /// `f a + g b + c` for uncertain constants given as round-to-nearest values with one
+    /// radius: `a`, `b`, `c` each anywhere within `rad` of the value given (the output of
+    /// [`crate::ConstantVelocity::abc_nearest`]). The default is
+    /// [`Enclosure::lin2_interval`] on the intervals `[v − rad, v + rad]`; intervals fuse
+    /// it with the scalar products.
+    #[inline]
+    #[must_use]
+    fn lin2_point(f: &Self, a: f64, g: &Self, b: f64, c: f64, rad: f64) -> Self {
+        let iv = |v: f64| Interval::new(v - rad, v + rad);
+        Self::lin2_interval(f, iv(a), g, iv(b), iv(c))
+    }
     /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for constants `x`: a row of a matrix times a point.
     /// The default computes the products and sums one by one, left to right; Taylor
     /// models and intervals fuse them.
@@ -168,6 +179,10 @@ impl Enclosure for Interval {
     #[inline]
     fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {
         Interval::fused_lin2(*f, a, *g, b, c)
+    }
+    #[inline]
+    fn lin2_point(f: &Self, a: f64, g: &Self, b: f64, c: f64, rad: f64) -> Self {
+        Interval::fused_lin2_point(*f, a, *g, b, c, rad)
     }
     #[inline]
     fn dot3_const(a: [&Self; 3], x: [f64; 3], c: Option<&Self>) -> Self {

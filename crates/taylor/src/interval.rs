@@ -574,6 +574,26 @@ impl Interval {
         fused_sum(r).unwrap_or_else(|| f * a + (g * b + c))
     }
 
+    /// `f a + g b + c` for `a`, `b`, `c` anywhere within `rad` of the scalars given,
+    /// rounded outward once (see [`Interval::fused_dot3`]): `f a + g b + c` over those
+    /// ranges lies within `rad (|f| + |g| + 1)` of `f a₀ + g b₀ + c₀` over `f` and `g`
+    /// (`|f|`, `|g|` the magnitudes), so that spread, rounded up by a relative `4 ε`
+    /// (three roundings of positive terms), is the fourth range of the fused sum.
+    #[inline]
+    pub(crate) fn fused_lin2_point(f: Self, a: f64, g: Self, b: f64, c: f64, rad: f64) -> Self {
+        let spread = rad * (f.mag() + g.mag() + 1.0) * (1.0 + 4.0 * f64::EPSILON);
+        let r = [
+            scaled_range(f, a),
+            scaled_range(g, b),
+            (c, c),
+            (-spread, spread),
+        ];
+        fused_sum(r).unwrap_or_else(|| {
+            let iv = |v: f64| Interval::new(v - rad, v + rad);
+            Self::fused_lin2(f, iv(a), g, iv(b), iv(c))
+        })
+    }
+
     /// `a₀ x₀ + a₁ x₁ + a₂ x₂ (+ c)` for scalars `x`, rounded outward once (see
     /// [`Interval::fused_dot3`]).
     #[inline]
@@ -764,6 +784,54 @@ impl From<f64> for Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod lin2_point {
+        use super::*;
+        use num_rational::BigRational;
+        use proptest::prelude::*;
+
+        fn q(x: f64) -> BigRational {
+            BigRational::from_float(x).expect("finite")
+        }
+
+        /// A point of `iv` picked by `s ∈ [0, 1]` (ends included), as a rational.
+        fn at(iv: Interval, s: f64) -> BigRational {
+            let (lo, hi) = (q(iv.lo()), q(iv.hi()));
+            let s = q(s);
+            &lo + (&hi - &lo) * s
+        }
+
+        fn side() -> impl Strategy<Value = f64> {
+            prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0f64]
+        }
+
+        fn range() -> impl Strategy<Value = Interval> {
+            prop_oneof![
+                (-1.0..1.0f64, 0.0..0.5f64).prop_map(|(a, w)| Interval::new(a, (a + w).min(1.0))),
+                (-1e3..1e3f64, -1e3..1e3f64).prop_map(|(a, b)| Interval::new(a, b)),
+                (-1.0..1.0f64).prop_map(Interval::point),
+            ]
+        }
+
+        proptest! {
+            /// `f a + g b + c` over every point of `f`, `g` and of `[v − rad, v + rad]` for
+            /// the coefficients (ends included) is inside the fused result, checked in
+            /// exact rational arithmetic.
+            #[test]
+            fn encloses_every_point(
+                f in range(), g in range(),
+                a in -3.0..3.0f64, b in -3.0..3.0f64, c in -3.0..3.0f64,
+                rad in prop_oneof![Just(0.0), 1e-300..1e-12f64, 1e-6..1.0f64],
+                sides in (side(), side(), side(), side(), side()),
+            ) {
+                let got = Interval::fused_lin2_point(f, a, g, b, c, rad);
+                let (sf, sg, sa, sb, sc) = sides;
+                let coef = |v: f64, s: f64| q(v) + q(rad) * (q(2.0 * s) - q(1.0));
+                let exact = at(f, sf) * coef(a, sa) + at(g, sg) * coef(b, sb) + coef(c, sc);
+                prop_assert!(q(got.lo()) <= exact && exact <= q(got.hi()), "{got:?}");
+            }
+        }
+    }
 
     #[test]
     fn arithmetic_contains_exact_results() {

@@ -205,10 +205,83 @@ impl ConstantVelocity {
         }
     }
 
-    /// The matrices `A, B, C` of Eq. 9 as interval matrices `[row][col]`, computed in
-    /// outward-rounded arithmetic so they enclose the exact values for the stored inputs.
+    /// The matrices `A, B, C` of Eq. 9 as interval matrices `[row][col]`, enclosing the
+    /// exact values for the stored inputs.
+    ///
+    /// Computed in round-to-nearest f64 with one error bound for all 27 entries (see
+    /// [`ConstantVelocity::abc_nearest`]), which costs a fraction of entry-by-entry
+    /// outward rounding for intervals a few ulps wider at most; inputs for which that
+    /// bound is not finite take the outward-rounded interval path.
     #[must_use]
     pub fn abc(&self) -> [[[Interval; 3]; 3]; 3] {
+        let Some((m, rad)) = self.abc_nearest() else {
+            return self.abc_outward();
+        };
+        let mut out = [[[Interval::ZERO; 3]; 3]; 3];
+        for (o, v) in out.iter_mut().zip(&m) {
+            for (o, v) in o.iter_mut().zip(v) {
+                for (o, &v) in o.iter_mut().zip(v) {
+                    *o = Interval::new(v - rad, v + rad);
+                }
+            }
+        }
+        out
+    }
+
+    /// `A, B, C` (as [`ConstantVelocity::abc`]) in round-to-nearest f64, with a radius
+    /// `r` such that every exact entry lies within `r` of its computed value (the
+    /// endpoints `v ± r`, rounded to nearest, still enclose it); `None` when an input or the
+    /// radius is not finite or is so large (above 10²⁸⁰) that an entry could overflow.
+    ///
+    /// Bound, with `u = 2⁻⁵³`, `m_u = max |u_k|`, `m_r = max |R₀ᵢⱼ|`, `K = m_u² m_r`
+    /// (first-order terms; the factor 2 of the radius covers the higher-order ones and
+    /// the rounding of the radius and of `v ± r`): `uᵀR₀ⱼ = Σₖ uₖ Rₖⱼ` summed left to
+    /// right is within `γ₃ Σ|uₖ Rₖⱼ| ≤ 9u m_u m_r` of its exact value; `Cᵢⱼ = uᵢ (uᵀR₀ⱼ)`
+    /// within `m_u · 9u m_u m_r + u |Cᵢⱼ| ≤ 12u K`; `Aᵢⱼ = Rᵢⱼ − Cᵢⱼ` within
+    /// `12u K + u(m_r + 3K) = 15u K + u m_r`; `Bᵢⱼ = u_p z − u_q y` within
+    /// `γ₂ (|u_p z| + |u_q y|) ≤ 4u m_u m_r`. Each product can also lose `2⁻¹⁰⁷⁵` to
+    /// underflow (a few per entry). The radius taken is
+    /// `32u (K + m_r + m_u m_r) + 64 · 2⁻¹⁰⁷⁴`, at least twice every bound.
+    #[must_use]
+    pub fn abc_nearest(&self) -> Option<([[[f64; 3]; 3]; 3], f64)> {
+        let u = self.axis.to_array();
+        let cols = [
+            self.rotation.x_axis,
+            self.rotation.y_axis,
+            self.rotation.z_axis,
+        ];
+        let m_u = u[0].abs().max(u[1].abs()).max(u[2].abs());
+        let m_r = cols
+            .iter()
+            .map(|c| c.abs().max_element())
+            .fold(0.0_f64, f64::max);
+        let rad =
+            16.0 * f64::EPSILON * (m_u * m_u * m_r + m_r + m_u * m_r) + 64.0 * f64::from_bits(1);
+        // (`max` skips NaN: the inputs are checked separately)
+        if !(self.axis.is_finite() && self.rotation.is_finite() && rad < 1e280) {
+            return None;
+        }
+        let mut a = [[0.0; 3]; 3];
+        let mut b = [[0.0; 3]; 3];
+        let mut c = [[0.0; 3]; 3];
+        for (j, col) in cols.iter().enumerate() {
+            let (x, y, z) = (col.x, col.y, col.z);
+            let ut_r = u[0] * x + u[1] * y + u[2] * z;
+            let r = [x, y, z];
+            for i in 0..3 {
+                c[i][j] = u[i] * ut_r;
+                a[i][j] = r[i] - c[i][j];
+            }
+            b[0][j] = u[1] * z - u[2] * y;
+            b[1][j] = u[2] * x - u[0] * z;
+            b[2][j] = u[0] * y - u[1] * x;
+        }
+        Some(([a, b, c], rad))
+    }
+
+    /// [`ConstantVelocity::abc`] entry by entry in outward-rounded interval arithmetic.
+    #[must_use]
+    fn abc_outward(&self) -> [[[Interval; 3]; 3]; 3] {
         let u = self.axis.to_array().map(Interval::point);
         let r = |i: usize, j: usize| Interval::point(self.rotation.col(j)[i]);
         let mut a = [[Interval::ZERO; 3]; 3];

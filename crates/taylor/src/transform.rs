@@ -279,12 +279,19 @@ impl<E: Enclosure> Transform<E> {
                 translation,
             };
         }
-        let [a, b, c] = m.abc();
         let cos = E::cos_affine(m.angle(), 0.0, domain);
         let sin = E::sin_affine(m.angle(), 0.0, domain);
-        let rows = std::array::from_fn(|i| {
-            std::array::from_fn(|j| E::lin2_interval(&cos, a[i][j], &sin, b[i][j], c[i][j]))
-        });
+        let rows = match m.abc_nearest() {
+            Some(([a, b, c], rad)) => std::array::from_fn(|i| {
+                std::array::from_fn(|j| E::lin2_point(&cos, a[i][j], &sin, b[i][j], c[i][j], rad))
+            }),
+            None => {
+                let [a, b, c] = m.abc();
+                std::array::from_fn(|i| {
+                    std::array::from_fn(|j| E::lin2_interval(&cos, a[i][j], &sin, b[i][j], c[i][j]))
+                })
+            }
+        };
         Self {
             rotation: Mat3 { rows },
             translation: Vec3 {
