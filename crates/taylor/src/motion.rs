@@ -183,10 +183,16 @@ impl ConstantVelocity {
         self.displacement
     }
 
-    /// `R(t)` in f64.
+    /// `R(t)` in f64 (`R₀` itself at `t = 0` and for a motion without rotation: the
+    /// rotation by a zero angle is the identity, so the product would return `R₀` up to
+    /// the signs of zero entries, after a `sin_cos` and a matrix product).
     #[must_use]
     pub fn rotation_at(&self, t: f64) -> DMat3 {
-        DMat3::from_axis_angle(self.axis, self.angle * t) * self.rotation
+        let angle = self.angle * t;
+        if angle == 0.0 {
+            return self.rotation;
+        }
+        DMat3::from_axis_angle(self.axis, angle) * self.rotation
     }
 
     /// `T(t) = c + t s` in f64.
