@@ -17,7 +17,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
-use crate::midrad::{MidRadMotion, carry, clear_of};
+use crate::midrad::{MidRadMotion, carry, clear_of, corner_box};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
 /// How one articulated body moves during a query step.
@@ -849,8 +849,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Interval swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`,
-    /// into `ws.boxes`, with the interval world transforms of each body's links left in
+    /// Interval swept boxes of every part with geometry over `[0, 1]` (the OBB corners'
+    /// box in midpoint–radius form, [`corner_box`]), inflated by `ε/2`, into `ws.boxes`, with the interval world transforms of each body's links left in
     /// `worlds` (one entry per body), and in `ws.rel` the links' transforms relative to the
     /// root link of their tree (`ws.roots`: that root): two links of one tree seen from
     /// their root's frame move only as the chain between them does, without the root's
@@ -907,7 +907,8 @@ impl Scene {
             }
             for (id, shape) in body.shapes() {
                 if let Some(w) = &world[id.index()] {
-                    let bx = w.aabb_of_corners(shape.obb_corners());
+                    let corners = shape.obb_corners();
+                    let bx = corner_box(w, corners).unwrap_or_else(|| w.aabb_of_corners(corners));
                     ws.boxes
                         .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
                 }
@@ -919,7 +920,7 @@ impl Scene {
         }
         for (i, r) in self.rigid.iter().enumerate() {
             let tr: Transform<Interval> = r.motion.enclosure::<Interval>(Interval::UNIT)?;
-            let bx = tr.aabb_of_corners(&r.corners);
+            let bx = corner_box(&tr, &r.corners).unwrap_or_else(|| tr.aabb_of_corners(&r.corners));
             ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
         }
         Ok(())
