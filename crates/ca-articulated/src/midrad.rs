@@ -53,7 +53,8 @@
 //! ([`mid_rad`]), so `rm ± rr` holds every rotation the interval matrix holds.
 
 use ccd_geometry::Aabb;
-use ccd_taylor::{Interval, Transform};
+use ccd_kinematics::RigidMotion;
+use ccd_taylor::{ConstantVelocity, Enclosure, Interval, Transform};
 use glam::DVec3;
 
 use crate::body::Piece;
@@ -323,8 +324,114 @@ pub(crate) fn corner_box(w: &Transform<Interval>, corners: &[DVec3; 8]) -> Optio
     Some(Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi)))
 }
 
+/// The rotation rows of a turning constant-velocity motion over `t ∈ [0, 1]`
+/// (`R(t) = cos(ωt) A + sin(ωt) B + C`, [`ConstantVelocity`]) as intervals, evaluated in
+/// midpoint–radius form: `A = R₀ − u uᵀR₀`, `B = u × R₀` and `C = u uᵀR₀` in plain f64
+/// from the stored `u`, `R₀`; the interval enclosures of `cos(ωt)` and `sin(ωt)` (the
+/// same as [`Transform::from_motion`]'s) as `cm ± cr`, `sm ± sr` ([`mid_rad`]); each
+/// entry `cm A + sm B + C ± (cr |A| + sr |B|)`, which holds `c A + s B + C` for every `c`,
+/// `s` in the enclosures, widened by one rounding bound. Over the reals this is what
+/// [`Transform::from_motion`] computes with interval `A`, `B`, `C` (an interval times a
+/// point is `mid·x ± rad·|x|`; its `A`, `B`, `C` are the exact values widened by rounding),
+/// so the entries agree up to rounding.
+///
+/// Rounding: each end `fl(mid ± rad)` is a tree over the inputs `u`, `R₀`, `cm`, `cr`,
+/// `sm`, `sr` with at most 9 rounded operations per leaf (`uᵀR₀` 3, `C` 4, `A` 5, `cm A`
+/// 6, two sums 8, `± rad` 9), so it is within `γ₉ T` of the exact end, where `T`, the
+/// tree with absolute values, is at most `(|cm| + cr)(|R₀ᵢⱼ| + |uᵢ| Σₖ|uₖ||R₀ₖⱼ|) +
+/// (|sm| + sr)(|u_a||R₀_bj| + |u_b||R₀_aj|) + |uᵢ| Σₖ|uₖ||R₀ₖⱼ| ≤ ρ (κ (1 + U + U²) + U²)`
+/// with `ρ = max |R₀ᵢⱼ|`, `U = ‖u‖₁`, `κ = max(|cm| + cr, |sm| + sr)`. That bound, `T̂`,
+/// is computed from non-negative terms with at most 7 roundings; the end moved out by
+/// `err = 16 ε T̂ + f64::MIN_POSITIVE (1 + U)(1 + κ)` (`16 ε = 32 u`; the subnormal term
+/// covers the products' absolute underflow errors, at most 2⁻¹⁰⁷⁵ each, multiplied
+/// afterwards by at most `U κ`) and rounded once more stays outside: `err ≥ 32 u (1 − γ₈) T`
+/// covers `γ₉ T + u (T + γ₉ T + err)`. `None` when an end is not finite (the caller
+/// falls back to [`Transform::from_motion`]).
+fn rotation_rows(m: &ConstantVelocity) -> Option<[[Interval; 3]; 3]> {
+    let cos = <Interval as Enclosure>::cos_affine(m.angle(), 0.0, Interval::UNIT);
+    let sin = <Interval as Enclosure>::sin_affine(m.angle(), 0.0, Interval::UNIT);
+    let (cm, cr) = mid_rad(cos)?;
+    let (sm, sr) = mid_rad(sin)?;
+    let u = m.axis().to_array();
+    let r0 = m.rotation();
+    let cols = [
+        r0.x_axis.to_array(),
+        r0.y_axis.to_array(),
+        r0.z_axis.to_array(),
+    ];
+    let big_u = (u[0].abs() + u[1].abs()) + u[2].abs();
+    let rho = cols.iter().flatten().fold(0.0f64, |a, x| a.max(x.abs()));
+    let kappa = (cm.abs() + cr).max(sm.abs() + sr);
+    let t = rho * (kappa * ((1.0 + big_u) + big_u * big_u) + big_u * big_u);
+    let err = 16.0 * f64::EPSILON * t + f64::MIN_POSITIVE * (1.0 + big_u) * (1.0 + kappa);
+    let mut rows = [[Interval::ZERO; 3]; 3];
+    for (j, c) in cols.iter().enumerate() {
+        let w = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
+        let b = [
+            u[1] * c[2] - u[2] * c[1],
+            u[2] * c[0] - u[0] * c[2],
+            u[0] * c[1] - u[1] * c[0],
+        ];
+        for i in 0..3 {
+            let cc = u[i] * w;
+            let a = c[i] - cc;
+            let mid = cm * a + sm * b[i] + cc;
+            let rad = cr * a.abs() + sr * b[i].abs();
+            let (lo, hi) = (mid - rad - err, mid + rad + err);
+            if !(lo.is_finite() && hi.is_finite()) {
+                return None;
+            }
+            rows[i][j] = Interval::new(lo, hi);
+        }
+    }
+    Some(rows)
+}
+
+/// The interval enclosure over `[0, 1]` of a link's or rigid body's motion: what
+/// `RigidMotion::enclosure::<Interval>(Interval::UNIT)` gives (the centre frame's
+/// constant-velocity motion, shifted by the body's rotation centre), with the rotation
+/// entries of a turning motion from [`rotation_rows`] (translation and still motions as
+/// [`Transform::from_motion`] builds them).
+pub(crate) fn interval_enclosure(motion: &RigidMotion) -> Transform<Interval> {
+    let m = motion.params();
+    let unit = Interval::UNIT;
+    let rows = if m.angle() == 0.0 {
+        None
+    } else {
+        rotation_rows(m)
+    };
+    let centre = match rows {
+        Some(rows) => {
+            let t = |k: usize| {
+                <Interval as Enclosure>::affine(m.translation()[k], m.displacement()[k], unit)
+            };
+            Transform {
+                rotation: ccd_taylor::Mat3 { rows },
+                translation: ccd_taylor::Vec3 {
+                    x: t(0),
+                    y: t(1),
+                    z: t(2),
+                },
+            }
+        }
+        None => Transform::from_motion(m, unit),
+    };
+    let c = motion.local_center();
+    if c == DVec3::ZERO {
+        return centre;
+    }
+    // the body frame is the centre frame shifted by −c (exact: a negation)
+    centre.compose(&Transform::constant(
+        &glam::DAffine3::from_translation(-c),
+        unit,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
+    // (indices name matrix entries and axes, as in the formulas)
+    #![allow(clippy::needless_range_loop)]
+
     use super::*;
     use glam::{DMat3, DQuat};
     use proptest::prelude::*;
@@ -615,6 +722,83 @@ mod tests {
                         prop_assert!(s + c <= 1e-26 * mag, "axis {i}: above the box by {}", s + c);
                     }
                 }
+            }
+        }
+
+        /// The rotation entries hold `c A + s B + C` computed exactly (double-double from
+        /// the stored axis and rotation) at the ends `c`, `s` of the cosine and sine
+        /// enclosures, the corners where the entry's range is tight: a rounded end is on
+        /// the wrong side about half the time without the rounding bound, and the test
+        /// fails then. The entries match `Transform::from_motion`'s up to rounding, and
+        /// the whole enclosure (rotation centre included) matches
+        /// `RigidMotion::enclosure` and holds sampled poses.
+        #[test]
+        fn rotation_rows_hold_the_exact_entries(
+            rot in prop::array::uniform3(-3.0f64..3.0),
+            axis in prop::array::uniform3(-1.0f64..1.0),
+            angle in -4.0f64..4.0,
+            tiny in 0usize..4,
+            centre in prop::array::uniform3(-2.0f64..2.0),
+            shift in prop::array::uniform3(-2.0f64..2.0),
+        ) {
+            let u = glam::DVec3::from(axis).try_normalize().unwrap_or(glam::DVec3::Z);
+            let angle = if tiny == 0 { angle * 1e-6 } else { angle };
+            let r0 = rotation(rot);
+            let cv = ConstantVelocity::new(r0, glam::DVec3::from(shift), u, angle, glam::DVec3::from(centre) * 0.3).unwrap();
+            let rows = rotation_rows(&cv).unwrap();
+            let generic = Transform::<Interval>::from_motion(&cv, Interval::UNIT);
+            let cos = <Interval as Enclosure>::cos_affine(angle, 0.0, Interval::UNIT);
+            let sin = <Interval as Enclosure>::sin_affine(angle, 0.0, Interval::UNIT);
+            let ua = u.to_array();
+            for j in 0..3 {
+                let c = r0.col(j).to_array();
+                for i in 0..3 {
+                    let e = rows[i][j];
+                    let g = generic.rotation.rows[i][j];
+                    prop_assert!((e.lo() - g.lo()).abs() <= 1e-12 && (e.hi() - g.hi()).abs() <= 1e-12, "{e:?} vs {g:?}");
+                    // exact C = u_i (u · c), A = c_i − C, B = (u × c)_i as float terms
+                    let mut cterms = Vec::new();
+                    for k in 0..3 {
+                        cterms.extend(prod3(ua[i], ua[k], c[k]));
+                    }
+                    let (a1, a2) = ((i + 1) % 3, (i + 2) % 3);
+                    let bterms = [two_prod(ua[a1], c[a2]), two_prod(-ua[a2], c[a1])];
+                    for cs in [cos.lo(), cos.hi()] {
+                        for sn in [sin.lo(), sin.hi()] {
+                            // cs A + sn B + C = cs c_i + (1 − cs) C + sn B
+                            let mut x = Vec::new();
+                            let (p, q) = two_prod(cs, c[i]);
+                            x.extend([p, q]);
+                            for &t in &cterms {
+                                x.push(t);
+                                let (p, q) = two_prod(-cs, t);
+                                x.extend([p, q]);
+                            }
+                            for (b0, b1) in bterms {
+                                let (p, q) = two_prod(sn, b0);
+                                let (r, w) = two_prod(sn, b1);
+                                x.extend([p, q, r, w]);
+                            }
+                            let mag = x.iter().map(|v| v.abs()).sum::<f64>();
+                            let (s0, c0) = dd_sum(&[x.clone(), vec![-e.lo()]].concat());
+                            prop_assert!(s0 + c0 >= -1e-26 * mag, "({i}, {j}): below by {}", -(s0 + c0));
+                            let (s1, c1) = dd_sum(&[x, vec![-e.hi()]].concat());
+                            prop_assert!(s1 + c1 <= 1e-26 * mag, "({i}, {j}): above by {}", s1 + c1);
+                        }
+                    }
+                }
+            }
+            // the whole enclosure, about a rotation centre
+            let start = glam::DAffine3::from_mat3_translation(r0, glam::DVec3::from(shift));
+            let motion = RigidMotion::from_velocities(start, glam::DVec3::from(shift) * 0.1, u * angle, glam::DVec3::from(centre)).unwrap();
+            let ours = interval_enclosure(&motion);
+            let theirs = motion.enclosure::<Interval>(Interval::UNIT).unwrap();
+            let p = glam::DVec3::new(0.3, -0.2, 0.5);
+            let (a, b) = (ours.apply(p).aabb(), theirs.apply(p).aabb());
+            prop_assert!((a.min - b.min).abs().max_element() <= 1e-12 && (a.max - b.max).abs().max_element() <= 1e-12, "{a:?} vs {b:?}");
+            for k in 0..=20 {
+                let x = motion.point_at(p, f64::from(k) / 20.0);
+                prop_assert!(a.inflate(1e-12).contains_point(x), "{x} outside {a:?}");
             }
         }
     }

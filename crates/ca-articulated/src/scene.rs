@@ -17,7 +17,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
-use crate::midrad::{MidRadMotion, carry, clear_of, corner_box};
+use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
 /// How one articulated body moves during a query step.
@@ -874,9 +874,7 @@ impl Scene {
             let mut turns: Vec<f64> = Vec::with_capacity(links.len());
             for (i, link) in links.iter().enumerate() {
                 let m = &motion.relatives()[i];
-                let local = m
-                    .enclosure::<Interval>(Interval::UNIT)
-                    .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+                let local = interval_enclosure(m);
                 // (a model lists parents before their children; a parent not yet seen is
                 // an error, never a root)
                 let parent = match link.parent {
@@ -919,7 +917,7 @@ impl Scene {
             ws.turns.push(turns);
         }
         for (i, r) in self.rigid.iter().enumerate() {
-            let tr: Transform<Interval> = r.motion.enclosure::<Interval>(Interval::UNIT)?;
+            let tr = interval_enclosure(&r.motion);
             let bx = corner_box(&tr, &r.corners).unwrap_or_else(|| tr.aabb_of_corners(&r.corners));
             ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
         }
