@@ -93,6 +93,7 @@ mod adaptive;
 mod body;
 mod bound;
 mod error;
+mod midrad;
 mod scene;
 #[cfg(feature = "urdf")]
 mod urdf;

@@ -17,6 +17,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
+use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
 /// How one articulated body moves during a query step.
@@ -417,9 +418,6 @@ pub struct Scene {
     env_boxes: Vec<Aabb>,
 }
 
-/// The bounds over the step of one link frame's rotation and translation in another's.
-type Relative = ([[Interval; 3]; 3], [Interval; 3]);
-
 /// A transform's entries bounded over the step ([`Enclosure::bound_cheap`]: the cheap
 /// range is enough for the second-level culling, which only needs boxes that hold them).
 fn bounded<E: Enclosure>(w: &Transform<E>) -> Transform<Interval> {
@@ -472,74 +470,17 @@ fn narrowed(interval: Aabb, taylor: Aabb) -> Aabb {
 }
 
 /// The motion of `wb`'s frame in `wa`'s (`wa⁻¹ ∘ wb`) and the reverse, bounded over the
-/// step; both transforms' rotation parts must enclose rotations at every time (world
-/// transforms of links).
-fn relative(wa: &Transform<Interval>, wb: &Transform<Interval>) -> (Relative, Relative) {
+/// step (interval arithmetic) and held in midpoint–radius form for the second-level test
+/// ([`crate::midrad`]); both transforms' rotation parts must enclose rotations at every
+/// time (world transforms of links). `None` when a bound is unbounded.
+fn relative(
+    wa: &Transform<Interval>,
+    wb: &Transform<Interval>,
+) -> Option<(MidRadMotion, MidRadMotion)> {
     let ab = wa.inverse_compose(wb); // b's link frame → a's
-    let fwd = (ab.rotation.bound(), ab.translation.bound());
-    let rev = (transpose(&fwd.0), ab.inverse().translation.bound());
-    (fwd, rev)
-}
-
-/// The transpose of an interval matrix.
-fn transpose(m: &[[Interval; 3]; 3]) -> [[Interval; 3]; 3] {
-    std::array::from_fn(|i| std::array::from_fn(|j| m[j][i]))
-}
-
-/// A piece carried into another link frame by a relative motion bounded over the step:
-/// its centre and its axes there (entries bounded over the step).
-#[derive(Clone, Copy)]
-struct Carried {
-    centre: [Interval; 3],
-    /// `axes[k][j]`: coordinate `k` of the piece's axis `j`.
-    axes: [[Interval; 3]; 3],
-    half: DVec3,
-    radius: f64,
-}
-
-/// Piece `q` carried by `(r, t)` (the rotation and translation of `q`'s link frame in the
-/// other link frame): centre `r c + t`, axes `r aⱼ`.
-fn carry((r, t): &Relative, q: &Piece) -> Carried {
-    let c = [q.centre.x, q.centre.y, q.centre.z];
-    let centre = std::array::from_fn(|k| {
-        Interval::dot3_const([&r[k][0], &r[k][1], &r[k][2]], c, Some(&t[k]))
-    });
-    let axes = std::array::from_fn(|k| {
-        std::array::from_fn(|j| {
-            let a = q.axes.col(j);
-            Interval::dot3_const([&r[k][0], &r[k][1], &r[k][2]], [a.x, a.y, a.z], None)
-        })
-    });
-    Carried {
-        centre,
-        axes,
-        half: q.half,
-        radius: q.radius,
-    }
-}
-
-/// Whether the carried piece `q` stays more than `eps` from piece `p` (both in `p`'s link
-/// frame) over the step: along some axis `u` of `p`, the centre's coordinate
-/// `u · (c_q − c_p)` and the reach `Σⱼ |u · aⱼ| hⱼ` of `q`'s box, both in interval
-/// arithmetic, clear `p`'s half extent plus both radii by more than `eps` (a gap along a
-/// unit axis bounds the distance from below). The margin adds a relative 1e-9 of the
-/// coordinates for the pieces' axes, which are orthonormal only up to rounding.
-fn clear_of(p: &Piece, q: &Carried, eps: f64) -> bool {
-    let v: [Interval; 3] = std::array::from_fn(|k| q.centre[k] - p.centre[k]);
-    (0..3).any(|i| {
-        let u = p.axes.col(i);
-        let u = [u.x, u.y, u.z];
-        let y = Interval::dot3_const([&v[0], &v[1], &v[2]], u, None);
-        let mut reach = Interval::point(p.half[i]) + p.radius + q.radius;
-        for j in 0..3 {
-            let m = Interval::dot3_const([&q.axes[0][j], &q.axes[1][j], &q.axes[2][j]], u, None);
-            reach += Interval::point(m.mag()) * q.half[j];
-        }
-        let reach = reach.hi();
-        let scale = y.mag().max(reach);
-        let margin = eps * (1.0 + 1e-9) + 1e-9 * scale;
-        (y - reach).lo() > margin || (y + reach).hi() < -margin
-    })
+    let fwd = MidRadMotion::new(&ab.rotation.bound(), &ab.translation.bound())?;
+    let rev = fwd.transposed_with(&ab.inverse().translation.bound())?;
+    Some((fwd, rev))
 }
 
 /// Whether two links' pieces (`pa` of the first, `pb` of the second: OBB, root RSS, the
@@ -548,7 +489,12 @@ fn clear_of(p: &Piece, q: &Carried, eps: f64) -> bool {
 /// OBBs are, or their root RSSs are, or every pair of the hierarchies' second-level RSSs
 /// is. Two pieces are apart when either, carried into the other's frame, clears it along
 /// one of its axes ([`clear_of`]).
-fn apart_by((fwd, rev): &(Relative, Relative), pa: &[Piece], pb: &[Piece], eps: f64) -> bool {
+fn apart_by(
+    (fwd, rev): &(MidRadMotion, MidRadMotion),
+    pa: &[Piece],
+    pb: &[Piece],
+    eps: f64,
+) -> bool {
     let apart =
         |p: &Piece, q: &Piece| clear_of(p, &carry(fwd, q), eps) || clear_of(q, &carry(rev, p), eps);
     let (Some(obb_a), Some(obb_b)) = (pa.first(), pb.first()) else {
@@ -903,8 +849,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Interval swept boxes of every part with geometry over `[0, 1]`, inflated by `ε/2`,
-    /// into `ws.boxes`, with the interval world transforms of each body's links left in
+    /// Interval swept boxes of every part with geometry over `[0, 1]` (the OBB corners'
+    /// box in midpoint–radius form, [`corner_box`]), inflated by `ε/2`, into `ws.boxes`, with the interval world transforms of each body's links left in
     /// `worlds` (one entry per body), and in `ws.rel` the links' transforms relative to the
     /// root link of their tree (`ws.roots`: that root): two links of one tree seen from
     /// their root's frame move only as the chain between them does, without the root's
@@ -928,9 +874,7 @@ impl Scene {
             let mut turns: Vec<f64> = Vec::with_capacity(links.len());
             for (i, link) in links.iter().enumerate() {
                 let m = &motion.relatives()[i];
-                let local = m
-                    .enclosure::<Interval>(Interval::UNIT)
-                    .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+                let local = interval_enclosure(m);
                 // (a model lists parents before their children; a parent not yet seen is
                 // an error, never a root)
                 let parent = match link.parent {
@@ -961,7 +905,8 @@ impl Scene {
             }
             for (id, shape) in body.shapes() {
                 if let Some(w) = &world[id.index()] {
-                    let bx = w.aabb_of_corners(shape.obb_corners());
+                    let corners = shape.obb_corners();
+                    let bx = corner_box(w, corners).unwrap_or_else(|| w.aabb_of_corners(corners));
                     ws.boxes
                         .push((Part::Link { body: b, link: id }, bx.inflate(0.5 * eps)));
                 }
@@ -972,8 +917,8 @@ impl Scene {
             ws.turns.push(turns);
         }
         for (i, r) in self.rigid.iter().enumerate() {
-            let tr: Transform<Interval> = r.motion.enclosure::<Interval>(Interval::UNIT)?;
-            let bx = tr.aabb_of_corners(&r.corners);
+            let tr = interval_enclosure(&r.motion);
+            let bx = corner_box(&tr, &r.corners).unwrap_or_else(|| tr.aabb_of_corners(&r.corners));
             ws.boxes.push((Part::Rigid(i), bx.inflate(0.5 * eps)));
         }
         Ok(())
@@ -1292,7 +1237,7 @@ impl Scene {
         let (Some(fa), Some(fb)) = (frame(i, wa), frame(j, wb)) else {
             return false;
         };
-        apart_by(&relative(&fa, &fb), pa, pb, eps)
+        relative(&fa, &fb).is_some_and(|m| apart_by(&m, pa, pb, eps))
     }
 
     /// The world motion of part `p` (a link or a rigid body) over the step as order-3
