@@ -486,6 +486,16 @@ type Answer = (u64, Option<Contact>, u32);
 /// Pairs' wake-up steps and distance lower bounds at the step's end (per pair found free).
 type Wakes = Vec<(u64, Gap)>;
 
+/// A due pair's work in the all-contacts mode ([`World::pair_work`]): its TOC lower bound
+/// and slab, its per-pair query's answer and CA iterations (`None` when the bound settled
+/// it), and its wake-up step and end bound when it was found free and scheduling is on.
+struct PairWork {
+    key: u64,
+    start: Gap,
+    answer: Option<(Option<Contact>, u32)>,
+    wake: Option<(u64, Gap)>,
+}
+
 /// With `parallel`, the per-body refresh runs on rayon's pool from this many dynamic bodies.
 #[cfg(feature = "parallel")]
 const PAR_MIN_BODIES: usize = 256;
@@ -1000,6 +1010,12 @@ impl World {
     /// point speeds, the slab by at most the approach speed along its normal) without a new
     /// distance at the end.
     fn wake_step(&self, key: u64, start: Option<Gap>) -> (u64, Gap) {
+        self.wake_step_from(key, start, self.warm.get(&key).map(|w| w.1))
+    }
+
+    /// [`wake_step`](Self::wake_step) with the GJK warm start `warm` (what the world's
+    /// warm starts hold for the pair once this step's lower bound has been recorded).
+    fn wake_step_from(&self, key: u64, start: Option<Gap>, warm: Option<GjkCache>) -> (u64, Gap) {
         let (a, b) = self.pair(key);
         // speeds during the next step are at most this step's plus the declared growth
         let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
@@ -1037,9 +1053,126 @@ impl World {
             &b.box1,
             f64::INFINITY,
             self.ca.tolerance,
-            self.warm.get(&key).map(|w| w.1),
+            warm,
         );
         (wake(end.d), end)
+    }
+
+    /// A due pair's whole work in the all-contacts mode, as the other modes' separate
+    /// passes compute it: its TOC lower bound; the per-pair query when the bound does not
+    /// settle it; its wake-up step when it is found free (`scheduling`), from the warm start
+    /// its bound left (or the last step's), as the later pass reads it from `warm`.
+    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
+        let (lb, start) = self.toc_lower_bound(key);
+        let warm = || start.gjk.or_else(|| self.warm.get(&key).map(|w| w.1));
+        if lb > 1.0 {
+            let wake = scheduling.then(|| self.wake_step_from(key, Some(start), warm()));
+            return Ok(PairWork {
+                key,
+                start,
+                answer: None,
+                wake,
+            });
+        }
+        let (r, n) = self.query(key, CaMode::Toc)?;
+        let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
+        Ok(PairWork {
+            key,
+            start,
+            answer: Some((r, n)),
+            wake,
+        })
+    }
+
+    /// [`pair_work`](Self::pair_work) of every due pair, in key order: with `parallel`, one
+    /// parallel section on rayon's current pool, one pair per task (a step's pairs differ
+    /// 100× in cost: the costliest must not wait behind others in one task).
+    fn all_pairs_work(
+        &self,
+        keys: &[u64],
+        scheduling: bool,
+        parallel: bool,
+    ) -> Result<Vec<PairWork>, WorldError> {
+        #[cfg(feature = "parallel")]
+        if parallel && keys.len() > 1 {
+            use rayon::prelude::*;
+            return keys
+                .par_iter()
+                .with_max_len(1)
+                .map(|&k| self.pair_work(k, scheduling))
+                .collect();
+        }
+        let _ = parallel;
+        keys.iter()
+            .map(|&k| self.pair_work(k, scheduling))
+            .collect()
+    }
+
+    /// The all-contacts mode's bounds, narrow phase and wake-up steps of the due `keys`
+    /// (in one pass per pair, [`all_pairs_work`](Self::all_pairs_work)), recorded as the
+    /// other modes' separate passes record them: warm starts, counters, contacts (in key
+    /// order), and the free pairs (those the bounds settled, then those the queries found
+    /// free) deferred per their wake-up steps.
+    fn step_all(
+        &mut self,
+        keys: &[u64],
+        opts: &StepOptions,
+        stats: &mut StepStats,
+        parallel: bool,
+    ) -> Result<Vec<PairContact>, WorldError> {
+        let step = self.step;
+        let work = self.all_pairs_work(keys, opts.scheduling, parallel)?;
+        for w in &work {
+            if let Some(g) = w.start.gjk {
+                self.warm.insert(w.key, (step, g));
+            }
+        }
+        let mut contacts = Vec::new();
+        for w in &work {
+            match &w.answer {
+                None => stats.bound_free += 1,
+                Some((r, n)) => {
+                    stats.ca_pairs += 1;
+                    stats.ca_iterations += u64::from(*n);
+                    if let Some(c) = r {
+                        let [x, y] = unkey(w.key);
+                        contacts.push(PairContact {
+                            a: self.handle(x),
+                            b: self.handle(y),
+                            contact: *c,
+                        });
+                    }
+                }
+            }
+        }
+        stats.contacts = contacts.len();
+        if opts.scheduling {
+            for w in &work {
+                if matches!(w.answer, Some((Some(_), _))) {
+                    self.schedule.forget(w.key);
+                }
+            }
+            // (the settled pairs first, then those found free by their queries)
+            let settled = work.iter().filter(|w| w.answer.is_none());
+            let found = work.iter().filter(|w| w.answer.is_some());
+            for w in settled.chain(found) {
+                let Some((wake, end)) = w.wake else {
+                    continue;
+                };
+                if let Some(g) = end.gjk {
+                    self.warm.insert(w.key, (step, g));
+                }
+                let (a, b) = self.pair(w.key);
+                let epochs = [a.epoch, b.epoch];
+                self.schedule.defer(w.key, step, wake, epochs);
+                if wake <= step + 1 {
+                    // due again at the next step, which starts from these poses
+                    self.ends_next.insert(w.key, (epochs, end));
+                }
+            }
+            stats.scheduled = self.schedule.len();
+        }
+        Ok(contacts)
     }
 
     /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
@@ -1142,6 +1275,11 @@ impl World {
                 }
             });
         }
+        if opts.mode == Mode::All {
+            // bounds, narrow phase and wake-up steps in one pass per pair
+            let contacts = self.step_all(&keys, opts, &mut stats, parallel)?;
+            return self.finish_step(contacts, stats);
+        }
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
         let lbs = self.map_pairs(&keys, parallel, |key| self.toc_lower_bound(key));
         let mut cands: Vec<Candidate> = Vec::with_capacity(keys.len());
@@ -1229,7 +1367,18 @@ impl World {
             }
             stats.scheduled = self.schedule.len();
         }
-        // (warm starts of the pairs not bounded at this step go: their hulls have moved)
+        self.finish_step(contacts, stats)
+    }
+
+    /// The step's end: the warm starts of the pairs not bounded at this step go (their
+    /// hulls have moved), and every body advances to its pose at `t = 1` and its continued
+    /// motion (none if one failed).
+    fn finish_step(
+        &mut self,
+        contacts: Vec<PairContact>,
+        stats: StepStats,
+    ) -> Result<StepReport, WorldError> {
+        let step = self.step;
         self.warm.retain(|_, w| w.0 == step);
         // 6. advance (to the poses and motions the refresh computed; none if one failed)
         for &i in &self.dynamic {
