@@ -480,6 +480,193 @@ fn rigid_inverse(p: &DAffine3) -> DAffine3 {
     }
 }
 
+/// The bodies of a pair key (both slots live).
+fn pair_in(slots: &[Slot], key: u64) -> (&Body, &Body) {
+    let [a, b] = unkey(key);
+    let get = |s: u32| {
+        slots[s as usize]
+            .body
+            .as_ref()
+            .expect("pairs name live slots")
+    };
+    (get(a), get(b))
+}
+
+/// [`World::toc_lower_bound`] on the world's parts (slots, the last step's end bounds,
+/// the warm starts, the tolerance `eps`), so that it can run beside the sweep-and-prune's
+/// update.
+fn toc_lower_bound_in(
+    slots: &[Slot],
+    ends: &EndBounds,
+    warm: &WarmStarts,
+    eps: f64,
+    key: u64,
+) -> (f64, Gap) {
+    let (a, b) = pair_in(slots, key);
+    let v = (a.speed + b.speed) * (1.0 + 1e-9);
+    // a pair found free at the end of the last step whose bodies kept their epochs
+    // starts where that step ended (a body whose motion starts elsewhere gets a new
+    // epoch): its bound there is known
+    let gap = match ends.get(&key) {
+        Some(&(epochs, g)) if epochs == [a.epoch, b.epoch] => g,
+        _ => distance_lower_bound(
+            a,
+            &a.motion.pose_at(0.0),
+            &a.box0,
+            b,
+            &b.motion.pose_at(0.0),
+            &b.box0,
+            2.0 * (eps + v),
+            eps,
+            warm.get(&key).map(|w| w.1),
+        ),
+    };
+    let d = gap.d - eps;
+    if d <= 0.0 {
+        return (0.0, gap);
+    }
+    let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
+    // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
+    let along = match gap.slab {
+        Some((n, w)) if w - eps > 0.0 => {
+            let mu = projected_speed(a, b, n);
+            if mu > 0.0 {
+                (w - eps) / mu
+            } else if mu == 0.0 {
+                f64::INFINITY
+            } else {
+                0.0 // (a NaN bound proves nothing)
+            }
+        }
+        _ => 0.0,
+    };
+    (isotropic.max(along), gap)
+}
+
+/// A pair's work computed ahead of the all-contacts pass, beside the sweep-and-prune's
+/// update ([`World::update_with_work`]); taken by the pass when the pair is due.
+type Ahead = (u64, Option<Result<PairWork, WorldError>>);
+
+/// The parts of a [`World`] that a pair's bounds and query read: what can run beside the
+/// sweep-and-prune's update, which holds the world's other part.
+#[derive(Clone, Copy)]
+struct Parts<'a> {
+    slots: &'a [Slot],
+    ends: &'a EndBounds,
+    warm: &'a WarmStarts,
+    ca: &'a CaOptions,
+    step: u64,
+}
+
+impl Parts<'_> {
+    fn pair(&self, key: u64) -> (&Body, &Body) {
+        pair_in(self.slots, key)
+    }
+
+    fn handle(&self, slot: u32) -> BodyHandle {
+        BodyHandle {
+            index: slot,
+            generation: self.slots[slot as usize].generation,
+        }
+    }
+
+    /// The per-pair query of a candidate: its answer and its CA iterations.
+    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
+        let (a, b) = self.pair(key);
+        let opts = self.ca.with_mode(mode);
+        a.collider
+            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
+            .map(|(c, s)| (c, s.iterations))
+            .map_err(|source| {
+                let [x, y] = unkey(key);
+                WorldError::Ca {
+                    a: self.handle(x),
+                    b: self.handle(y),
+                    source,
+                }
+            })
+    }
+
+    /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and
+    /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
+    /// distance over the summed point speeds, or the separating slab's width over the
+    /// approach speed along its normal, whichever is later.
+    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
+        toc_lower_bound_in(self.slots, self.ends, self.warm, self.ca.tolerance, key)
+    }
+
+    /// [`wake_step`](Self::wake_step) with the GJK warm start `warm` (what the world's
+    /// warm starts hold for the pair once this step's lower bound has been recorded).
+    fn wake_step_from(&self, key: u64, start: Option<Gap>, warm: Option<GjkCache>) -> (u64, Gap) {
+        let (a, b) = self.pair(key);
+        // speeds during the next step are at most this step's plus the declared growth
+        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
+        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
+        let wake = |d: f64| {
+            let tau = safe_steps(d - self.ca.tolerance, v, acc);
+            let whole = if tau >= 1e18 {
+                1e18 as u64
+            } else {
+                tau.floor() as u64
+            };
+            self.step + 1 + whole
+        };
+        if let Some(g) = start {
+            let mut d = g.d - (a.speed + b.speed) * (1.0 + 1e-9);
+            if let Some((n, w)) = g.slab {
+                d = d.max(w - projected_speed(a, b, n));
+            }
+            let w = wake(d);
+            if w > self.step + 1 {
+                let end = Gap {
+                    d,
+                    slab: None,
+                    gjk: None,
+                };
+                return (w, end);
+            }
+        }
+        let end = distance_lower_bound(
+            a,
+            &a.motion.pose_at(1.0),
+            &a.box1,
+            b,
+            &b.motion.pose_at(1.0),
+            &b.box1,
+            f64::INFINITY,
+            self.ca.tolerance,
+            warm,
+        );
+        (wake(end.d), end)
+    }
+
+    /// A due pair's whole work in the all-contacts mode, as the other modes' separate
+    /// passes compute it: its TOC lower bound; the per-pair query when the bound does not
+    /// settle it; its wake-up step when it is found free (`scheduling`), from the warm start
+    /// its bound left (or the last step's), as the later pass reads it from `warm`.
+    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
+        let (lb, start) = self.toc_lower_bound(key);
+        let warm = || start.gjk.or_else(|| self.warm.get(&key).map(|w| w.1));
+        if lb > 1.0 {
+            let wake = scheduling.then(|| self.wake_step_from(key, Some(start), warm()));
+            return Ok(PairWork {
+                key,
+                start,
+                answer: None,
+                wake,
+            });
+        }
+        let (r, n) = self.query(key, CaMode::Toc)?;
+        let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
+        Ok(PairWork {
+            key,
+            start,
+            answer: Some((r, n)),
+            wake,
+        })
+    }
+}
+
 /// A queried pair: its key, its answer and its CA iterations.
 type Answer = (u64, Option<Contact>, u32);
 
@@ -929,78 +1116,30 @@ impl World {
     }
 
     fn pair(&self, key: u64) -> (&Body, &Body) {
-        let [a, b] = unkey(key);
-        let get = |s: u32| {
-            self.slots[s as usize]
-                .body
-                .as_ref()
-                .expect("pairs name live slots")
-        };
-        (get(a), get(b))
+        pair_in(&self.slots, key)
     }
 
-    /// The per-pair query of a candidate: its answer and its CA iterations.
-    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
-        let (a, b) = self.pair(key);
-        let opts = self.ca.with_mode(mode);
-        a.collider
-            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
-            .map(|(c, s)| (c, s.iterations))
-            .map_err(|source| {
-                let [x, y] = unkey(key);
-                WorldError::Ca {
-                    a: self.handle(x),
-                    b: self.handle(y),
-                    source,
-                }
-            })
-    }
-
-    /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and
-    /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
-    /// distance over the summed point speeds, or the separating slab's width over the
-    /// approach speed along its normal, whichever is later.
-    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
-        let (a, b) = self.pair(key);
-        let v = (a.speed + b.speed) * (1.0 + 1e-9);
-        let eps = self.ca.tolerance;
-        // a pair found free at the end of the last step whose bodies kept their epochs
-        // starts where that step ended (a body whose motion starts elsewhere gets a new
-        // epoch): its bound there is known
-        let gap = match self.ends.get(&key) {
-            Some(&(epochs, g)) if epochs == [a.epoch, b.epoch] => g,
-            _ => distance_lower_bound(
-                a,
-                &a.motion.pose_at(0.0),
-                &a.box0,
-                b,
-                &b.motion.pose_at(0.0),
-                &b.box0,
-                2.0 * (eps + v),
-                eps,
-                self.warm.get(&key).map(|w| w.1),
-            ),
-        };
-        let d = gap.d - eps;
-        if d <= 0.0 {
-            return (0.0, gap);
+    /// The parts a pair's bounds and query read ([`Parts`]).
+    fn parts(&self) -> Parts<'_> {
+        Parts {
+            slots: &self.slots,
+            ends: &self.ends,
+            warm: &self.warm,
+            ca: &self.ca,
+            step: self.step,
         }
-        let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
-        // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
-        let along = match gap.slab {
-            Some((n, w)) if w - eps > 0.0 => {
-                let mu = projected_speed(a, b, n);
-                if mu > 0.0 {
-                    (w - eps) / mu
-                } else if mu == 0.0 {
-                    f64::INFINITY
-                } else {
-                    0.0 // (a NaN bound proves nothing)
-                }
-            }
-            _ => 0.0,
-        };
-        (isotropic.max(along), gap)
+    }
+
+    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
+        self.parts().query(key, mode)
+    }
+
+    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
+        self.parts().toc_lower_bound(key)
+    }
+
+    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
+        self.parts().pair_work(key, scheduling)
     }
 
     /// The wake-up step of a pair found free during this step, and the pair's distance
@@ -1010,102 +1149,56 @@ impl World {
     /// point speeds, the slab by at most the approach speed along its normal) without a new
     /// distance at the end.
     fn wake_step(&self, key: u64, start: Option<Gap>) -> (u64, Gap) {
-        self.wake_step_from(key, start, self.warm.get(&key).map(|w| w.1))
+        self.parts()
+            .wake_step_from(key, start, self.warm.get(&key).map(|w| w.1))
     }
 
-    /// [`wake_step`](Self::wake_step) with the GJK warm start `warm` (what the world's
-    /// warm starts hold for the pair once this step's lower bound has been recorded).
-    fn wake_step_from(&self, key: u64, start: Option<Gap>, warm: Option<GjkCache>) -> (u64, Gap) {
-        let (a, b) = self.pair(key);
-        // speeds during the next step are at most this step's plus the declared growth
-        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
-        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
-        let wake = |d: f64| {
-            let tau = safe_steps(d - self.ca.tolerance, v, acc);
-            let whole = if tau >= 1e18 {
-                1e18 as u64
-            } else {
-                tau.floor() as u64
-            };
-            self.step + 1 + whole
-        };
-        if let Some(g) = start {
-            let mut d = g.d - (a.speed + b.speed) * (1.0 + 1e-9);
-            if let Some((n, w)) = g.slab {
-                d = d.max(w - projected_speed(a, b, n));
-            }
-            let w = wake(d);
-            if w > self.step + 1 {
-                let end = Gap {
-                    d,
-                    slab: None,
-                    gjk: None,
-                };
-                return (w, end);
-            }
-        }
-        let end = distance_lower_bound(
-            a,
-            &a.motion.pose_at(1.0),
-            &a.box1,
-            b,
-            &b.motion.pose_at(1.0),
-            &b.box1,
-            f64::INFINITY,
-            self.ca.tolerance,
-            warm,
-        );
-        (wake(end.d), end)
-    }
-
-    /// A due pair's whole work in the all-contacts mode, as the other modes' separate
-    /// passes compute it: its TOC lower bound; the per-pair query when the bound does not
-    /// settle it; its wake-up step when it is found free (`scheduling`), from the warm start
-    /// its bound left (or the last step's), as the later pass reads it from `warm`.
-    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
-        let (lb, start) = self.toc_lower_bound(key);
-        let warm = || start.gjk.or_else(|| self.warm.get(&key).map(|w| w.1));
-        if lb > 1.0 {
-            let wake = scheduling.then(|| self.wake_step_from(key, Some(start), warm()));
-            return Ok(PairWork {
-                key,
-                start,
-                answer: None,
-                wake,
-            });
-        }
-        let (r, n) = self.query(key, CaMode::Toc)?;
-        let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
-        Ok(PairWork {
-            key,
-            start,
-            answer: Some((r, n)),
-            wake,
-        })
-    }
-
-    /// [`pair_work`](Self::pair_work) of every due pair, in key order: with `parallel`, one
-    /// parallel section on rayon's current pool, one pair per task (a step's pairs differ
-    /// 100× in cost: the costliest must not wait behind others in one task).
+    /// [`pair_work`](Self::pair_work) of every due pair, in key order: taken from `ahead`
+    /// (sorted by key) for the pairs it holds, computed for the others — with `parallel`,
+    /// in one parallel section on rayon's current pool, one pair per task (a step's pairs
+    /// differ 100× in cost: the costliest must not wait behind others in one task). The
+    /// first error in key order is returned (an error of a pair `ahead` holds that is not
+    /// due is not).
     fn all_pairs_work(
         &self,
         keys: &[u64],
         scheduling: bool,
+        ahead: &mut [Ahead],
         parallel: bool,
     ) -> Result<Vec<PairWork>, WorldError> {
+        let held = |k: &u64| ahead.binary_search_by_key(k, |x| x.0).is_ok();
+        let rest: Vec<u64> = keys.iter().copied().filter(|k| !held(k)).collect();
+        let mut computed: Vec<Result<PairWork, WorldError>> = Vec::new();
         #[cfg(feature = "parallel")]
-        if parallel && keys.len() > 1 {
+        if parallel && rest.len() > 1 {
             use rayon::prelude::*;
-            return keys
+            computed = rest
                 .par_iter()
                 .with_max_len(1)
                 .map(|&k| self.pair_work(k, scheduling))
                 .collect();
         }
         let _ = parallel;
-        keys.iter()
-            .map(|&k| self.pair_work(k, scheduling))
-            .collect()
+        if computed.len() != rest.len() {
+            computed = rest
+                .iter()
+                .map(|&k| self.pair_work(k, scheduling))
+                .collect();
+        }
+        let mut computed = computed.into_iter();
+        let mut work = Vec::with_capacity(keys.len());
+        for k in keys {
+            let got = match ahead.binary_search_by_key(k, |x| x.0) {
+                Ok(i) => ahead[i].1.take(),
+                Err(_) => computed.next(),
+            };
+            match got {
+                Some(r) => work.push(r?),
+                // (a pair held twice: keys are distinct, so not reached)
+                None => work.push(self.pair_work(*k, scheduling)?),
+            }
+        }
+        Ok(work)
     }
 
     /// The all-contacts mode's bounds, narrow phase and wake-up steps of the due `keys`
@@ -1118,10 +1211,11 @@ impl World {
         keys: &[u64],
         opts: &StepOptions,
         stats: &mut StepStats,
+        ahead: &mut [Ahead],
         parallel: bool,
     ) -> Result<Vec<PairContact>, WorldError> {
         let step = self.step;
-        let work = self.all_pairs_work(keys, opts.scheduling, parallel)?;
+        let work = self.all_pairs_work(keys, opts.scheduling, ahead, parallel)?;
         for w in &work {
             if let Some(g) = w.start.gjk {
                 self.warm.insert(w.key, (step, g));
@@ -1215,11 +1309,17 @@ impl World {
         };
         // 2. broad phase
         let mut keys: Vec<u64> = Vec::new();
+        // (the work of the pairs certainly due, computed beside the sweep-and-prune's update)
+        let mut ahead: Vec<Ahead> = Vec::new();
         match opts.broad_phase {
             BroadPhase::SweepAndPrune => {
                 #[cfg(feature = "parallel")]
                 self.sap.set_parallel(parallel);
-                stats.swaps = self.sap.update(&self.swept);
+                stats.swaps = if parallel && opts.mode == Mode::All {
+                    self.update_with_work(opts.scheduling, &mut ahead)
+                } else {
+                    self.sap.update(&self.swept)
+                };
                 self.sap.pairs_into(&mut keys);
                 keys.retain(|&k| {
                     let (a, b) = self.pair(k);
@@ -1277,7 +1377,7 @@ impl World {
         }
         if opts.mode == Mode::All {
             // bounds, narrow phase and wake-up steps in one pass per pair
-            let contacts = self.step_all(&keys, opts, &mut stats, parallel)?;
+            let contacts = self.step_all(&keys, opts, &mut stats, &mut ahead, parallel)?;
             return self.finish_step(contacts, stats);
         }
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
@@ -1437,6 +1537,73 @@ impl World {
             self.swept[i as usize] = body.sap_box;
         }
         renewed
+    }
+
+    /// The sweep-and-prune's update (its swaps), joined on rayon's pool (with `parallel`)
+    /// by the whole work ([`Parts::pair_work`]) of the pairs certainly due at this step, into
+    /// `ahead` (sorted by key): the pairs of the last update and of the bodies inserted since
+    /// (the pending insertions are applied first) whose bodies are both live and
+    /// not both static, whose swept boxes and sweep-and-prune boxes both overlap now (so
+    /// that the update keeps or makes them pairs), and that the schedule does not defer.
+    /// The update is serial (one cell at a time when the boxes fit one): the narrow phase
+    /// runs beside it instead of after it. A pair's work reads only its refreshed bodies,
+    /// the last step's end bounds and warm starts, none of which the update or the
+    /// schedule's verdicts touch: it is the one the all-contacts pass would compute. The
+    /// pass takes what it finds here for its due pairs and computes the others (the pairs
+    /// new to the sweep-and-prune).
+    fn update_with_work(&mut self, scheduling: bool, ahead: &mut Vec<Ahead>) -> u64 {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            // (the pending insertions and removals first: their pairs are then known; the
+            // update's own flush finds nothing left)
+            self.sap.flush();
+            let mut likely: Vec<u64> = Vec::new();
+            self.sap.pairs_into(&mut likely);
+            if likely.len() >= PAR_MIN_PAIRS {
+                let step = self.step;
+                let parts = Parts {
+                    slots: &self.slots,
+                    ends: &self.ends,
+                    warm: &self.warm,
+                    ca: &self.ca,
+                    step,
+                };
+                let schedule = &self.schedule;
+                let (sap, swept) = (&mut self.sap, &self.swept);
+                let (swaps, work) = rayon::join(
+                    || sap.update(swept),
+                    || {
+                        likely.sort_unstable();
+                        likely.dedup();
+                        likely.retain(|&k| {
+                            let [x, y] = unkey(k);
+                            let live =
+                                |s: u32| parts.slots.get(s as usize).and_then(|s| s.body.as_ref());
+                            match (live(x), live(y)) {
+                                (Some(a), Some(b)) => {
+                                    !(a.is_static && b.is_static)
+                                        && overlaps(&a.swept, &b.swept)
+                                        && overlaps(&a.sap_box, &b.sap_box)
+                                        && !(scheduling
+                                            && schedule.is_deferred(k, step, [a.epoch, b.epoch]))
+                                }
+                                _ => false,
+                            }
+                        });
+                        likely
+                            .par_iter()
+                            .with_max_len(1)
+                            .map(|&k| (k, Some(parts.pair_work(k, scheduling))))
+                            .collect::<Vec<Ahead>>()
+                    },
+                );
+                *ahead = work;
+                return swaps;
+            }
+        }
+        let _ = (scheduling, &ahead);
+        self.sap.update(&self.swept)
     }
 
     /// The narrow phase ([`narrow`](Self::narrow)); with `parallel`, joined on rayon's pool
