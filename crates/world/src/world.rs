@@ -543,8 +543,9 @@ fn toc_lower_bound_in(
     (isotropic.max(along), gap)
 }
 
-/// A pair's work computed ahead of the all-contacts pass, beside the sweep-and-prune's
-/// update ([`World::update_with_work`]); taken by the pass when the pair is due.
+/// A pair's work computed beside the sweep-and-prune's update
+/// ([`World::all_work_joined`]); taken when the pair is due.
+#[cfg(feature = "parallel")]
 type Ahead = (u64, Option<Result<PairWork, WorldError>>);
 
 /// The parts of a [`World`] that a pair's bounds and query read: what can run beside the
@@ -1153,52 +1154,28 @@ impl World {
             .wake_step_from(key, start, self.warm.get(&key).map(|w| w.1))
     }
 
-    /// [`pair_work`](Self::pair_work) of every due pair, in key order: taken from `ahead`
-    /// (sorted by key) for the pairs it holds, computed for the others — with `parallel`,
-    /// in one parallel section on rayon's current pool, one pair per task (a step's pairs
-    /// differ 100× in cost: the costliest must not wait behind others in one task). The
-    /// first error in key order is returned (an error of a pair `ahead` holds that is not
-    /// due is not).
+    /// [`pair_work`](Self::pair_work) of every due pair, in key order: with `parallel`, one
+    /// parallel section on rayon's current pool, one pair per task (a step's pairs differ
+    /// 100× in cost: the costliest must not wait behind others in one task).
     fn all_pairs_work(
         &self,
         keys: &[u64],
         scheduling: bool,
-        ahead: &mut [Ahead],
         parallel: bool,
     ) -> Result<Vec<PairWork>, WorldError> {
-        let held = |k: &u64| ahead.binary_search_by_key(k, |x| x.0).is_ok();
-        let rest: Vec<u64> = keys.iter().copied().filter(|k| !held(k)).collect();
-        let mut computed: Vec<Result<PairWork, WorldError>> = Vec::new();
         #[cfg(feature = "parallel")]
-        if parallel && rest.len() > 1 {
+        if parallel && keys.len() > 1 {
             use rayon::prelude::*;
-            computed = rest
+            return keys
                 .par_iter()
                 .with_max_len(1)
                 .map(|&k| self.pair_work(k, scheduling))
                 .collect();
         }
         let _ = parallel;
-        if computed.len() != rest.len() {
-            computed = rest
-                .iter()
-                .map(|&k| self.pair_work(k, scheduling))
-                .collect();
-        }
-        let mut computed = computed.into_iter();
-        let mut work = Vec::with_capacity(keys.len());
-        for k in keys {
-            let got = match ahead.binary_search_by_key(k, |x| x.0) {
-                Ok(i) => ahead[i].1.take(),
-                Err(_) => computed.next(),
-            };
-            match got {
-                Some(r) => work.push(r?),
-                // (a pair held twice: keys are distinct, so not reached)
-                None => work.push(self.pair_work(*k, scheduling)?),
-            }
-        }
-        Ok(work)
+        keys.iter()
+            .map(|&k| self.pair_work(k, scheduling))
+            .collect()
     }
 
     /// The all-contacts mode's bounds, narrow phase and wake-up steps of the due `keys`
@@ -1211,11 +1188,22 @@ impl World {
         keys: &[u64],
         opts: &StepOptions,
         stats: &mut StepStats,
-        ahead: &mut [Ahead],
         parallel: bool,
     ) -> Result<Vec<PairContact>, WorldError> {
+        let work = self.all_pairs_work(keys, opts.scheduling, parallel)?;
+        Ok(self.record_all(work, opts, stats))
+    }
+
+    /// The bookkeeping of the all-contacts pass's `work` (due pairs in key order): warm
+    /// starts, counters, contacts (in key order), and the free pairs (those the bounds
+    /// settled, then those the queries found free) deferred per their wake-up steps.
+    fn record_all(
+        &mut self,
+        work: Vec<PairWork>,
+        opts: &StepOptions,
+        stats: &mut StepStats,
+    ) -> Vec<PairContact> {
         let step = self.step;
-        let work = self.all_pairs_work(keys, opts.scheduling, ahead, parallel)?;
         for w in &work {
             if let Some(g) = w.start.gjk {
                 self.warm.insert(w.key, (step, g));
@@ -1266,7 +1254,7 @@ impl World {
             }
             stats.scheduled = self.schedule.len();
         }
-        Ok(contacts)
+        contacts
     }
 
     /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
@@ -1307,19 +1295,22 @@ impl World {
             bodies: self.live,
             ..StepStats::default()
         };
+        // 2.–5. with `parallel`, all contacts and the sweep-and-prune: one parallel section
+        #[cfg(feature = "parallel")]
+        if parallel && opts.mode == Mode::All && opts.broad_phase == BroadPhase::SweepAndPrune {
+            self.sap.set_parallel(true);
+            if let Some(work) = self.all_work_joined(opts.scheduling, &mut stats) {
+                let contacts = self.record_all(work?, opts, &mut stats);
+                return self.finish_step(contacts, stats);
+            }
+        }
         // 2. broad phase
         let mut keys: Vec<u64> = Vec::new();
-        // (the work of the pairs certainly due, computed beside the sweep-and-prune's update)
-        let mut ahead: Vec<Ahead> = Vec::new();
         match opts.broad_phase {
             BroadPhase::SweepAndPrune => {
                 #[cfg(feature = "parallel")]
                 self.sap.set_parallel(parallel);
-                stats.swaps = if parallel && opts.mode == Mode::All {
-                    self.update_with_work(opts.scheduling, &mut ahead)
-                } else {
-                    self.sap.update(&self.swept)
-                };
+                stats.swaps = self.sap.update(&self.swept);
                 self.sap.pairs_into(&mut keys);
                 keys.retain(|&k| {
                     let (a, b) = self.pair(k);
@@ -1377,7 +1368,7 @@ impl World {
         }
         if opts.mode == Mode::All {
             // bounds, narrow phase and wake-up steps in one pass per pair
-            let contacts = self.step_all(&keys, opts, &mut stats, &mut ahead, parallel)?;
+            let contacts = self.step_all(&keys, opts, &mut stats, parallel)?;
             return self.finish_step(contacts, stats);
         }
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
@@ -1539,71 +1530,125 @@ impl World {
         renewed
     }
 
-    /// The sweep-and-prune's update (its swaps), joined on rayon's pool (with `parallel`)
-    /// by the whole work ([`Parts::pair_work`]) of the pairs certainly due at this step, into
-    /// `ahead` (sorted by key): the pairs of the last update and of the bodies inserted since
-    /// (the pending insertions are applied first) whose bodies are both live and
-    /// not both static, whose swept boxes and sweep-and-prune boxes both overlap now (so
-    /// that the update keeps or makes them pairs), and that the schedule does not defer.
-    /// The update is serial (one cell at a time when the boxes fit one): the narrow phase
-    /// runs beside it instead of after it. A pair's work reads only its refreshed bodies,
-    /// the last step's end bounds and warm starts, none of which the update or the
-    /// schedule's verdicts touch: it is the one the all-contacts pass would compute. The
-    /// pass takes what it finds here for its due pairs and computes the others (the pairs
-    /// new to the sweep-and-prune).
-    fn update_with_work(&mut self, scheduling: bool, ahead: &mut Vec<Ahead>) -> u64 {
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            // (the pending insertions and removals first: their pairs are then known; the
-            // update's own flush finds nothing left)
-            self.sap.flush();
-            let mut likely: Vec<u64> = Vec::new();
-            self.sap.pairs_into(&mut likely);
-            if likely.len() >= PAR_MIN_PAIRS {
-                let step = self.step;
-                let parts = Parts {
-                    slots: &self.slots,
-                    ends: &self.ends,
-                    warm: &self.warm,
-                    ca: &self.ca,
-                    step,
-                };
-                let schedule = &self.schedule;
-                let (sap, swept) = (&mut self.sap, &self.swept);
-                let (swaps, work) = rayon::join(
-                    || sap.update(swept),
-                    || {
-                        likely.sort_unstable();
-                        likely.dedup();
-                        likely.retain(|&k| {
-                            let [x, y] = unkey(k);
-                            let live =
-                                |s: u32| parts.slots.get(s as usize).and_then(|s| s.body.as_ref());
-                            match (live(x), live(y)) {
-                                (Some(a), Some(b)) => {
-                                    !(a.is_static && b.is_static)
-                                        && overlaps(&a.swept, &b.swept)
-                                        && overlaps(&a.sap_box, &b.sap_box)
-                                        && !(scheduling
-                                            && schedule.is_deferred(k, step, [a.epoch, b.epoch]))
-                                }
-                                _ => false,
+    /// Steps 2.–4. of the all-contacts step with `parallel` and the sweep-and-prune, as one
+    /// parallel section (`None` when there are too few pairs to share: the caller takes the
+    /// usual path). The pairs certainly due — those of the sweep-and-prune (its pending
+    /// insertions and removals applied first) whose bodies are live and not both static,
+    /// whose swept boxes and sweep-and-prune boxes both overlap now (so that the update
+    /// keeps them pairs), and that the schedule does not defer — get their whole work
+    /// ([`Parts::pair_work`]) on rayon's pool while the calling thread updates the
+    /// sweep-and-prune (serial when the boxes fit one cell), filters its pairs, takes the
+    /// schedule's verdicts and computes the due pairs the first set missed (pairs new to
+    /// the sweep-and-prune), then helps with the rest. A pair's work reads only its
+    /// refreshed bodies, the last step's end bounds and warm starts, none of which the
+    /// update or the verdicts touch: it is the one the usual path computes, and the counters
+    /// and pairs are the usual path's. Returns the due pairs' work in key order (the first
+    /// error in key order; a pair computed ahead that is not due is dropped with its error).
+    #[cfg(feature = "parallel")]
+    fn all_work_joined(
+        &mut self,
+        scheduling: bool,
+        stats: &mut StepStats,
+    ) -> Option<Result<Vec<PairWork>, WorldError>> {
+        use rayon::prelude::*;
+        // (the pending insertions and removals first: their pairs are then known; the
+        // update's own flush finds nothing left)
+        self.sap.flush();
+        let mut likely: Vec<u64> = Vec::new();
+        self.sap.pairs_into(&mut likely);
+        if likely.len() < PAR_MIN_PAIRS {
+            return None;
+        }
+        let step = self.step;
+        let parts = Parts {
+            slots: &self.slots,
+            ends: &self.ends,
+            warm: &self.warm,
+            ca: &self.ca,
+            step,
+        };
+        likely.sort_unstable();
+        likely.dedup();
+        likely.retain(|&k| {
+            let (a, b) = pair_in(parts.slots, k);
+            !(a.is_static && b.is_static)
+                && overlaps(&a.swept, &b.swept)
+                && overlaps(&a.sap_box, &b.sap_box)
+                && !(scheduling && self.schedule.is_deferred(k, step, [a.epoch, b.epoch]))
+        });
+        let schedule = &mut self.schedule;
+        let (sap, swept) = (&mut self.sap, &self.swept);
+        let likely = &likely;
+        let ((keys, rest), mut ahead) = rayon::join(
+            || {
+                stats.swaps = sap.update(swept);
+                let mut keys: Vec<u64> = Vec::new();
+                sap.pairs_into(&mut keys);
+                keys.retain(|&k| {
+                    let (a, b) = pair_in(parts.slots, k);
+                    !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept)
+                });
+                // (a pair in several cells of the grid comes once per cell)
+                keys.sort_unstable();
+                keys.dedup();
+                stats.broad_pairs = keys.len();
+                if scheduling {
+                    schedule.expire(step);
+                    keys.retain(|&key| {
+                        let (a, b) = pair_in(parts.slots, key);
+                        match schedule.verdict(key, step, [a.epoch, b.epoch]) {
+                            Verdict::Deferred => {
+                                stats.deferred += 1;
+                                false
                             }
-                        });
-                        likely
-                            .par_iter()
-                            .with_max_len(1)
-                            .map(|&k| (k, Some(parts.pair_work(k, scheduling))))
-                            .collect::<Vec<Ahead>>()
-                    },
-                );
-                *ahead = work;
-                return swaps;
+                            Verdict::Requeued => {
+                                stats.requeued += 1;
+                                true
+                            }
+                            Verdict::Due => true,
+                        }
+                    });
+                } else {
+                    schedule.clear();
+                }
+                let missed: Vec<u64> = keys
+                    .iter()
+                    .copied()
+                    .filter(|k| likely.binary_search(k).is_err())
+                    .collect();
+                let rest: Vec<Result<PairWork, WorldError>> = missed
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&k| parts.pair_work(k, scheduling))
+                    .collect();
+                (keys, rest)
+            },
+            || {
+                likely
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&k| (k, Some(parts.pair_work(k, scheduling))))
+                    .collect::<Vec<Ahead>>()
+            },
+        );
+        let mut rest = rest.into_iter();
+        let mut work = Vec::with_capacity(keys.len());
+        for k in &keys {
+            let got = match ahead.binary_search_by_key(k, |x| x.0) {
+                Ok(i) => ahead[i].1.take(),
+                Err(_) => rest.next(),
+            };
+            match got {
+                Some(Ok(w)) => work.push(w),
+                Some(Err(e)) => return Some(Err(e)),
+                // (a key held twice: keys are distinct, so not reached)
+                None => match parts.pair_work(*k, scheduling) {
+                    Ok(w) => work.push(w),
+                    Err(e) => return Some(Err(e)),
+                },
             }
         }
-        let _ = (scheduling, &ahead);
-        self.sap.update(&self.swept)
+        Some(Ok(work))
     }
 
     /// The narrow phase ([`narrow`](Self::narrow)); with `parallel`, joined on rayon's pool
