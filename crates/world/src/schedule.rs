@@ -79,6 +79,14 @@ impl Schedule {
         n
     }
 
+    /// Whether [`verdict`](Self::verdict) would defer the pair (without its bookkeeping).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn is_deferred(&self, key: u64, step: u64, epochs: [u64; 2]) -> bool {
+        self.records
+            .get(&key)
+            .is_some_and(|r| r.epochs == epochs && r.wake > step)
+    }
+
     /// The verdict for a pair whose bodies now have `epochs`.
     pub(crate) fn verdict(&mut self, key: u64, step: u64, epochs: [u64; 2]) -> Verdict {
         match self.records.get(&key) {

@@ -480,11 +480,209 @@ fn rigid_inverse(p: &DAffine3) -> DAffine3 {
     }
 }
 
+/// The bodies of a pair key (both slots live).
+fn pair_in(slots: &[Slot], key: u64) -> (&Body, &Body) {
+    let [a, b] = unkey(key);
+    let get = |s: u32| {
+        slots[s as usize]
+            .body
+            .as_ref()
+            .expect("pairs name live slots")
+    };
+    (get(a), get(b))
+}
+
+/// [`World::toc_lower_bound`] on the world's parts (slots, the last step's end bounds,
+/// the warm starts, the tolerance `eps`), so that it can run beside the sweep-and-prune's
+/// update.
+fn toc_lower_bound_in(
+    slots: &[Slot],
+    ends: &EndBounds,
+    warm: &WarmStarts,
+    eps: f64,
+    key: u64,
+) -> (f64, Gap) {
+    let (a, b) = pair_in(slots, key);
+    let v = (a.speed + b.speed) * (1.0 + 1e-9);
+    // a pair found free at the end of the last step whose bodies kept their epochs
+    // starts where that step ended (a body whose motion starts elsewhere gets a new
+    // epoch): its bound there is known
+    let gap = match ends.get(&key) {
+        Some(&(epochs, g)) if epochs == [a.epoch, b.epoch] => g,
+        _ => distance_lower_bound(
+            a,
+            &a.motion.pose_at(0.0),
+            &a.box0,
+            b,
+            &b.motion.pose_at(0.0),
+            &b.box0,
+            2.0 * (eps + v),
+            eps,
+            warm.get(&key).map(|w| w.1),
+        ),
+    };
+    let d = gap.d - eps;
+    if d <= 0.0 {
+        return (0.0, gap);
+    }
+    let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
+    // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
+    let along = match gap.slab {
+        Some((n, w)) if w - eps > 0.0 => {
+            let mu = projected_speed(a, b, n);
+            if mu > 0.0 {
+                (w - eps) / mu
+            } else if mu == 0.0 {
+                f64::INFINITY
+            } else {
+                0.0 // (a NaN bound proves nothing)
+            }
+        }
+        _ => 0.0,
+    };
+    (isotropic.max(along), gap)
+}
+
+/// A pair's work computed beside the sweep-and-prune's update
+/// ([`World::all_work_joined`]); taken when the pair is due.
+#[cfg(feature = "parallel")]
+type Ahead = (u64, Option<Result<PairWork, WorldError>>);
+
+/// The parts of a [`World`] that a pair's bounds and query read: what can run beside the
+/// sweep-and-prune's update, which holds the world's other part.
+#[derive(Clone, Copy)]
+struct Parts<'a> {
+    slots: &'a [Slot],
+    ends: &'a EndBounds,
+    warm: &'a WarmStarts,
+    ca: &'a CaOptions,
+    step: u64,
+}
+
+impl Parts<'_> {
+    fn pair(&self, key: u64) -> (&Body, &Body) {
+        pair_in(self.slots, key)
+    }
+
+    fn handle(&self, slot: u32) -> BodyHandle {
+        BodyHandle {
+            index: slot,
+            generation: self.slots[slot as usize].generation,
+        }
+    }
+
+    /// The per-pair query of a candidate: its answer and its CA iterations.
+    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
+        let (a, b) = self.pair(key);
+        let opts = self.ca.with_mode(mode);
+        a.collider
+            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
+            .map(|(c, s)| (c, s.iterations))
+            .map_err(|source| {
+                let [x, y] = unkey(key);
+                WorldError::Ca {
+                    a: self.handle(x),
+                    b: self.handle(y),
+                    source,
+                }
+            })
+    }
+
+    /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and
+    /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
+    /// distance over the summed point speeds, or the separating slab's width over the
+    /// approach speed along its normal, whichever is later.
+    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
+        toc_lower_bound_in(self.slots, self.ends, self.warm, self.ca.tolerance, key)
+    }
+
+    /// [`wake_step`](Self::wake_step) with the GJK warm start `warm` (what the world's
+    /// warm starts hold for the pair once this step's lower bound has been recorded).
+    fn wake_step_from(&self, key: u64, start: Option<Gap>, warm: Option<GjkCache>) -> (u64, Gap) {
+        let (a, b) = self.pair(key);
+        // speeds during the next step are at most this step's plus the declared growth
+        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
+        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
+        let wake = |d: f64| {
+            let tau = safe_steps(d - self.ca.tolerance, v, acc);
+            let whole = if tau >= 1e18 {
+                1e18 as u64
+            } else {
+                tau.floor() as u64
+            };
+            self.step + 1 + whole
+        };
+        if let Some(g) = start {
+            let mut d = g.d - (a.speed + b.speed) * (1.0 + 1e-9);
+            if let Some((n, w)) = g.slab {
+                d = d.max(w - projected_speed(a, b, n));
+            }
+            let w = wake(d);
+            if w > self.step + 1 {
+                let end = Gap {
+                    d,
+                    slab: None,
+                    gjk: None,
+                };
+                return (w, end);
+            }
+        }
+        let end = distance_lower_bound(
+            a,
+            &a.motion.pose_at(1.0),
+            &a.box1,
+            b,
+            &b.motion.pose_at(1.0),
+            &b.box1,
+            f64::INFINITY,
+            self.ca.tolerance,
+            warm,
+        );
+        (wake(end.d), end)
+    }
+
+    /// A due pair's whole work in the all-contacts mode, as the other modes' separate
+    /// passes compute it: its TOC lower bound; the per-pair query when the bound does not
+    /// settle it; its wake-up step when it is found free (`scheduling`), from the warm start
+    /// its bound left (or the last step's), as the later pass reads it from `warm`.
+    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
+        let (lb, start) = self.toc_lower_bound(key);
+        let warm = || start.gjk.or_else(|| self.warm.get(&key).map(|w| w.1));
+        if lb > 1.0 {
+            let wake = scheduling.then(|| self.wake_step_from(key, Some(start), warm()));
+            return Ok(PairWork {
+                key,
+                start,
+                answer: None,
+                wake,
+            });
+        }
+        let (r, n) = self.query(key, CaMode::Toc)?;
+        let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
+        Ok(PairWork {
+            key,
+            start,
+            answer: Some((r, n)),
+            wake,
+        })
+    }
+}
+
 /// A queried pair: its key, its answer and its CA iterations.
 type Answer = (u64, Option<Contact>, u32);
 
 /// Pairs' wake-up steps and distance lower bounds at the step's end (per pair found free).
 type Wakes = Vec<(u64, Gap)>;
+
+/// A due pair's work in the all-contacts mode ([`World::pair_work`]): its TOC lower bound
+/// and slab, its per-pair query's answer and CA iterations (`None` when the bound settled
+/// it), and its wake-up step and end bound when it was found free and scheduling is on.
+struct PairWork {
+    key: u64,
+    start: Gap,
+    answer: Option<(Option<Contact>, u32)>,
+    wake: Option<(u64, Gap)>,
+}
 
 /// With `parallel`, the per-body refresh runs on rayon's pool from this many dynamic bodies.
 #[cfg(feature = "parallel")]
@@ -919,78 +1117,30 @@ impl World {
     }
 
     fn pair(&self, key: u64) -> (&Body, &Body) {
-        let [a, b] = unkey(key);
-        let get = |s: u32| {
-            self.slots[s as usize]
-                .body
-                .as_ref()
-                .expect("pairs name live slots")
-        };
-        (get(a), get(b))
+        pair_in(&self.slots, key)
     }
 
-    /// The per-pair query of a candidate: its answer and its CA iterations.
-    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
-        let (a, b) = self.pair(key);
-        let opts = self.ca.with_mode(mode);
-        a.collider
-            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
-            .map(|(c, s)| (c, s.iterations))
-            .map_err(|source| {
-                let [x, y] = unkey(key);
-                WorldError::Ca {
-                    a: self.handle(x),
-                    b: self.handle(y),
-                    source,
-                }
-            })
-    }
-
-    /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and
-    /// convex bounds at `t = 0` (may exceed 1: then the pair is free over the step): the
-    /// distance over the summed point speeds, or the separating slab's width over the
-    /// approach speed along its normal, whichever is later.
-    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
-        let (a, b) = self.pair(key);
-        let v = (a.speed + b.speed) * (1.0 + 1e-9);
-        let eps = self.ca.tolerance;
-        // a pair found free at the end of the last step whose bodies kept their epochs
-        // starts where that step ended (a body whose motion starts elsewhere gets a new
-        // epoch): its bound there is known
-        let gap = match self.ends.get(&key) {
-            Some(&(epochs, g)) if epochs == [a.epoch, b.epoch] => g,
-            _ => distance_lower_bound(
-                a,
-                &a.motion.pose_at(0.0),
-                &a.box0,
-                b,
-                &b.motion.pose_at(0.0),
-                &b.box0,
-                2.0 * (eps + v),
-                eps,
-                self.warm.get(&key).map(|w| w.1),
-            ),
-        };
-        let d = gap.d - eps;
-        if d <= 0.0 {
-            return (0.0, gap);
+    /// The parts a pair's bounds and query read ([`Parts`]).
+    fn parts(&self) -> Parts<'_> {
+        Parts {
+            slots: &self.slots,
+            ends: &self.ends,
+            warm: &self.warm,
+            ca: &self.ca,
+            step: self.step,
         }
-        let isotropic = if v > 0.0 { d / v } else { f64::INFINITY };
-        // the slab along n stays open while n·(y − x) has not shrunk by its width less ε
-        let along = match gap.slab {
-            Some((n, w)) if w - eps > 0.0 => {
-                let mu = projected_speed(a, b, n);
-                if mu > 0.0 {
-                    (w - eps) / mu
-                } else if mu == 0.0 {
-                    f64::INFINITY
-                } else {
-                    0.0 // (a NaN bound proves nothing)
-                }
-            }
-            _ => 0.0,
-        };
-        (isotropic.max(along), gap)
+    }
+
+    fn query(&self, key: u64, mode: CaMode) -> Result<(Option<Contact>, u32), WorldError> {
+        self.parts().query(key, mode)
+    }
+
+    fn toc_lower_bound(&self, key: u64) -> (f64, Gap) {
+        self.parts().toc_lower_bound(key)
+    }
+
+    fn pair_work(&self, key: u64, scheduling: bool) -> Result<PairWork, WorldError> {
+        self.parts().pair_work(key, scheduling)
     }
 
     /// The wake-up step of a pair found free during this step, and the pair's distance
@@ -1000,46 +1150,111 @@ impl World {
     /// point speeds, the slab by at most the approach speed along its normal) without a new
     /// distance at the end.
     fn wake_step(&self, key: u64, start: Option<Gap>) -> (u64, Gap) {
-        let (a, b) = self.pair(key);
-        // speeds during the next step are at most this step's plus the declared growth
-        let v = (a.speed + a.accel + b.speed + b.accel) * (1.0 + 1e-9);
-        let acc = (a.accel + b.accel) * (1.0 + 1e-9);
-        let wake = |d: f64| {
-            let tau = safe_steps(d - self.ca.tolerance, v, acc);
-            let whole = if tau >= 1e18 {
-                1e18 as u64
-            } else {
-                tau.floor() as u64
-            };
-            self.step + 1 + whole
-        };
-        if let Some(g) = start {
-            let mut d = g.d - (a.speed + b.speed) * (1.0 + 1e-9);
-            if let Some((n, w)) = g.slab {
-                d = d.max(w - projected_speed(a, b, n));
-            }
-            let w = wake(d);
-            if w > self.step + 1 {
-                let end = Gap {
-                    d,
-                    slab: None,
-                    gjk: None,
-                };
-                return (w, end);
+        self.parts()
+            .wake_step_from(key, start, self.warm.get(&key).map(|w| w.1))
+    }
+
+    /// [`pair_work`](Self::pair_work) of every due pair, in key order: with `parallel`, one
+    /// parallel section on rayon's current pool, one pair per task (a step's pairs differ
+    /// 100× in cost: the costliest must not wait behind others in one task).
+    fn all_pairs_work(
+        &self,
+        keys: &[u64],
+        scheduling: bool,
+        parallel: bool,
+    ) -> Result<Vec<PairWork>, WorldError> {
+        #[cfg(feature = "parallel")]
+        if parallel && keys.len() > 1 {
+            use rayon::prelude::*;
+            return keys
+                .par_iter()
+                .with_max_len(1)
+                .map(|&k| self.pair_work(k, scheduling))
+                .collect();
+        }
+        let _ = parallel;
+        keys.iter()
+            .map(|&k| self.pair_work(k, scheduling))
+            .collect()
+    }
+
+    /// The all-contacts mode's bounds, narrow phase and wake-up steps of the due `keys`
+    /// (in one pass per pair, [`all_pairs_work`](Self::all_pairs_work)), recorded as the
+    /// other modes' separate passes record them: warm starts, counters, contacts (in key
+    /// order), and the free pairs (those the bounds settled, then those the queries found
+    /// free) deferred per their wake-up steps.
+    fn step_all(
+        &mut self,
+        keys: &[u64],
+        opts: &StepOptions,
+        stats: &mut StepStats,
+        parallel: bool,
+    ) -> Result<Vec<PairContact>, WorldError> {
+        let work = self.all_pairs_work(keys, opts.scheduling, parallel)?;
+        Ok(self.record_all(work, opts, stats))
+    }
+
+    /// The bookkeeping of the all-contacts pass's `work` (due pairs in key order): warm
+    /// starts, counters, contacts (in key order), and the free pairs (those the bounds
+    /// settled, then those the queries found free) deferred per their wake-up steps.
+    fn record_all(
+        &mut self,
+        work: Vec<PairWork>,
+        opts: &StepOptions,
+        stats: &mut StepStats,
+    ) -> Vec<PairContact> {
+        let step = self.step;
+        for w in &work {
+            if let Some(g) = w.start.gjk {
+                self.warm.insert(w.key, (step, g));
             }
         }
-        let end = distance_lower_bound(
-            a,
-            &a.motion.pose_at(1.0),
-            &a.box1,
-            b,
-            &b.motion.pose_at(1.0),
-            &b.box1,
-            f64::INFINITY,
-            self.ca.tolerance,
-            self.warm.get(&key).map(|w| w.1),
-        );
-        (wake(end.d), end)
+        let mut contacts = Vec::new();
+        for w in &work {
+            match &w.answer {
+                None => stats.bound_free += 1,
+                Some((r, n)) => {
+                    stats.ca_pairs += 1;
+                    stats.ca_iterations += u64::from(*n);
+                    if let Some(c) = r {
+                        let [x, y] = unkey(w.key);
+                        contacts.push(PairContact {
+                            a: self.handle(x),
+                            b: self.handle(y),
+                            contact: *c,
+                        });
+                    }
+                }
+            }
+        }
+        stats.contacts = contacts.len();
+        if opts.scheduling {
+            for w in &work {
+                if matches!(w.answer, Some((Some(_), _))) {
+                    self.schedule.forget(w.key);
+                }
+            }
+            // (the settled pairs first, then those found free by their queries)
+            let settled = work.iter().filter(|w| w.answer.is_none());
+            let found = work.iter().filter(|w| w.answer.is_some());
+            for w in settled.chain(found) {
+                let Some((wake, end)) = w.wake else {
+                    continue;
+                };
+                if let Some(g) = end.gjk {
+                    self.warm.insert(w.key, (step, g));
+                }
+                let (a, b) = self.pair(w.key);
+                let epochs = [a.epoch, b.epoch];
+                self.schedule.defer(w.key, step, wake, epochs);
+                if wake <= step + 1 {
+                    // due again at the next step, which starts from these poses
+                    self.ends_next.insert(w.key, (epochs, end));
+                }
+            }
+            stats.scheduled = self.schedule.len();
+        }
+        contacts
     }
 
     /// Queries the step: the contacts of the current motions over `t ∈ [0, 1]` per
@@ -1080,6 +1295,15 @@ impl World {
             bodies: self.live,
             ..StepStats::default()
         };
+        // 2.–5. with `parallel`, all contacts and the sweep-and-prune: one parallel section
+        #[cfg(feature = "parallel")]
+        if parallel && opts.mode == Mode::All && opts.broad_phase == BroadPhase::SweepAndPrune {
+            self.sap.set_parallel(true);
+            if let Some(work) = self.all_work_joined(opts.scheduling, &mut stats) {
+                let contacts = self.record_all(work?, opts, &mut stats);
+                return self.finish_step(contacts, stats);
+            }
+        }
         // 2. broad phase
         let mut keys: Vec<u64> = Vec::new();
         match opts.broad_phase {
@@ -1141,6 +1365,11 @@ impl World {
                     Verdict::Due => true,
                 }
             });
+        }
+        if opts.mode == Mode::All {
+            // bounds, narrow phase and wake-up steps in one pass per pair
+            let contacts = self.step_all(&keys, opts, &mut stats, parallel)?;
+            return self.finish_step(contacts, stats);
         }
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
         let lbs = self.map_pairs(&keys, parallel, |key| self.toc_lower_bound(key));
@@ -1229,7 +1458,18 @@ impl World {
             }
             stats.scheduled = self.schedule.len();
         }
-        // (warm starts of the pairs not bounded at this step go: their hulls have moved)
+        self.finish_step(contacts, stats)
+    }
+
+    /// The step's end: the warm starts of the pairs not bounded at this step go (their
+    /// hulls have moved), and every body advances to its pose at `t = 1` and its continued
+    /// motion (none if one failed).
+    fn finish_step(
+        &mut self,
+        contacts: Vec<PairContact>,
+        stats: StepStats,
+    ) -> Result<StepReport, WorldError> {
+        let step = self.step;
         self.warm.retain(|_, w| w.0 == step);
         // 6. advance (to the poses and motions the refresh computed; none if one failed)
         for &i in &self.dynamic {
@@ -1288,6 +1528,127 @@ impl World {
             self.swept[i as usize] = body.sap_box;
         }
         renewed
+    }
+
+    /// Steps 2.–4. of the all-contacts step with `parallel` and the sweep-and-prune, as one
+    /// parallel section (`None` when there are too few pairs to share: the caller takes the
+    /// usual path). The pairs certainly due — those of the sweep-and-prune (its pending
+    /// insertions and removals applied first) whose bodies are live and not both static,
+    /// whose swept boxes and sweep-and-prune boxes both overlap now (so that the update
+    /// keeps them pairs), and that the schedule does not defer — get their whole work
+    /// ([`Parts::pair_work`]) on rayon's pool while the calling thread updates the
+    /// sweep-and-prune (serial when the boxes fit one cell), filters its pairs, takes the
+    /// schedule's verdicts and computes the due pairs the first set missed (pairs new to
+    /// the sweep-and-prune), then helps with the rest. A pair's work reads only its
+    /// refreshed bodies, the last step's end bounds and warm starts, none of which the
+    /// update or the verdicts touch: it is the one the usual path computes, and the counters
+    /// and pairs are the usual path's. Returns the due pairs' work in key order (the first
+    /// error in key order; a pair computed ahead that is not due is dropped with its error).
+    #[cfg(feature = "parallel")]
+    fn all_work_joined(
+        &mut self,
+        scheduling: bool,
+        stats: &mut StepStats,
+    ) -> Option<Result<Vec<PairWork>, WorldError>> {
+        use rayon::prelude::*;
+        // (the pending insertions and removals first: their pairs are then known; the
+        // update's own flush finds nothing left)
+        self.sap.flush();
+        let mut likely: Vec<u64> = Vec::new();
+        self.sap.pairs_into(&mut likely);
+        if likely.len() < PAR_MIN_PAIRS {
+            return None;
+        }
+        let step = self.step;
+        let parts = Parts {
+            slots: &self.slots,
+            ends: &self.ends,
+            warm: &self.warm,
+            ca: &self.ca,
+            step,
+        };
+        likely.sort_unstable();
+        likely.dedup();
+        likely.retain(|&k| {
+            let (a, b) = pair_in(parts.slots, k);
+            !(a.is_static && b.is_static)
+                && overlaps(&a.swept, &b.swept)
+                && overlaps(&a.sap_box, &b.sap_box)
+                && !(scheduling && self.schedule.is_deferred(k, step, [a.epoch, b.epoch]))
+        });
+        let schedule = &mut self.schedule;
+        let (sap, swept) = (&mut self.sap, &self.swept);
+        let likely = &likely;
+        let ((keys, rest), mut ahead) = rayon::join(
+            || {
+                stats.swaps = sap.update(swept);
+                let mut keys: Vec<u64> = Vec::new();
+                sap.pairs_into(&mut keys);
+                keys.retain(|&k| {
+                    let (a, b) = pair_in(parts.slots, k);
+                    !(a.is_static && b.is_static) && overlaps(&a.swept, &b.swept)
+                });
+                // (a pair in several cells of the grid comes once per cell)
+                keys.sort_unstable();
+                keys.dedup();
+                stats.broad_pairs = keys.len();
+                if scheduling {
+                    schedule.expire(step);
+                    keys.retain(|&key| {
+                        let (a, b) = pair_in(parts.slots, key);
+                        match schedule.verdict(key, step, [a.epoch, b.epoch]) {
+                            Verdict::Deferred => {
+                                stats.deferred += 1;
+                                false
+                            }
+                            Verdict::Requeued => {
+                                stats.requeued += 1;
+                                true
+                            }
+                            Verdict::Due => true,
+                        }
+                    });
+                } else {
+                    schedule.clear();
+                }
+                let missed: Vec<u64> = keys
+                    .iter()
+                    .copied()
+                    .filter(|k| likely.binary_search(k).is_err())
+                    .collect();
+                let rest: Vec<Result<PairWork, WorldError>> = missed
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&k| parts.pair_work(k, scheduling))
+                    .collect();
+                (keys, rest)
+            },
+            || {
+                likely
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&k| (k, Some(parts.pair_work(k, scheduling))))
+                    .collect::<Vec<Ahead>>()
+            },
+        );
+        let mut rest = rest.into_iter();
+        let mut work = Vec::with_capacity(keys.len());
+        for k in &keys {
+            let got = match ahead.binary_search_by_key(k, |x| x.0) {
+                Ok(i) => ahead[i].1.take(),
+                Err(_) => rest.next(),
+            };
+            match got {
+                Some(Ok(w)) => work.push(w),
+                Some(Err(e)) => return Some(Err(e)),
+                // (a key held twice: keys are distinct, so not reached)
+                None => match parts.pair_work(*k, scheduling) {
+                    Ok(w) => work.push(w),
+                    Err(e) => return Some(Err(e)),
+                },
+            }
+        }
+        Some(Ok(work))
     }
 
     /// The narrow phase ([`narrow`](Self::narrow)); with `parallel`, joined on rayon's pool
