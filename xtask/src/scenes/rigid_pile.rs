@@ -524,6 +524,19 @@ pub(crate) fn power_law_exponent(points: &[(f64, f64)]) -> Option<f64> {
     (sxx > 1e-12).then(|| sxy / sxx)
 }
 
+/// Back-to-back pairs of 1- and 2-thread runs behind the 2-thread speed-up (full run).
+const SPEEDUP_PAIRS: usize = 5;
+
+/// The median of `v` (the mean of the middle two for an even count; NaN when empty).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
+    }
+}
+
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
     let (shapes, note) = library(cfg.data.as_deref(), true)?;
     let (n, steps) = if cfg.quick { (300, 60) } else { (1000, 200) };
@@ -572,8 +585,18 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         scale_rows.push((m, ms, worst));
         bar.inc(1);
     }
-    // both clocks the wall: the 2-thread run's time is not one thread's
-    let speedup = main.mean_wall_ms() / par.mean_wall_ms();
+    // both clocks the wall: the 2-thread run's time is not one thread's. One pair of runs
+    // moves by ±20 % on this shared VM (a stall of either run, a busy second core), so
+    // the speed-up is the median of the ratios of SPEEDUP_PAIRS back-to-back pairs (the
+    // runs above first); the table's 2-thread row stays the first run's.
+    let mut ratios = vec![main.mean_wall_ms() / par.mean_wall_ms()];
+    let pairs = if cfg.quick { 2 } else { SPEEDUP_PAIRS };
+    for _ in 1..pairs {
+        let one = simulate(&shapes, n, steps, base, None)?;
+        let two = simulate(&shapes, n, steps, base.with_parallel(true), Some(&pool))?;
+        ratios.push(one.mean_wall_ms() / two.mean_wall_ms());
+    }
+    let speedup = median(&mut ratios);
     let row = |name: &str, r: &Run| {
         vec![
             name.to_string(),
@@ -628,7 +651,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
     let linear = exponent.is_some_and(|e| e <= LINEAR_EXPONENT_MAX);
     let met = |b: bool| if b { "met" } else { "NOT met" };
     let headline = format!(
-        "rigid-pile: {n} bodies, {:.3} ms/step single-threaded (target ≤ 2 ms: {}); 2 threads {speedup:.2}× (target ≥ 1.8×: {}); scheduling off {:.2}×, all-pairs broad phase {:.2}× the main run's time; cost per step {}→{} bodies ∝ bodies^{} (least-squares fit of log ms/step on log bodies; per body {growth:.2}×; at most linear within this VM's run-to-run noise: exponent ≤ {LINEAR_EXPONENT_MAX}: {}); {} bodies asleep at the end; contacts agree across runs: {}",
+        "rigid-pile: {n} bodies, {:.3} ms/step single-threaded (target ≤ 2 ms: {}); 2 threads {speedup:.2}× (median of {pairs} back-to-back 1-/2-thread pairs; target ≥ 1.8×: {}); scheduling off {:.2}×, all-pairs broad phase {:.2}× the main run's time; cost per step {}→{} bodies ∝ bodies^{} (least-squares fit of log ms/step on log bodies; per body {growth:.2}×; at most linear within this VM's run-to-run noise: exponent ≤ {LINEAR_EXPONENT_MAX}: {}); {} bodies asleep at the end; contacts agree across runs: {}",
         main.mean_ms(),
         met(main.mean_ms() <= 2.0),
         met(speedup >= 1.8),
@@ -670,7 +693,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         name: "rigid-pile".into(),
         paper: "Lin survey slides (SaP, scheduling); issue 16".into(),
         description: format!(
-            "{n} rigid bodies tumbling into a bin over {steps} steps (gravity, stop-and-bounce at the earliest TOC, sleeping after 3 steps in contact); {note}. Per step (averages): World::step time (the stepping thread's CPU time; the 2-thread run and its speed-up: wall clock), SaP swaps, pairs after the broad phase, pairs deferred by scheduling, re-queued, settled by sphere/box bounds, CA pairs, CA iterations (every queried pair), contacts; rel = time / main run. Same dynamics in every run (all-contacts answers equal the brute force)."
+            "{n} rigid bodies tumbling into a bin over {steps} steps (gravity, stop-and-bounce at the earliest TOC, sleeping after 3 steps in contact); {note}. Per step (averages): World::step time (the stepping thread's CPU time; the 2-thread run and its speed-up: wall clock; the headline speed-up is the median over back-to-back 1-/2-thread pairs of runs), SaP swaps, pairs after the broad phase, pairs deferred by scheduling, re-queued, settled by sphere/box bounds, CA pairs, CA iterations (every queried pair), contacts; rel = time / main run. Same dynamics in every run (all-contacts answers equal the brute force)."
         ),
         columns: [
             "run",
