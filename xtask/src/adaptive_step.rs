@@ -6,12 +6,10 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use ccd_ca_articulated::{
-    AdaptiveScene, AdaptiveStep, BodyStep, QueryOptions, QueryResult, Workspace,
-};
+use ccd_ca_articulated::{AdaptiveScene, QueryOptions, QueryResult, Workspace};
 use clap::Args;
 
-use crate::scenes::adaptive::{SETUPS, Setup, setup, time_runs};
+use crate::scenes::adaptive::{SETUPS, Setup, adaptive_steps, full_steps, setup, time_runs};
 
 /// Options of `cargo xtask adaptive-step`.
 #[derive(Args, Debug)]
@@ -67,15 +65,7 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
         let mut warm = AdaptiveScene::new(scene.clone());
         for k in 0..args.from {
-            let s: Vec<AdaptiveStep<'_>> = motions
-                .iter()
-                .map(|m| AdaptiveStep {
-                    q0: &m.steps[k].0,
-                    q1: &m.steps[k].1,
-                    active: &m.active,
-                })
-                .collect();
-            warm.query_with(&s, &opts, &mut ws, &mut out)?;
+            warm.query_with(&adaptive_steps(&motions, k), &opts, &mut ws, &mut out)?;
         }
         let t = Instant::now();
         for _ in 0..args.reps {
@@ -83,25 +73,15 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
             for k in args.from..to {
                 match only.as_str() {
                     "adaptive" => {
-                        let s: Vec<AdaptiveStep<'_>> = motions
-                            .iter()
-                            .map(|m| AdaptiveStep {
-                                q0: &m.steps[k].0,
-                                q1: &m.steps[k].1,
-                                active: &m.active,
-                            })
-                            .collect();
-                        adaptive.query_with(&s, &opts, &mut ws, &mut out)?;
+                        adaptive.query_with(
+                            &adaptive_steps(&motions, k),
+                            &opts,
+                            &mut ws,
+                            &mut out,
+                        )?;
                     }
                     "full" => {
-                        let s: Vec<BodyStep<'_>> = motions
-                            .iter()
-                            .map(|m| BodyStep::Joints {
-                                q0: &m.steps[k].0,
-                                q1: &m.steps[k].1,
-                            })
-                            .collect();
-                        scene.query_with(&s, &opts, &mut ws, &mut out)?;
+                        scene.query_with(&full_steps(&motions, k), &opts, &mut ws, &mut out)?;
                     }
                     other => bail!("--only adaptive or full, not {other}"),
                 }
@@ -121,27 +101,11 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
         let (mut ws_a, mut out_a) = (Workspace::default(), QueryResult::default());
         let mut adaptive = AdaptiveScene::new(scene.clone());
-        let adaptive_step = |k: usize| -> Vec<AdaptiveStep<'_>> {
-            motions
-                .iter()
-                .map(|m| AdaptiveStep {
-                    q0: &m.steps[k].0,
-                    q1: &m.steps[k].1,
-                    active: &m.active,
-                })
-                .collect()
-        };
-        adaptive.query_with(&adaptive_step(0), &opts, &mut ws_a, &mut out_a)?;
+        adaptive.query_with(&adaptive_steps(&motions, 0), &opts, &mut ws_a, &mut out_a)?;
         for (k, (a, f)) in t.adaptive_ms.iter().zip(&t.full_ms).enumerate() {
-            adaptive.query_with(&adaptive_step(k + 1), &opts, &mut ws_a, &mut out_a)?;
-            let s: Vec<BodyStep<'_>> = motions
-                .iter()
-                .map(|m| BodyStep::Joints {
-                    q0: &m.steps[k + 1].0,
-                    q1: &m.steps[k + 1].1,
-                })
-                .collect();
-            scene.query_with(&s, &opts, &mut ws, &mut out)?;
+            let s = adaptive_steps(&motions, k + 1);
+            adaptive.query_with(&s, &opts, &mut ws_a, &mut out_a)?;
+            scene.query_with(&full_steps(&motions, k + 1), &opts, &mut ws, &mut out)?;
             let name = |p: ccd_ca_articulated::Part| match p {
                 ccd_ca_articulated::Part::Link { body, link } => format!(
                     "{body}:{}",

@@ -377,6 +377,29 @@ pub(crate) struct Motion {
     pub(crate) active: Vec<LinkId>,
 }
 
+/// Step `k` of every body's motion for the adaptive query.
+pub(crate) fn adaptive_steps(motions: &[Motion], k: usize) -> Vec<AdaptiveStep<'_>> {
+    motions
+        .iter()
+        .map(|m| AdaptiveStep {
+            q0: &m.steps[k].0,
+            q1: &m.steps[k].1,
+            active: &m.active,
+        })
+        .collect()
+}
+
+/// Step `k` of every body's motion for the full query.
+pub(crate) fn full_steps(motions: &[Motion], k: usize) -> Vec<BodyStep<'_>> {
+    motions
+        .iter()
+        .map(|m| BodyStep::Joints {
+            q0: &m.steps[k].0,
+            q1: &m.steps[k].1,
+        })
+        .collect()
+}
+
 /// Joint vectors of `steps` steps for `model`: the first `m` links of `order` are active
 /// (oscillating around a random configuration of amplitude `base_amp`), the others stay;
 /// the root (when floating) follows `root(k)`, as `[x, y, z, rx, ry, rz]`.
@@ -616,23 +639,10 @@ pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Resul
     for rep in 0..reps {
         let mut adaptive = AdaptiveScene::new(scene.clone());
         for k in 0..steps {
-            let full_steps: Vec<BodyStep<'_>> = motions
-                .iter()
-                .map(|m| BodyStep::Joints {
-                    q0: &m.steps[k].0,
-                    q1: &m.steps[k].1,
-                })
-                .collect();
-            let our_steps: Vec<AdaptiveStep<'_>> = motions
-                .iter()
-                .map(|m| AdaptiveStep {
-                    q0: &m.steps[k].0,
-                    q1: &m.steps[k].1,
-                    active: &m.active,
-                })
-                .collect();
+            let full_step = full_steps(motions, k);
+            let our_steps = adaptive_steps(motions, k);
             let t0 = thread_cpu_ms();
-            scene.query_with(&full_steps, &opts, &mut ws_full, &mut out_full)?;
+            scene.query_with(&full_step, &opts, &mut ws_full, &mut out_full)?;
             let t1 = thread_cpu_ms();
             adaptive.query_with(&our_steps, &opts, &mut ws_ours, &mut out_ours)?;
             let t2 = thread_cpu_ms();
