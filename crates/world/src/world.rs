@@ -1353,17 +1353,10 @@ impl World {
         if opts.scheduling {
             keys.retain(|&key| {
                 let (a, b) = self.pair(key);
-                match self.schedule.verdict(key, step, [a.epoch, b.epoch]) {
-                    Verdict::Deferred => {
-                        stats.deferred += 1;
-                        false
-                    }
-                    Verdict::Requeued => {
-                        stats.requeued += 1;
-                        true
-                    }
-                    Verdict::Due => true,
-                }
+                counted_due(
+                    self.schedule.verdict(key, step, [a.epoch, b.epoch]),
+                    &mut stats,
+                )
             });
         }
         if opts.mode == Mode::All {
@@ -1596,17 +1589,7 @@ impl World {
                     schedule.expire(step);
                     keys.retain(|&key| {
                         let (a, b) = pair_in(parts.slots, key);
-                        match schedule.verdict(key, step, [a.epoch, b.epoch]) {
-                            Verdict::Deferred => {
-                                stats.deferred += 1;
-                                false
-                            }
-                            Verdict::Requeued => {
-                                stats.requeued += 1;
-                                true
-                            }
-                            Verdict::Due => true,
-                        }
+                        counted_due(schedule.verdict(key, step, [a.epoch, b.epoch]), stats)
                     });
                 } else {
                     schedule.clear();
@@ -1837,5 +1820,21 @@ impl World {
             }
         }
         Ok(out)
+    }
+}
+
+/// Whether a pair with this scheduling verdict is queried in the step, counting deferred
+/// and re-queued pairs in `stats`.
+fn counted_due(verdict: Verdict, stats: &mut StepStats) -> bool {
+    match verdict {
+        Verdict::Deferred => {
+            stats.deferred += 1;
+            false
+        }
+        Verdict::Requeued => {
+            stats.requeued += 1;
+            true
+        }
+        Verdict::Due => true,
     }
 }
