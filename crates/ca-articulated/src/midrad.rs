@@ -364,19 +364,16 @@ fn rotation_rows(m: &ConstantVelocity) -> Option<[[Interval; 3]; 3]> {
     let kappa = (cm.abs() + cr).max(sm.abs() + sr);
     let t = rho * (kappa * ((1.0 + big_u) + big_u * big_u) + big_u * big_u);
     let err = 16.0 * f64::EPSILON * t + f64::MIN_POSITIVE * (1.0 + big_u) * (1.0 + kappa);
+    // A, B, C in round-to-nearest f64, by the operations counted above (`uᵀR₀` summed
+    // left to right, `C = u (uᵀR₀)`, `A = R₀ − C`, `B` as a cross product); its own radius
+    // is not needed: the bound above covers those roundings
+    let ([a, b, c], _) = m.abc_nearest()?;
     let mut rows = [[Interval::ZERO; 3]; 3];
-    for (j, c) in cols.iter().enumerate() {
-        let w = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
-        let b = [
-            u[1] * c[2] - u[2] * c[1],
-            u[2] * c[0] - u[0] * c[2],
-            u[0] * c[1] - u[1] * c[0],
-        ];
+    for j in 0..3 {
         for i in 0..3 {
-            let cc = u[i] * w;
-            let a = c[i] - cc;
-            let mid = cm * a + sm * b[i] + cc;
-            let rad = cr * a.abs() + sr * b[i].abs();
+            let (a, b, cc) = (a[i][j], b[i][j], c[i][j]);
+            let mid = cm * a + sm * b + cc;
+            let rad = cr * a.abs() + sr * b.abs();
             let (lo, hi) = (mid - rad - err, mid + rad + err);
             if !(lo.is_finite() && hi.is_finite()) {
                 return None;

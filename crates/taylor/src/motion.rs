@@ -248,6 +248,11 @@ impl ConstantVelocity {
     /// `γ₂ (|u_p z| + |u_q y|) ≤ 4u m_u m_r`. Each product can also lose `2⁻¹⁰⁷⁵` to
     /// underflow (a few per entry). The radius taken is
     /// `32u (K + m_r + m_u m_r) + 64 · 2⁻¹⁰⁷⁴`, at least twice every bound.
+    ///
+    /// The operations are fixed, so a caller may bound their rounding its own way (the
+    /// midpoint–radius rotation rows of `ccd-ca-articulated` fold them into one bound per
+    /// entry): `uᵀR₀ⱼ = (u₀R₀ⱼ + u₁R₁ⱼ) + u₂R₂ⱼ`, `Cᵢⱼ = uᵢ · uᵀR₀ⱼ`, `Aᵢⱼ = Rᵢⱼ − Cᵢⱼ`,
+    /// `B₀ⱼ = u₁R₂ⱼ − u₂R₁ⱼ`, `B₁ⱼ = u₂R₀ⱼ − u₀R₂ⱼ`, `B₂ⱼ = u₀R₁ⱼ − u₁R₀ⱼ`.
     #[must_use]
     pub fn abc_nearest(&self) -> Option<([[[f64; 3]; 3]; 3], f64)> {
         let u = self.axis.to_array();
