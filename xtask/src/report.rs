@@ -184,39 +184,211 @@ pub(crate) fn readme_section(
     skipped: &[Skipped],
     meta_line: &str,
 ) -> String {
+    let rows: Vec<String> = reports
+        .iter()
+        .map(summary_row)
+        .chain(skipped.iter().map(skipped_row))
+        .collect();
+    let details: Vec<String> = reports.iter().map(details_block).collect();
+    section_of(meta_line, &rows, &details)
+}
+
+/// A scene's row of the README summary table.
+fn summary_row(r: &SceneReport) -> String {
+    let result = if r.headline.is_empty() {
+        "see its table below".to_string()
+    } else {
+        r.headline.replace('|', "/").replace('\n', " ")
+    };
+    format!("| `{}` | {} | {} |", r.name, r.paper, result)
+}
+
+/// A skipped scene's row of the README summary table.
+fn skipped_row(k: &Skipped) -> String {
+    format!(
+        "| `{}` | — | skipped: {} |",
+        k.name,
+        k.reason.replace('|', "/")
+    )
+}
+
+/// A scene's full table folded in a `<details>` block.
+fn details_block(r: &SceneReport) -> String {
+    format!(
+        "<details><summary><code>{}</code>: full table</summary>\n\n{}\n</details>",
+        r.name,
+        r.to_markdown().trim_end()
+    )
+}
+
+const TABLE_HEAD: &str = "| scene | paper | result |";
+const PLOTS_NOTE: &str = " Full tables and SVG plots:";
+
+/// The section from its meta line, summary rows and details blocks.
+fn section_of(meta_line: &str, rows: &[String], details: &[String]) -> String {
     let mut s = format!(
-        "{meta_line} Full tables and SVG plots: `target/bench-report/` (`table.md`, `results.json`, one plot per scene); the columns are explained in [docs/benchmarks.md](docs/benchmarks.md).\n\n"
+        "{meta_line}{PLOTS_NOTE} `target/bench-report/` (`table.md`, `results.json`, one plot per scene); the columns are explained in [docs/benchmarks.md](docs/benchmarks.md).\n\n"
     );
-    s.push_str("| scene | paper | result |\n|---|---|---|\n");
-    for r in reports {
-        let result = if r.headline.is_empty() {
-            "see its table below".to_string()
-        } else {
-            r.headline.replace('|', "/").replace('\n', " ")
-        };
-        let _ = writeln!(s, "| `{}` | {} | {} |", r.name, r.paper, result);
-    }
-    for k in skipped {
-        let _ = writeln!(
-            s,
-            "| `{}` | — | skipped: {} |",
-            k.name,
-            k.reason.replace('|', "/")
-        );
+    let _ = writeln!(s, "{TABLE_HEAD}\n|---|---|---|");
+    for r in rows {
+        let _ = writeln!(s, "{r}");
     }
     s.push('\n');
-    for r in reports {
-        let _ = writeln!(
-            s,
-            "<details><summary><code>{}</code>: full table</summary>\n\n{}\n</details>\n",
-            r.name,
-            r.to_markdown().trim_end()
-        );
+    for d in details {
+        let _ = writeln!(s, "{d}\n");
     }
     s
 }
 
-/// Rewrites the README section between `<!-- bench:start -->` and `<!-- bench:end -->`.
+/// The scenes of an existing README section, as written by [`section_of`]: per meta
+/// paragraph its scene names (`None`: a single run's paragraph, naming no scene) and its
+/// text; per scene its summary row and details block, in the section's order.
+#[derive(Debug, Default)]
+struct OldSection {
+    metas: Vec<(Option<Vec<String>>, String)>,
+    rows: Vec<(String, String)>,
+    details: Vec<(String, String)>,
+}
+
+/// Parses a section written by [`section_of`]; `None` when it has no summary table.
+fn parse_section(body: &str) -> Option<OldSection> {
+    let head = body.find(TABLE_HEAD)?;
+    let mut meta = body[..head].trim_end();
+    if let Some(k) = meta.rfind(PLOTS_NOTE) {
+        meta = &meta[..k];
+    }
+    let mut old = OldSection::default();
+    for p in meta.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+        let named = p
+            .starts_with('`')
+            .then(|| p.find("`: "))
+            .flatten()
+            .map(|k| (&p[..=k], &p[k + 3..]));
+        old.metas.push(match named {
+            Some((names, rest)) => (
+                Some(
+                    names
+                        .split(", ")
+                        .map(|n| n.trim_matches('`').to_string())
+                        .collect(),
+                ),
+                rest.to_string(),
+            ),
+            None => (None, p.to_string()),
+        });
+    }
+    let table = &body[head..];
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        if let Some(name) = line[3..].split('`').next() {
+            old.rows.push((name.to_string(), line.to_string()));
+        }
+    }
+    const OPEN: &str = "<details><summary><code>";
+    const CLOSE: &str = "</details>";
+    let mut rest = table;
+    while let Some(a) = rest.find(OPEN) {
+        let block = &rest[a..];
+        let Some(end) = block.find(CLOSE) else {
+            break;
+        };
+        let name = block[OPEN.len()..]
+            .split("</code>")
+            .next()
+            .unwrap_or_default();
+        old.details
+            .push((name.to_string(), block[..end + CLOSE.len()].to_string()));
+        rest = &block[end + CLOSE.len()..];
+    }
+    Some(old)
+}
+
+/// The new section for `reports` and `skipped`, keeping from the `old` section every scene
+/// that this run did not touch (a run of some scenes only: `--scene`): its summary row, its
+/// details block and its line of the meta paragraphs (the run it came from). Scenes keep
+/// the old order; new ones come after.
+fn merged_section(
+    old: &str,
+    reports: &[SceneReport],
+    skipped: &[Skipped],
+    meta_line: &str,
+) -> String {
+    let fresh = readme_section(reports, skipped, meta_line);
+    let Some(old) = parse_section(old) else {
+        return fresh;
+    };
+    let touched: Vec<&str> = reports
+        .iter()
+        .map(|r| r.name.as_str())
+        .chain(skipped.iter().map(|k| k.name.as_str()))
+        .collect();
+    let kept: Vec<&str> = old
+        .rows
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !touched.contains(n))
+        .collect();
+    if kept.is_empty() {
+        return fresh;
+    }
+    let mut metas: Vec<String> = Vec::new();
+    for (names, text) in &old.metas {
+        let names: Vec<&str> = match names {
+            Some(ns) => ns
+                .iter()
+                .map(String::as_str)
+                .filter(|n| kept.contains(n))
+                .collect(),
+            None => kept.clone(),
+        };
+        if !names.is_empty() {
+            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            metas.push(format!("{}: {text}", list.join(", ")));
+        }
+    }
+    if meta_line.starts_with('`') {
+        metas.push(meta_line.to_string());
+    } else {
+        let list: Vec<String> = touched.iter().map(|n| format!("`{n}`")).collect();
+        metas.push(format!("{}: {meta_line}", list.join(", ")));
+    }
+    let row_of = |name: &str| -> Option<String> {
+        if let Some(r) = reports.iter().find(|r| r.name == name) {
+            return Some(summary_row(r));
+        }
+        if let Some(k) = skipped.iter().find(|k| k.name == name) {
+            return Some(skipped_row(k));
+        }
+        old.rows
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, l)| l.clone())
+    };
+    let detail_of = |name: &str| -> Option<String> {
+        if let Some(r) = reports.iter().find(|r| r.name == name) {
+            return Some(details_block(r));
+        }
+        if touched.contains(&name) {
+            return None;
+        }
+        old.details
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+    };
+    let mut order: Vec<&str> = old.rows.iter().map(|(n, _)| n.as_str()).collect();
+    for n in &touched {
+        if !order.contains(n) {
+            order.push(n);
+        }
+    }
+    let rows: Vec<String> = order.iter().filter_map(|n| row_of(n)).collect();
+    let details: Vec<String> = order.iter().filter_map(|n| detail_of(n)).collect();
+    section_of(&metas.join("\n\n"), &rows, &details)
+}
+
+/// Rewrites the README section between `<!-- bench:start -->` and `<!-- bench:end -->`:
+/// the scenes of this run replace theirs, and scenes it did not run keep their rows
+/// ([`merged_section`]; remove a scene that no longer exists by hand).
 pub(crate) fn update_readme(
     readme: &Path,
     reports: &[SceneReport],
@@ -233,7 +405,8 @@ pub(crate) fn update_readme(
     if b < a {
         anyhow::bail!("{}: {END} comes before {START}", readme.display());
     }
-    let body = relative_paths(&readme_section(reports, skipped, meta_line), readme);
+    let old = &text[a + START.len()..b];
+    let body = relative_paths(&merged_section(old, reports, skipped, meta_line), readme);
     let new = format!("{}{START}\n{body}{}", &text[..a], &text[b..]);
     fs::write(readme, new)?;
     Ok(())
@@ -670,6 +843,59 @@ mod tests {
         assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
         fs::write(&results, "{\"meta\": 1}").unwrap();
         assert!(readme_from_results(&readme, std::slice::from_ref(&results)).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_of_some_scenes_keeps_the_other_scenes_of_the_readme() {
+        let dir = std::env::temp_dir().join(format!("xtask-keep-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let readme = dir.join("README.md");
+        let old = section_of(
+            "`one`, `three`: Measured by run A.\n\n`two`: Measured by run B.",
+            &[
+                "| `one` | P | first |".to_string(),
+                "| `two` | P | second |".to_string(),
+                "| `three` | P | third |".to_string(),
+            ],
+            &[
+                details_block(&report("one", "")),
+                details_block(&report("two", "")).replace("full table", "old two"),
+                details_block(&report("three", "")),
+            ],
+        );
+        fs::write(
+            &readme,
+            format!("# t\n<!-- bench:start -->\n{old}<!-- bench:end -->\ntail\n"),
+        )
+        .unwrap();
+        // a run of `two` only, and a new scene `four`
+        let reports = [report("two", "new second"), report("four", "fourth")];
+        update_readme(&readme, &reports, &[], "Measured by run C.").unwrap();
+        let text = fs::read_to_string(&readme).unwrap();
+        assert!(text.contains(
+            "`one`, `three`: Measured by run A.\n\n`two`, `four`: Measured by run C. Full tables"
+        ));
+        assert!(!text.contains("run B"));
+        assert!(text.contains("| `one` | P | first |\n| `two` | Paper Fig. 1 | new second |\n| `three` | P | third |\n| `four` | Paper Fig. 1 | fourth |\n"));
+        assert!(!text.contains("old two"));
+        let pos = |n: &str| text.find(&format!("<code>{n}</code>")).unwrap();
+        assert!(pos("one") < pos("two") && pos("two") < pos("three") && pos("three") < pos("four"));
+        assert!(text.ends_with("<!-- bench:end -->\ntail\n"));
+        // a second pass of the same run changes nothing
+        update_readme(&readme, &reports, &[], "Measured by run C.").unwrap();
+        assert_eq!(fs::read_to_string(&readme).unwrap(), text);
+        // a run of every scene drops the old meta lines
+        let all = [
+            report("one", "a"),
+            report("two", "b"),
+            report("three", "c"),
+            report("four", "d"),
+        ];
+        update_readme(&readme, &all, &[], "Measured by run D.").unwrap();
+        let text = fs::read_to_string(&readme).unwrap();
+        assert!(text.contains("<!-- bench:start -->\nMeasured by run D. Full tables"));
+        assert!(!text.contains("run A") && !text.contains("run C"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
