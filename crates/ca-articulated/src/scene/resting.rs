@@ -58,21 +58,26 @@ pub(super) struct WorldObb {
     half: DVec3,
     /// A rounding allowance for the box's coordinates (a relative 1e-9 of their reach).
     slack: f64,
+    /// The world box grown by `ε/2` ([`WorldObb::aabb`]), for the pair loop.
+    grown: Aabb,
 }
 
 impl WorldObb {
-    fn new(part: Part, w: &DAffine3, obb: &Piece) -> Self {
+    fn new(part: Part, w: &DAffine3, obb: &Piece, eps: f64) -> Self {
         let centre = w.transform_point3(obb.centre);
         let axes = w.matrix3 * obb.axes;
         let half = obb.half + DVec3::splat(obb.radius);
         let reach = centre.abs().max_element() + half.max_element();
-        Self {
+        let mut o = Self {
             part,
             centre,
             axes,
             half,
             slack: 1e-9 * reach,
-        }
+            grown: Aabb::EMPTY,
+        };
+        o.grown = o.aabb(0.5 * eps);
+        o
     }
 
     /// The world box of the OBB grown by `by` and the rounding allowance.
@@ -164,8 +169,12 @@ impl Scene {
                     return Probe::GiveUp;
                 };
                 let w = ws.rest_world[id.index()];
-                ws.rest_obbs
-                    .push(WorldObb::new(Part::Link { body: b, link: id }, &w, obb));
+                ws.rest_obbs.push(WorldObb::new(
+                    Part::Link { body: b, link: id },
+                    &w,
+                    obb,
+                    opts.tolerance,
+                ));
             }
         }
         self.probe_pairs(ws, opts, out)
@@ -183,9 +192,8 @@ impl Scene {
         let mut answer = None;
         for i in 0..n {
             let oa = ws.rest_obbs[i];
-            let ga = oa.aabb(0.5 * eps);
             for j in i + 1..n {
-                let ob = ws.rest_obbs[j];
+                let ob = &ws.rest_obbs[j];
                 if !self.considered(opts, oa.part, ob.part) {
                     continue;
                 }
@@ -193,7 +201,7 @@ impl Scene {
                 if answer.is_some() {
                     continue;
                 }
-                if !ga.overlaps(&ob.aabb(0.5 * eps)) || oa.apart(&ob, eps) {
+                if !oa.grown.overlaps(&ob.grown) || oa.apart(ob, eps) {
                     continue;
                 }
                 stats.pairs_after_spatial += 1;
@@ -469,7 +477,7 @@ mod tests {
                     half: DVec3::new(r(0.01, 0.4), r(0.01, 0.4), r(0.01, 0.4)),
                     radius: 0.0,
                 };
-                (WorldObb::new(Part::Environment, &w, &piece), w, piece)
+                (WorldObb::new(Part::Environment, &w, &piece, eps), w, piece)
             };
             let (a, wa, pa) = obb(&mut r);
             let (b, wb, pb) = obb(&mut r);
