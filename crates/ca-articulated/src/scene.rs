@@ -20,6 +20,8 @@ use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
 use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
+mod resting;
+
 /// How one articulated body moves during a query step.
 #[derive(Clone, Copy, Debug)]
 pub enum BodyStep<'a> {
@@ -317,6 +319,10 @@ pub struct Workspace {
     /// Per pair the hull CA proved free in the last narrow phase, the direction of its last
     /// distance (the adaptive query's separation certificates for the next step).
     pub(crate) directions: Vec<(Part, Part, DVec3)>,
+    /// The resting-contact probe's world poses of one body's links at `t = 0`.
+    rest_world: Vec<DAffine3>,
+    /// The resting-contact probe's parts with their OBBs in world coordinates at `t = 0`.
+    rest_obbs: Vec<resting::WorldObb>,
 }
 
 /// Where the narrow phase stands with a pair's lower bound (see [`Scene::narrow_phase`]).
@@ -668,6 +674,10 @@ impl Scene {
         ws.motions.clear();
         for (i, (body, step)) in self.bodies.iter().zip(steps).enumerate() {
             ws.motions.push(body_motion(i, body, step)?);
+        }
+        // steps that start in contact are answered before any swept box is built
+        if self.resting_contact(ws, opts, out) {
+            return Ok(());
         }
         self.query_motions(ws, opts, out)
     }

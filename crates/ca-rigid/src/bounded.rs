@@ -422,9 +422,141 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
         start,
         opts,
         |a, b, motion, opts, limit, down| {
-            bounded_run(a, b, motion, start, end, opts, limit, down, None, scratch)
+            bounded_run(
+                a, b, motion, start, end, opts, limit, down, None, true, scratch,
+            )
         },
     )
+}
+
+/// The first evaluation of [`time_of_contact_bounded`] alone (at `start`, over
+/// `[start, end]`), for a caller that only needs to know whether the bodies touch at
+/// `start`: the same evaluation with the same bounds as the full query's first, so
+/// - `Ok(Some(c))` with [`Status::InitiallyTouching`] (or [`Status::Stalled`]) is exactly the
+///   contact [`time_of_contact_bounded`] reports for the same arguments;
+/// - `Ok(None)`: the bodies stay apart over the window, as the full query finds too;
+/// - `Ok(Some(c))` with [`Status::OutOfIterations`]: undecided; `c.toc` is the first safe
+///   step (a lower bound of the time of contact) and, unlike the full query at its
+///   iteration cap, no closest-pair search runs for the witness: it is the closest pair
+///   the evaluation met, if any (else distance infinite).
+///
+/// [`CaOptions::max_iterations`] is ignored (one evaluation).
+///
+/// # Errors
+/// As [`time_of_contact_bounded`].
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_rigid::{first_step_bounded, BoundedScratch, CaOptions, RigidBody, RigidPair, Status};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+/// use ccd_kinematics::RigidMotion;
+///
+/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+/// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?));
+/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+/// let far = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
+/// let mut scratch = BoundedScratch::default();
+/// let c = first_step_bounded(&body, &body, &RigidPair { a: &still, b: &far }, 0.0, 1.0, &CaOptions::default(), &mut scratch)?;
+/// assert_eq!(c.expect("not proven free in one step").status, Status::OutOfIterations);
+/// let touching = RigidMotion::stationary(DAffine3::from_translation(DVec3::new(0.5, 0.0, 0.0)))?;
+/// let c = first_step_bounded(&body, &body, &RigidPair { a: &still, b: &touching }, 0.0, 1.0, &CaOptions::default(), &mut scratch)?;
+/// assert_eq!(c.expect("touching").status, Status::InitiallyTouching);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn first_step_bounded<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+    scratch: &mut BoundedScratch,
+) -> Result<Option<Contact>, CaError> {
+    first_step(a, b, motion, start, end, None, opts, scratch)
+}
+
+/// [`first_step_bounded`] of [`time_of_contact_bounded_within`]: its first evaluation
+/// alone, with B pruned to `region` (the same guarantee asked of the caller).
+///
+/// # Errors
+/// As [`time_of_contact_bounded_within`].
+#[allow(clippy::too_many_arguments)]
+pub fn first_step_bounded_within<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    region: &Aabb,
+    opts: &CaOptions,
+    scratch: &mut BoundedScratch,
+) -> Result<Option<Contact>, CaError> {
+    first_step(a, b, motion, start, end, Some(region), opts, scratch)
+}
+
+/// The first evaluation of [`time_of_contact_bounded`] (`region`: of
+/// [`time_of_contact_bounded_within`]) without the closest-pair search at the cap.
+#[allow(clippy::too_many_arguments)]
+fn first_step<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    region: Option<&Aabb>,
+    opts: &CaOptions,
+    scratch: &mut BoundedScratch,
+) -> Result<Option<Contact>, CaError> {
+    let opts = CaOptions {
+        max_iterations: 1,
+        ..*opts
+    };
+    crate::mesh_mesh::check_options(&opts)?;
+    check_window(start, end)?;
+    if region.is_some_and(|r| r.min.is_nan() || r.max.is_nan()) {
+        return Err(CaError::InvalidRegion);
+    }
+    if start >= end || region.is_some_and(Aabb::is_empty) {
+        return Ok(None);
+    }
+    let scratch = &mut scratch.inner;
+    in_window(
+        a,
+        b,
+        motion,
+        start,
+        &opts,
+        |a, b, motion, opts, limit, down| {
+            bounded_run(
+                a,
+                b,
+                motion,
+                start,
+                end,
+                opts,
+                limit,
+                down,
+                region.map(|r| scaled_region(r, b, down)),
+                false,
+                scratch,
+            )
+        },
+    )
+}
+
+/// `region` (caller's coordinates) in the query's coordinates (`down`: the factor back),
+/// grown by the rounding allowance of the boxes it is compared with (B's coordinates and
+/// the region's own).
+fn scaled_region(region: &Aabb, b: &RigidBody, down: f64) -> Aabb {
+    let up = 1.0 / down;
+    let scaled = Aabb {
+        min: region.min * up,
+        max: region.max * up,
+    };
+    let reach = b.radius() + max_abs([scaled.min, scaled.max]);
+    scaled.inflate(REL_ROUNDING * reach)
 }
 
 /// [`time_of_contact_bounded`] when the caller knows a box in B's frame that A never leaves
@@ -494,15 +626,8 @@ pub fn time_of_contact_bounded_within<M: PairMotion + ?Sized>(
         start,
         opts,
         |a, b, motion, opts, limit, down| {
-            // the region in the query's coordinates, grown by the rounding allowance of the
-            // boxes it is compared with (B's coordinates and the region's own)
-            let up = 1.0 / down;
-            let scaled = Aabb {
-                min: region.min * up,
-                max: region.max * up,
-            };
-            let reach = b.radius() + max_abs([scaled.min, scaled.max]);
-            let r = scaled.inflate(REL_ROUNDING * reach);
+            // the region in the query's coordinates, grown by the rounding allowance
+            let r = scaled_region(region, b, down);
             bounded_run(
                 a,
                 b,
@@ -513,6 +638,7 @@ pub fn time_of_contact_bounded_within<M: PairMotion + ?Sized>(
                 limit,
                 down,
                 Some(r),
+                true,
                 scratch,
             )
         },
@@ -520,6 +646,8 @@ pub fn time_of_contact_bounded_within<M: PairMotion + ?Sized>(
 }
 
 /// The CA loop of [`time_of_contact_bounded`] (input checked, coordinates in the window).
+/// `cap_witness`: at the iteration cap, search the closest pair for the contact's witness
+/// (else the closest pair the last evaluation met stands in, see [`first_step_bounded`]).
 #[allow(clippy::too_many_arguments)]
 fn bounded_run(
     a: &RigidBody,
@@ -531,6 +659,7 @@ fn bounded_run(
     limit: f64,
     down: f64,
     region_b: Option<Aabb>,
+    cap_witness: bool,
     scratch: &mut Scratch,
 ) -> Result<Option<Contact>, CaError> {
     let mut stats = Stats::default();
@@ -577,6 +706,16 @@ fn bounded_run(
                 .closest
                 .unwrap_or_else(|| closest_pair(a, b, &(inv * pb), &mut stats));
             return Ok(Some(window_contact(w, &pa, t, Status::Stalled, stats)));
+        }
+        if stats.iterations >= opts.max_iterations && !cap_witness {
+            let w = ev.closest.unwrap_or(Witness::NONE);
+            return Ok(Some(window_contact(
+                w,
+                &pa,
+                next,
+                Status::OutOfIterations,
+                stats,
+            )));
         }
         if stats.iterations >= opts.max_iterations {
             // the contact's fields are at its toc `next`: the closest pair there
