@@ -290,6 +290,9 @@ enum StepPath {
     GaveUp,
     /// The full query answered without trying the interval culling.
     Full,
+    /// The step started in contact: the full query's resting-contact probe answered it
+    /// before any box was built, as it answers the full query.
+    Resting,
 }
 
 /// Cached separating directions kept, in parts of the scene (more: the cache starts anew).
@@ -587,7 +590,10 @@ impl AdaptiveScene {
                 && self.gave_up_moving.is_some_and(|r| moving >= r))
             || expected.is_some_and(|e| e > PREDICT_PER_PART * parts)
             || (self.near && MOST_MOVING.1 * moving > MOST_MOVING.0 * links);
-        if full {
+        // a step that starts in contact is answered as the full query answers it, by the
+        // resting-contact probe, before any box is built
+        let resting = self.scene.resting_contact(ws, opts, out);
+        if full || resting {
             self.interval_pairs = None;
             self.full_steps = self.full_steps.saturating_sub(1);
             self.since_probe += 1;
@@ -599,6 +605,13 @@ impl AdaptiveScene {
                 None => self.pending = Some((ws.motions.clone(), opts.tolerance)),
             }
             self.path = StepPath::Full;
+            if resting {
+                if !full {
+                    self.path = StepPath::Resting;
+                }
+                self.near = true;
+                return Ok(());
+            }
             let r = self.scene.query_motions(ws, opts, out);
             // the full query's tighter boxes keep a fraction of the interval pairs near
             // contact (INTERVAL_PER_FULL)
@@ -1223,7 +1236,7 @@ mod tests {
                         StepPath::Adaptive => {
                             ours.stats.pairs_after_spatial > (PREDICT_PER_PART * n) as u64
                         }
-                        StepPath::EnvRefined | StepPath::Full => false,
+                        StepPath::EnvRefined | StepPath::Full | StepPath::Resting => false,
                     };
                     if crowded && crowded_at.is_none() {
                         crowded_at = Some(step);

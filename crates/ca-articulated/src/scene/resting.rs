@@ -127,7 +127,7 @@ impl Scene {
     /// The resting-contact probe (see the module docs): true when it answered the query
     /// (`out` holds the contact at `t = 0` and the counters), false when the full query
     /// must run (`out.stats` reset).
-    pub(super) fn resting_contact(
+    pub(crate) fn resting_contact(
         &self,
         ws: &mut Workspace,
         opts: &QueryOptions,
