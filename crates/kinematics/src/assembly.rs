@@ -1079,6 +1079,49 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
         Ok(())
     }
 
+    /// [`AssemblyBounds::set_motion`] with an enclosure computed by the caller (a cheaper
+    /// or tighter one than [`RigidMotion::enclosure`]): `enclosure` must hold the
+    /// transform of `motion` at every time of [`AssemblyBounds::domain`] (for Taylor
+    /// models, over that domain); the bounds are only as conservative as it is.
+    ///
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] for a link that does not exist.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyTree, Joint, LinkId, LinkSpec, RigidMotion};
+    /// use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
+    /// use ccd_taylor::Interval;
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let model = ArticulatedModel::new(vec![
+    ///     LinkSpec { name: "a".into(), parent: None, joint: Joint::Fixed, offset: DAffine3::IDENTITY },
+    ///     LinkSpec { name: "b".into(), parent: Some("a".into()), joint: hinge, offset: DAffine3::from_translation(DVec3::X) },
+    /// ])?;
+    /// let tree = AssemblyTree::from_model(&model);
+    /// let p = model.pose_from_joints(&[0.0])?;
+    /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &ArticulatedMotion::between(&model, &p, &p)?, Interval::UNIT)?;
+    /// let start = DAffine3::from_translation(DVec3::X);
+    /// let end = start * DAffine3::from_quat(DQuat::from_rotation_z(1.0));
+    /// let motion = RigidMotion::between(start, end)?;
+    /// bounds.set_motion_enclosed(LinkId(1), motion, motion.enclosure::<Interval>(Interval::UNIT)?)?;
+    /// let b = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
+    /// assert!(b.contains_point(end.transform_point3(DVec3::X)));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn set_motion_enclosed(
+        &mut self,
+        link: LinkId,
+        motion: RigidMotion,
+        enclosure: Transform<E>,
+    ) -> Result<(), KinematicsError> {
+        let i = check_link(link, self.len())?;
+        self.engine.joint[i] = enclosure;
+        self.motions[i] = motion;
+        self.engine.mark(&self.topo, link);
+        Ok(())
+    }
+
     /// Moves the enclosures to another time interval `domain ⊆ [0, 1]`: re-encloses the
     /// moving links and marks their paths dirty (all links, and a full recomputation, when
     /// constant enclosures depend on the domain, as Taylor models do).

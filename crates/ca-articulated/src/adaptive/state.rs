@@ -38,6 +38,18 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
         let _ = edges;
         t.aabb_of_corners(corners)
     }
+
+    /// A box holding `t` applied to the convex hull of `corners` over the domain, without
+    /// precomputed edges: [`Transform::aabb_of_corners`] by default.
+    fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
+        t.aabb_of_corners(corners)
+    }
+
+    /// An enclosure over `[0, 1]` of a relative (or rigid-body) motion:
+    /// [`RigidMotion::enclosure`] by default.
+    fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
+        motion.enclosure::<Self>(Interval::UNIT)
+    }
 }
 
 /// Per edge direction `j` of eight box corners (corner `k` on the upper side of `j` when
@@ -76,6 +88,21 @@ impl NodeArith for Interval {
     /// The midpoint–radius corner box ([`crate::midrad::corner_box`]: per world axis the
     /// hull of the eight corners' `rm·p ± rr·|p|` plus the translation, one proven rounding
     /// bound), or, when it cannot be formed, [`interval_leaf_box`].
+    /// [`crate::midrad::interval_enclosure`]: the rotation entries of a turning motion in
+    /// midpoint–radius f64 with one proven rounding bound, as the full query's interval
+    /// pass encloses its link motions (the same enclosure up to rounding).
+    #[inline]
+    fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
+        Ok(crate::midrad::interval_enclosure(motion))
+    }
+
+    /// [`crate::midrad::corner_box`], or [`Transform::aabb_of_corners`] when it cannot be
+    /// formed.
+    #[inline]
+    fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
+        crate::midrad::corner_box(t, corners).unwrap_or_else(|| t.aabb_of_corners(corners))
+    }
+
     #[inline]
     fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
         crate::midrad::corner_box(t, corners)
@@ -406,8 +433,12 @@ impl<E: NodeArith> BodyState<E> {
             if self.joint_node[i] != NONE && !(is_moving(m) && is_moving(&self.motions[i])) {
                 self.groups_epoch += 1;
             }
+            let enclosure = E::enclose(m).map_err(|source| ArticulatedError::Motion {
+                body: self.body,
+                source,
+            })?;
             self.bounds
-                .set_motion(LinkId(i as u32), *m)
+                .set_motion_enclosed(LinkId(i as u32), *m, enclosure)
                 .map_err(|source| ArticulatedError::Motion {
                     body: self.body,
                     source,
