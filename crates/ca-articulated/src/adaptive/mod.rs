@@ -1122,12 +1122,14 @@ mod tests {
         let mut seen = Vec::new();
         let mut q = vec![0.0; n];
         for step in 0..160 {
-            // amplitude 0 → 1.6 rad → 0, twice; then calm steps with a sudden jump to
-            // 1.6 rad every 10 steps (a step far from contact, as the full query saw it,
-            // followed by one whose interval culling gives up)
+            // amplitude 0 → 1.4 rad → 0, twice (1.4: the interval pair count passes the
+            // refining threshold without giving up at some steps, 15 and 75 with the
+            // midpoint–radius node boxes of 2026-11-28); then calm steps with a sudden
+            // jump to 1.6 rad every 10 steps (a step far from contact, as the full query
+            // saw it, followed by one whose interval culling gives up)
             let phase = (step % 60) as f64 / 60.0;
             let amp = match step {
-                0..120 => 1.6 * (std::f64::consts::PI * phase).sin().powi(2),
+                0..120 => 1.4 * (std::f64::consts::PI * phase).sin().powi(2),
                 _ if step % 10 == 5 => 1.6,
                 _ => 0.01,
             };

@@ -45,6 +45,12 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
         t.aabb_of_corners(corners)
     }
 
+    /// The composition `a · b` of the node transforms (the assembly bounds' and the body
+    /// frames'): [`Transform::compose`] by default.
+    fn then(a: &Transform<Self>, b: &Transform<Self>) -> Transform<Self> {
+        a.compose(b)
+    }
+
     /// An enclosure over `[0, 1]` of a relative (or rigid-body) motion:
     /// [`RigidMotion::enclosure`] by default.
     fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
@@ -94,6 +100,13 @@ impl NodeArith for Interval {
     #[inline]
     fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
         Ok(crate::midrad::interval_enclosure(motion))
+    }
+
+    /// [`crate::midrad::compose`] (midpoint–radius products with one proven rounding
+    /// bound per entry), or [`Transform::compose`] when it cannot be formed.
+    #[inline]
+    fn then(a: &Transform<Self>, b: &Transform<Self>) -> Transform<Self> {
+        crate::midrad::compose_or_interval(a, b)
     }
 
     /// [`crate::midrad::corner_box`], or [`Transform::aabb_of_corners`] when it cannot be
@@ -307,7 +320,8 @@ impl<E: NodeArith> BodyState<E> {
                 }
             };
         }
-        let bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        let mut bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        bounds.set_composition(E::then);
         let edges = (0..model.len())
             .map(|i| {
                 body.link_shape(LinkId(i as u32))
@@ -528,7 +542,7 @@ impl<E: NodeArith> BodyState<E> {
             let above = self.body_transform(p);
             match (self.nodes[p as usize], self.to_parent[i]) {
                 (AssemblyNode::Joint { lower, .. }, Some(tp)) if lower.0 == k => {
-                    Some(above.map_or(tp, |a| a.compose(&tp)))
+                    Some(above.map_or(tp, |a| E::then(&a, &tp)))
                 }
                 _ => above,
             }
