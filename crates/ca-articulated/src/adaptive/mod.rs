@@ -83,11 +83,12 @@ pub struct AdaptiveStep<'a> {
 /// exists: the changed joints' enclosures with midpoint–radius rotation entries
 /// (`midrad::interval_enclosure`), leaf boxes from the eight OBB corners and node
 /// boxes from the children's local boxes in midpoint–radius f64 with one rounding bound
-/// each (`midrad::corner_box`, `midrad::local_box`); the compositions
-/// along the tree stay outward-rounded interval products. With 3 active joints that is
-/// 0.41× the full query's time on the wooden men, 0.22× and 0.13× on the 30- and
-/// 100-link pendulums and 0.64× on the falling man (2 of 20 steps near contact;
-/// 2026-11-28, `docs/benchmarks.md`).
+/// each (`midrad::corner_box`, `midrad::local_box`), and the compositions along the tree
+/// as midpoint–radius matrix products with one rounding bound per entry
+/// (`midrad::compose`, installed with [`ccd_kinematics::AssemblyBounds::set_composition`]).
+/// With 3 active joints that is 0.34× the full query's time on the wooden men, 0.19× and
+/// 0.12× on the 30- and 100-link pendulums and 0.57× on the falling man (2 of 20 steps
+/// near contact; 2026-11-28, `docs/benchmarks.md`).
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
 /// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
