@@ -87,8 +87,8 @@ pub struct AdaptiveStep<'a> {
 /// as midpoint–radius matrix products with one rounding bound per entry
 /// (`midrad::compose`, installed with [`ccd_kinematics::AssemblyBounds::set_composition`]).
 /// With 3 active joints that is 0.34× the full query's time on the wooden men, 0.19× and
-/// 0.12× on the 30- and 100-link pendulums and 0.57× on the falling man (2 of 20 steps
-/// near contact; 2026-11-28, `docs/benchmarks.md`).
+/// 0.12× on the 30- and 100-link pendulums and 0.57–0.59× on the falling man (2 of 20
+/// steps near contact; 2026-11-28, `docs/benchmarks.md`).
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
 /// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
