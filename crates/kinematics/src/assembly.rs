@@ -274,6 +274,8 @@ struct Engine<T> {
     dirty: Vec<bool>,
     dirty_list: Vec<u32>,
     path: Vec<u32>,
+    /// The composition `a · b` used (default [`Compose::then`]).
+    then: fn(&T, &T) -> T,
 }
 
 impl<T: Compose> Engine<T> {
@@ -289,6 +291,7 @@ impl<T: Compose> Engine<T> {
             dirty: vec![false; nn],
             dirty_list: Vec::with_capacity(nn),
             path: Vec::with_capacity(topo.depth + 1),
+            then: <T as Compose>::then,
         };
         for k in 0..nn {
             if matches!(topo.nodes[k].kind, AssemblyNode::Joint { .. }) {
@@ -315,6 +318,17 @@ impl<T: Compose> Engine<T> {
         }
     }
 
+    /// Marks every joint node dirty (a recomputation of all the node transforms).
+    fn mark_all(&mut self, topo: &Topology) {
+        for (k, n) in topo.nodes.iter().enumerate() {
+            if matches!(n.kind, AssemblyNode::Joint { .. }) && !self.dirty[k] {
+                self.dirty[k] = true;
+                self.dirty_list.push(k as u32);
+            }
+        }
+        self.epoch += 1;
+    }
+
     /// Recomputes the dirty nodes, deepest (largest index) first.
     fn update(&mut self, topo: &Topology) -> usize {
         let count = self.dirty_list.len();
@@ -329,13 +343,17 @@ impl<T: Compose> Engine<T> {
             let AssemblyNode::Joint { joint, lower, .. } = node.kind else {
                 continue;
             };
-            let tp = self.handles[node.upper_handle as usize].then(&self.joint[joint.index()]);
+            let then = self.then;
+            let tp = then(
+                &self.handles[node.upper_handle as usize],
+                &self.joint[joint.index()],
+            );
             let (s, e) = node.handles;
             for h in s as usize..e as usize {
                 self.handles[h] = match topo.handle_src[h] {
                     HandleSrc::Own => continue,
                     HandleSrc::Upper(i) => self.handles[i as usize].clone(),
-                    HandleSrc::Lower(i) => tp.then(&self.handles[i as usize]),
+                    HandleSrc::Lower(i) => then(&tp, &self.handles[i as usize]),
                 };
             }
             self.to_parent[lower.index()] = tp;
@@ -360,7 +378,10 @@ impl<T: Compose> Engine<T> {
             let w = if node.parent == NONE {
                 self.joint[0].clone()
             } else if node.is_lower {
-                self.world[node.parent as usize].then(&self.to_parent[v as usize])
+                (self.then)(
+                    &self.world[node.parent as usize],
+                    &self.to_parent[v as usize],
+                )
             } else {
                 self.world[node.parent as usize].clone()
             };
@@ -370,6 +391,10 @@ impl<T: Compose> Engine<T> {
         &self.world[k as usize]
     }
 }
+
+/// A composition `a · b` (first `b`, then `a`) of transform enclosures
+/// ([`AssemblyBounds::set_composition`]).
+pub type Composition<E> = fn(&Transform<E>, &Transform<E>) -> Transform<E>;
 
 /// A balanced binary assembly of an [`ArticulatedModel`]'s link tree with cached
 /// transforms (adaptive-dynamics CCD paper, Sec. 2–3).
@@ -974,6 +999,8 @@ pub struct AssemblyBounds<E> {
     motions: Vec<RigidMotion>,
     domain: Interval,
     engine: Engine<Transform<E>>,
+    /// The composition set by [`AssemblyBounds::set_composition`], if any.
+    composition: Option<Composition<E>>,
 }
 
 #[inline]
@@ -1007,6 +1034,7 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
             motions,
             domain,
             engine,
+            composition: None,
         })
     }
 
@@ -1079,6 +1107,82 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
         Ok(())
     }
 
+    /// [`AssemblyBounds::set_motion`] with an enclosure computed by the caller (a cheaper
+    /// or tighter one than [`RigidMotion::enclosure`]): `enclosure` must hold the
+    /// transform of `motion` at every time of [`AssemblyBounds::domain`] (for Taylor
+    /// models, over that domain); the bounds are only as conservative as it is.
+    ///
+    /// # Errors
+    /// [`KinematicsError::UnknownLinkId`] for a link that does not exist.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyTree, Joint, LinkId, LinkSpec, RigidMotion};
+    /// use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
+    /// use ccd_taylor::Interval;
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let model = ArticulatedModel::new(vec![
+    ///     LinkSpec { name: "a".into(), parent: None, joint: Joint::Fixed, offset: DAffine3::IDENTITY },
+    ///     LinkSpec { name: "b".into(), parent: Some("a".into()), joint: hinge, offset: DAffine3::from_translation(DVec3::X) },
+    /// ])?;
+    /// let tree = AssemblyTree::from_model(&model);
+    /// let p = model.pose_from_joints(&[0.0])?;
+    /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &ArticulatedMotion::between(&model, &p, &p)?, Interval::UNIT)?;
+    /// let start = DAffine3::from_translation(DVec3::X);
+    /// let end = start * DAffine3::from_quat(DQuat::from_rotation_z(1.0));
+    /// let motion = RigidMotion::between(start, end)?;
+    /// bounds.set_motion_enclosed(LinkId(1), motion, motion.enclosure::<Interval>(Interval::UNIT)?)?;
+    /// let b = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
+    /// assert!(b.contains_point(end.transform_point3(DVec3::X)));
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn set_motion_enclosed(
+        &mut self,
+        link: LinkId,
+        motion: RigidMotion,
+        enclosure: Transform<E>,
+    ) -> Result<(), KinematicsError> {
+        let i = check_link(link, self.len())?;
+        self.engine.joint[i] = enclosure;
+        self.motions[i] = motion;
+        self.engine.mark(&self.topo, link);
+        Ok(())
+    }
+
+    /// Replaces the composition of enclosures (default [`Transform::compose`]) by `then`,
+    /// for a cheaper or tighter proven one, and recomputes every node transform with it.
+    /// `then(a, b)` must hold `A · B` (first `B`, then `A`) for every pair of transforms
+    /// `A`, `B` held by `a`, `b` at the same time of the domain; the bounds are only as
+    /// conservative as it is. Kept by [`AssemblyBounds::set_domain`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyTree, Joint, LinkId, LinkSpec};
+    /// use ccd_kinematics::glam::{DAffine3, DVec3};
+    /// use ccd_taylor::Interval;
+    ///
+    /// let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// let model = ArticulatedModel::new(vec![
+    ///     LinkSpec { name: "a".into(), parent: None, joint: hinge, offset: DAffine3::IDENTITY },
+    ///     LinkSpec { name: "b".into(), parent: Some("a".into()), joint: hinge, offset: DAffine3::from_translation(DVec3::X) },
+    /// ])?;
+    /// let tree = AssemblyTree::from_model(&model);
+    /// let (q0, q1) = (model.pose_from_joints(&[0.0, 0.0])?, model.pose_from_joints(&[1.0, 1.0])?);
+    /// let motion = ArticulatedMotion::between(&model, &q0, &q1)?;
+    /// let mut bounds = AssemblyBounds::<Interval>::new(&tree, &motion, Interval::UNIT)?;
+    /// let before = bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb();
+    /// bounds.set_composition(|a, b| a.compose(b));
+    /// bounds.set_domain(Interval::new(0.0, 1.0))?;
+    /// assert_eq!(bounds.world_bound(LinkId(1))?.apply(DVec3::X).aabb(), before);
+    /// # Ok::<(), ccd_kinematics::KinematicsError>(())
+    /// ```
+    pub fn set_composition(&mut self, then: Composition<E>) {
+        self.composition = Some(then);
+        self.engine.then = then;
+        self.engine.mark_all(&self.topo);
+    }
+
     /// Moves the enclosures to another time interval `domain ⊆ [0, 1]`: re-encloses the
     /// moving links and marks their paths dirty (all links, and a full recomputation, when
     /// constant enclosures depend on the domain, as Taylor models do).
@@ -1117,6 +1221,10 @@ impl<E: Enclosure + PartialEq> AssemblyBounds<E> {
             E::constant(1.0, Interval::new(0.0, 0.5)) == E::constant(1.0, Interval::new(0.5, 1.0));
         if !domain_free {
             self.engine = Self::full(&self.topo, &self.motions, domain)?;
+            if let Some(then) = self.composition {
+                self.engine.then = then;
+                self.engine.mark_all(&self.topo);
+            }
             self.domain = domain;
             return Ok(());
         }

@@ -51,7 +51,7 @@ mod rigid;
 pub mod urdf;
 
 pub use articulated::ArticulatedMotion;
-pub use assembly::{AssemblyBounds, AssemblyNode, AssemblyTree, NodeId};
+pub use assembly::{AssemblyBounds, AssemblyNode, AssemblyTree, Composition, NodeId};
 pub use error::{KinematicsError, UriError};
 pub use glam;
 pub use model::{ArticulatedModel, Joint, Limits, Link, LinkId, LinkSpec, Pose};

@@ -78,8 +78,17 @@ pub struct AdaptiveStep<'a> {
 /// reach the narrow phase, so the answer does not depend on them (a looser box only keeps
 /// pairs that cannot come within `ε`). Taylor-model node boxes cost about 7× more per node
 /// for boxes of about the same size on the benchmark scenes (wooden men, pendulums, falling
-/// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models, 0.1–0.3× with
-/// intervals; `docs/benchmarks.md`).
+/// man: 3 active joints, 0.9–1.2× the full query's time with Taylor models). The interval
+/// work is done as the full query's interval pass does it where a proven cheaper form
+/// exists: the changed joints' enclosures with midpoint–radius rotation entries
+/// (`midrad::interval_enclosure`), leaf boxes from the eight OBB corners and node
+/// boxes from the children's local boxes in midpoint–radius f64 with one rounding bound
+/// each (`midrad::corner_box`, `midrad::local_box`), and the compositions along the tree
+/// as midpoint–radius matrix products with one rounding bound per entry
+/// (`midrad::compose`, installed with [`ccd_kinematics::AssemblyBounds::set_composition`]).
+/// With 3 active joints that is 0.34× the full query's time on the wooden men, 0.19× and
+/// 0.12× on the 30- and 100-link pendulums and 0.57–0.59× on the falling man (2 of 20
+/// steps near contact; 2026-11-28, `docs/benchmarks.md`).
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
 /// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
@@ -850,8 +859,8 @@ impl AdaptiveScene {
         let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
         rigid_boxes.clear();
         for r in &scene.rigid {
-            let tr: Transform<E> = r.motion.enclosure::<E>(Interval::UNIT)?;
-            rigid_boxes.push(tr.aabb_of_corners(&r.corners).inflate(margin));
+            let tr: Transform<E> = E::enclose(&r.motion)?;
+            rigid_boxes.push(E::corners_box(&tr, &r.corners).inflate(margin));
         }
         let pcls = &mut ws.pcls;
         pcls.clear();
@@ -1127,12 +1136,14 @@ mod tests {
         let mut seen = Vec::new();
         let mut q = vec![0.0; n];
         for step in 0..160 {
-            // amplitude 0 → 1.6 rad → 0, twice; then calm steps with a sudden jump to
-            // 1.6 rad every 10 steps (a step far from contact, as the full query saw it,
-            // followed by one whose interval culling gives up)
+            // amplitude 0 → 1.4 rad → 0, twice (1.4: the interval pair count passes the
+            // refining threshold without giving up at some steps, 15 and 75 with the
+            // midpoint–radius node boxes of 2026-11-28); then calm steps with a sudden
+            // jump to 1.6 rad every 10 steps (a step far from contact, as the full query
+            // saw it, followed by one whose interval culling gives up)
             let phase = (step % 60) as f64 / 60.0;
             let amp = match step {
-                0..120 => 1.6 * (std::f64::consts::PI * phase).sin().powi(2),
+                0..120 => 1.4 * (std::f64::consts::PI * phase).sin().powi(2),
                 _ if step % 10 == 5 => 1.6,
                 _ => 0.01,
             };

@@ -38,6 +38,24 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
         let _ = edges;
         t.aabb_of_corners(corners)
     }
+
+    /// A box holding `t` applied to the convex hull of `corners` over the domain, without
+    /// precomputed edges: [`Transform::aabb_of_corners`] by default.
+    fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
+        t.aabb_of_corners(corners)
+    }
+
+    /// The composition `a · b` of the node transforms (the assembly bounds' and the body
+    /// frames'): [`Transform::compose`] by default.
+    fn then(a: &Transform<Self>, b: &Transform<Self>) -> Transform<Self> {
+        a.compose(b)
+    }
+
+    /// An enclosure over `[0, 1]` of a relative (or rigid-body) motion:
+    /// [`RigidMotion::enclosure`] by default.
+    fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
+        motion.enclosure::<Self>(Interval::UNIT)
+    }
 }
 
 /// Per edge direction `j` of eight box corners (corner `k` on the upper side of `j` when
@@ -63,82 +81,122 @@ pub(crate) fn corner_edges(corners: &[DVec3; 8]) -> Edges {
 impl NodeArith for TaylorModel {}
 
 impl NodeArith for Interval {
-    /// Per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]` in outward-rounded interval arithmetic
-    /// (one fused row product, [`Enclosure::dot3`]): 9 interval products instead of the 72
-    /// of the eight corners, for the same range (each entry appears once per row, so the
-    /// corners' union is no tighter up to rounding).
+    /// The midpoint–radius box of the transformed local box ([`crate::midrad::local_box`]:
+    /// nine f64 products per axis and one proven rounding bound), or, when it cannot be
+    /// formed (unbounded or non-finite inputs), per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]`
+    /// in outward-rounded interval arithmetic (one fused row product,
+    /// [`Enclosure::dot3`]).
     #[inline]
     fn box_of(t: &Transform<Self>, local: &Aabb) -> Aabb {
-        let b = [
-            Interval::new(local.min.x, local.max.x),
-            Interval::new(local.min.y, local.max.y),
-            Interval::new(local.min.z, local.max.z),
-        ];
-        let r = &t.rotation.rows;
-        let row = |i: usize, ti: &Interval| {
-            <Interval as Enclosure>::dot3(
-                [&r[i][0], &r[i][1], &r[i][2]],
-                [&b[0], &b[1], &b[2]],
-                Some(ti),
-            )
-        };
-        let v = &t.translation;
-        let (x, y, z) = (row(0, &v.x), row(1, &v.y), row(2, &v.z));
-        Aabb::new(
-            glam::DVec3::new(x.lo(), y.lo(), z.lo()),
-            glam::DVec3::new(x.hi(), y.hi(), z.hi()),
-        )
+        crate::midrad::local_box(t, local).unwrap_or_else(|| interval_box_of(t, local))
     }
 
-    /// The winning corners of [`Transform::aabb_of_corners`] with the edge intervals
-    /// computed once per link and fused row products: per world axis `i`, when the change
-    /// of coordinate `i` along every edge of direction `j` has a certain sign for every
-    /// rotation in the interval matrix, the coordinate's minimum and maximum over the
-    /// corners, for every rotation and translation in the enclosure (so at every time),
-    /// are at the corners on the losing and winning sides; the lower end is taken from
-    /// the former only and the upper end from the latter only (each corner's enclosure
-    /// holds its coordinate at every time).
-    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
-        if !corners.iter().all(|p| p.is_finite()) {
-            return t.aabb_of_corners(corners);
-        }
-        let rows = &t.rotation.rows;
-        let tr = [&t.translation.x, &t.translation.y, &t.translation.z];
-        let mut lo = [0.0; 3];
-        let mut hi = [0.0; 3];
-        for i in 0..3 {
-            let r = [&rows[i][0], &rows[i][1], &rows[i][2]];
-            // bit j of `fixed`: the sign along edge direction j is certain; of `up`: it is
-            // non-negative (the upper corner holds the maximum)
-            let (mut fixed, mut up) = (0usize, 0usize);
-            for (j, e) in edges.iter().enumerate() {
-                let s = <Interval as Enclosure>::dot3(r, [&e[0], &e[1], &e[2]], None);
-                if s.lo() >= 0.0 {
-                    fixed |= 1 << j;
-                    up |= 1 << j;
-                } else if s.hi() <= 0.0 {
-                    fixed |= 1 << j;
-                }
-            }
-            let down = fixed & !up;
-            let (mut l, mut h) = (f64::INFINITY, f64::NEG_INFINITY);
-            for (k, p) in corners.iter().enumerate() {
-                let (max_side, min_side) = (k & fixed == up, k & fixed == down);
-                if max_side || min_side {
-                    let x = <Interval as Enclosure>::dot3_const(r, p.to_array(), Some(tr[i]));
-                    if min_side {
-                        l = l.min(x.lo());
-                    }
-                    if max_side {
-                        h = h.max(x.hi());
-                    }
-                }
-            }
-            lo[i] = l;
-            hi[i] = h;
-        }
-        Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
+    /// The midpoint–radius corner box ([`crate::midrad::corner_box`]: per world axis the
+    /// hull of the eight corners' `rm·p ± rr·|p|` plus the translation, one proven rounding
+    /// bound), or, when it cannot be formed, [`interval_leaf_box`].
+    /// [`crate::midrad::interval_enclosure`]: the rotation entries of a turning motion in
+    /// midpoint–radius f64 with one proven rounding bound, as the full query's interval
+    /// pass encloses its link motions (the same enclosure up to rounding).
+    #[inline]
+    fn enclose(motion: &RigidMotion) -> Result<Transform<Self>, ccd_kinematics::KinematicsError> {
+        Ok(crate::midrad::interval_enclosure(motion))
     }
+
+    /// [`crate::midrad::compose`] (midpoint–radius products with one proven rounding
+    /// bound per entry), or [`Transform::compose`] when it cannot be formed.
+    #[inline]
+    fn then(a: &Transform<Self>, b: &Transform<Self>) -> Transform<Self> {
+        crate::midrad::compose_or_interval(a, b)
+    }
+
+    /// [`crate::midrad::corner_box`], or [`Transform::aabb_of_corners`] when it cannot be
+    /// formed.
+    #[inline]
+    fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
+        crate::midrad::corner_box(t, corners).unwrap_or_else(|| t.aabb_of_corners(corners))
+    }
+
+    #[inline]
+    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
+        crate::midrad::corner_box(t, corners)
+            .unwrap_or_else(|| interval_leaf_box(t, corners, edges))
+    }
+}
+
+/// Per row `i`, `t_i + Σ_j R_ij · [lo_j, hi_j]` in outward-rounded interval arithmetic
+/// (one fused row product, [`Enclosure::dot3`]): 9 interval products instead of the 72 of
+/// the eight corners, for the same range (each entry appears once per row, so the corners'
+/// union is no tighter up to rounding).
+fn interval_box_of(t: &Transform<Interval>, local: &Aabb) -> Aabb {
+    let b = [
+        Interval::new(local.min.x, local.max.x),
+        Interval::new(local.min.y, local.max.y),
+        Interval::new(local.min.z, local.max.z),
+    ];
+    let r = &t.rotation.rows;
+    let row = |i: usize, ti: &Interval| {
+        <Interval as Enclosure>::dot3(
+            [&r[i][0], &r[i][1], &r[i][2]],
+            [&b[0], &b[1], &b[2]],
+            Some(ti),
+        )
+    };
+    let v = &t.translation;
+    let (x, y, z) = (row(0, &v.x), row(1, &v.y), row(2, &v.z));
+    Aabb::new(
+        glam::DVec3::new(x.lo(), y.lo(), z.lo()),
+        glam::DVec3::new(x.hi(), y.hi(), z.hi()),
+    )
+}
+
+/// The winning corners of [`Transform::aabb_of_corners`] with the edge intervals
+/// computed once per link and fused row products: per world axis `i`, when the change
+/// of coordinate `i` along every edge of direction `j` has a certain sign for every
+/// rotation in the interval matrix, the coordinate's minimum and maximum over the
+/// corners, for every rotation and translation in the enclosure (so at every time),
+/// are at the corners on the losing and winning sides; the lower end is taken from
+/// the former only and the upper end from the latter only (each corner's enclosure
+/// holds its coordinate at every time).
+fn interval_leaf_box(t: &Transform<Interval>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
+    if !corners.iter().all(|p| p.is_finite()) {
+        return t.aabb_of_corners(corners);
+    }
+    let rows = &t.rotation.rows;
+    let tr = [&t.translation.x, &t.translation.y, &t.translation.z];
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for i in 0..3 {
+        let r = [&rows[i][0], &rows[i][1], &rows[i][2]];
+        // bit j of `fixed`: the sign along edge direction j is certain; of `up`: it is
+        // non-negative (the upper corner holds the maximum)
+        let (mut fixed, mut up) = (0usize, 0usize);
+        for (j, e) in edges.iter().enumerate() {
+            let s = <Interval as Enclosure>::dot3(r, [&e[0], &e[1], &e[2]], None);
+            if s.lo() >= 0.0 {
+                fixed |= 1 << j;
+                up |= 1 << j;
+            } else if s.hi() <= 0.0 {
+                fixed |= 1 << j;
+            }
+        }
+        let down = fixed & !up;
+        let (mut l, mut h) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (k, p) in corners.iter().enumerate() {
+            let (max_side, min_side) = (k & fixed == up, k & fixed == down);
+            if max_side || min_side {
+                let x = <Interval as Enclosure>::dot3_const(r, p.to_array(), Some(tr[i]));
+                if min_side {
+                    l = l.min(x.lo());
+                }
+                if max_side {
+                    h = h.max(x.hi());
+                }
+            }
+        }
+        lo[i] = l;
+        hi[i] = h;
+    }
+    Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
 }
 
 /// The adaptive state of one articulated body for one enclosure arithmetic `E`.
@@ -262,7 +320,8 @@ impl<E: NodeArith> BodyState<E> {
                 }
             };
         }
-        let bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        let mut bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
+        bounds.set_composition(E::then);
         let edges = (0..model.len())
             .map(|i| {
                 body.link_shape(LinkId(i as u32))
@@ -388,8 +447,12 @@ impl<E: NodeArith> BodyState<E> {
             if self.joint_node[i] != NONE && !(is_moving(m) && is_moving(&self.motions[i])) {
                 self.groups_epoch += 1;
             }
+            let enclosure = E::enclose(m).map_err(|source| ArticulatedError::Motion {
+                body: self.body,
+                source,
+            })?;
             self.bounds
-                .set_motion(LinkId(i as u32), *m)
+                .set_motion_enclosed(LinkId(i as u32), *m, enclosure)
                 .map_err(|source| ArticulatedError::Motion {
                     body: self.body,
                     source,
@@ -479,7 +542,7 @@ impl<E: NodeArith> BodyState<E> {
             let above = self.body_transform(p);
             match (self.nodes[p as usize], self.to_parent[i]) {
                 (AssemblyNode::Joint { lower, .. }, Some(tp)) if lower.0 == k => {
-                    Some(above.map_or(tp, |a| a.compose(&tp)))
+                    Some(above.map_or(tp, |a| E::then(&a, &tp)))
                 }
                 _ => above,
             }
