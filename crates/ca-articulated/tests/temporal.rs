@@ -276,8 +276,25 @@ fn resting_contacts_run_one_pair_and_keep_the_answer() {
     assert_eq!(off.stats.pairs_after_spatial, 4, "{:?}", off.stats);
     assert_eq!(on.stats.pairs_after_temporal, 1, "{:?}", on.stats);
     assert_eq!(off.stats.pairs_after_temporal, 4, "{:?}", off.stats);
+    // without the resting-contact probe, spatial culling keeps the 4 resting pairs and
+    // temporal culling runs one of them: CATCH's Table 2 counts
+    let unprobed = scene
+        .query(&step, &QueryOptions::default().with_resting_probe(false))
+        .unwrap();
+    assert_eq!(
+        unprobed.stats.pairs_after_spatial, 4,
+        "{:?}",
+        unprobed.stats
+    );
+    assert_eq!(
+        unprobed.stats.pairs_after_temporal, 1,
+        "{:?}",
+        unprobed.stats
+    );
     let (a, b) = (on.first().unwrap(), off.first().unwrap());
     assert_eq!(a.contact.toc, 0.0);
     assert_eq!((a.a, a.b, a.contact.toc), (b.a, b.b, b.contact.toc));
     assert_eq!(a.contact.status, b.contact.status);
+    let c = unprobed.first().unwrap();
+    assert_eq!((a.a, a.b, a.contact.toc), (c.a, c.b, c.contact.toc));
 }

@@ -133,7 +133,11 @@ impl Scene {
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> bool {
-        if opts.mode != Mode::Toc || !opts.temporal_culling || !self.rigid.is_empty() {
+        if !opts.resting_probe
+            || opts.mode != Mode::Toc
+            || !opts.temporal_culling
+            || !self.rigid.is_empty()
+        {
             return false;
         }
         match self.probe(ws, opts, out) {
