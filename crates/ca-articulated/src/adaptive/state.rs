@@ -32,15 +32,8 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
     }
 
     /// A box holding `t` applied to the convex hull of `corners` (an OBB's, in the order
-    /// of [`Transform::aabb_of_corners`]) over the domain; `edges` are the corners' edge
-    /// intervals ([`corner_edges`]). The default is [`Transform::aabb_of_corners`].
-    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
-        let _ = edges;
-        t.aabb_of_corners(corners)
-    }
-
-    /// A box holding `t` applied to the convex hull of `corners` over the domain, without
-    /// precomputed edges: [`Transform::aabb_of_corners`] by default.
+    /// of [`Transform::aabb_of_corners`]) over the domain: [`Transform::aabb_of_corners`]
+    /// by default.
     fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
         t.aabb_of_corners(corners)
     }
@@ -58,26 +51,6 @@ pub(crate) trait NodeArith: Enclosure + PartialEq {
     }
 }
 
-/// Per edge direction `j` of eight box corners (corner `k` on the upper side of `j` when
-/// bit `j` of `k` is set), per local coordinate: an interval holding the four edges'
-/// components.
-pub(crate) type Edges = [[Interval; 3]; 3];
-
-/// The edge intervals of `corners` (outward-rounded differences), as
-/// [`Transform::aabb_of_corners`] computes them on every call.
-pub(crate) fn corner_edges(corners: &[DVec3; 8]) -> Edges {
-    std::array::from_fn(|j| {
-        let bit = 1 << j;
-        std::array::from_fn(|c| {
-            (0..8usize)
-                .filter(|k| k & bit == 0)
-                .map(|k| Interval::point(corners[k | bit][c]) - Interval::point(corners[k][c]))
-                .reduce(Interval::hull)
-                .unwrap_or(Interval::ENTIRE)
-        })
-    })
-}
-
 impl NodeArith for TaylorModel {}
 
 impl NodeArith for Interval {
@@ -91,9 +64,6 @@ impl NodeArith for Interval {
         crate::midrad::local_box(t, local).unwrap_or_else(|| interval_box_of(t, local))
     }
 
-    /// The midpoint–radius corner box ([`crate::midrad::corner_box`]: per world axis the
-    /// hull of the eight corners' `rm·p ± rr·|p|` plus the translation, one proven rounding
-    /// bound), or, when it cannot be formed, [`interval_leaf_box`].
     /// [`crate::midrad::interval_enclosure`]: the rotation entries of a turning motion in
     /// midpoint–radius f64 with one proven rounding bound, as the full query's interval
     /// pass encloses its link motions (the same enclosure up to rounding).
@@ -109,17 +79,13 @@ impl NodeArith for Interval {
         crate::midrad::compose_or_interval(a, b)
     }
 
-    /// [`crate::midrad::corner_box`], or [`Transform::aabb_of_corners`] when it cannot be
-    /// formed.
+    /// The midpoint–radius corner box ([`crate::midrad::corner_box`]: per world axis the
+    /// hull of the eight corners' `rm·p ± rr·|p|` plus the translation, one proven rounding
+    /// bound), or [`Transform::aabb_of_corners`] when it cannot be formed (unbounded or
+    /// non-finite inputs).
     #[inline]
     fn corners_box(t: &Transform<Self>, corners: &[DVec3; 8]) -> Aabb {
         crate::midrad::corner_box(t, corners).unwrap_or_else(|| t.aabb_of_corners(corners))
-    }
-
-    #[inline]
-    fn leaf_box(t: &Transform<Self>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
-        crate::midrad::corner_box(t, corners)
-            .unwrap_or_else(|| interval_leaf_box(t, corners, edges))
     }
 }
 
@@ -149,56 +115,6 @@ fn interval_box_of(t: &Transform<Interval>, local: &Aabb) -> Aabb {
     )
 }
 
-/// The winning corners of [`Transform::aabb_of_corners`] with the edge intervals
-/// computed once per link and fused row products: per world axis `i`, when the change
-/// of coordinate `i` along every edge of direction `j` has a certain sign for every
-/// rotation in the interval matrix, the coordinate's minimum and maximum over the
-/// corners, for every rotation and translation in the enclosure (so at every time),
-/// are at the corners on the losing and winning sides; the lower end is taken from
-/// the former only and the upper end from the latter only (each corner's enclosure
-/// holds its coordinate at every time).
-fn interval_leaf_box(t: &Transform<Interval>, corners: &[DVec3; 8], edges: &Edges) -> Aabb {
-    if !corners.iter().all(|p| p.is_finite()) {
-        return t.aabb_of_corners(corners);
-    }
-    let rows = &t.rotation.rows;
-    let tr = [&t.translation.x, &t.translation.y, &t.translation.z];
-    let mut lo = [0.0; 3];
-    let mut hi = [0.0; 3];
-    for i in 0..3 {
-        let r = [&rows[i][0], &rows[i][1], &rows[i][2]];
-        // bit j of `fixed`: the sign along edge direction j is certain; of `up`: it is
-        // non-negative (the upper corner holds the maximum)
-        let (mut fixed, mut up) = (0usize, 0usize);
-        for (j, e) in edges.iter().enumerate() {
-            let s = <Interval as Enclosure>::dot3(r, [&e[0], &e[1], &e[2]], None);
-            if s.lo() >= 0.0 {
-                fixed |= 1 << j;
-                up |= 1 << j;
-            } else if s.hi() <= 0.0 {
-                fixed |= 1 << j;
-            }
-        }
-        let down = fixed & !up;
-        let (mut l, mut h) = (f64::INFINITY, f64::NEG_INFINITY);
-        for (k, p) in corners.iter().enumerate() {
-            let (max_side, min_side) = (k & fixed == up, k & fixed == down);
-            if max_side || min_side {
-                let x = <Interval as Enclosure>::dot3_const(r, p.to_array(), Some(tr[i]));
-                if min_side {
-                    l = l.min(x.lo());
-                }
-                if max_side {
-                    h = h.max(x.hi());
-                }
-            }
-        }
-        lo[i] = l;
-        hi[i] = h;
-    }
-    Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
-}
-
 /// The adaptive state of one articulated body for one enclosure arithmetic `E`.
 #[derive(Clone, Debug)]
 pub(crate) struct BodyState<E> {
@@ -218,8 +134,6 @@ pub(crate) struct BodyState<E> {
     moving: Vec<bool>,
     /// Per node: links with geometry in the sub-assembly.
     geometry: Vec<Vec<LinkId>>,
-    /// Per link: the edge intervals of its OBB corners ([`corner_edges`]).
-    edges: Vec<Edges>,
     /// Per node: self-collision candidate pairs inside the sub-assembly, valid while no joint
     /// inside it changes (the sub-assembly is rigid, so their distances are constant).
     rigid: Vec<Option<Vec<(LinkId, LinkId)>>>,
@@ -322,14 +236,6 @@ impl<E: NodeArith> BodyState<E> {
         }
         let mut bounds = AssemblyBounds::<E>::new(&tree, motion, Interval::UNIT).map_err(err)?;
         bounds.set_composition(E::then);
-        let edges = (0..model.len())
-            .map(|i| {
-                body.link_shape(LinkId(i as u32))
-                    .map_or([[Interval::ENTIRE; 3]; 3], |s| {
-                        corner_edges(s.obb_corners())
-                    })
-            })
-            .collect();
         let mut s = Self {
             body: index,
             nodes,
@@ -340,7 +246,6 @@ impl<E: NodeArith> BodyState<E> {
             local: vec![Aabb::EMPTY; nn],
             moving: vec![false; nn],
             geometry,
-            edges,
             rigid: vec![None; nn],
             world: vec![Aabb::EMPTY; nn],
             world_stamp: vec![0; nn],
@@ -491,7 +396,7 @@ impl<E: NodeArith> BodyState<E> {
                 })?;
         let b = match self.nodes[i] {
             AssemblyNode::Body { link } => match body.link_shape(link) {
-                Some(s) => E::leaf_box(&t, s.obb_corners(), &self.edges[link.index()]),
+                Some(s) => E::corners_box(&t, s.obb_corners()),
                 None => Aabb::EMPTY,
             },
             AssemblyNode::Joint { .. } if self.local[i].is_empty() => Aabb::EMPTY,
@@ -566,7 +471,7 @@ impl<E: NodeArith> BodyState<E> {
         let t = self.body_transform(k);
         let b = match self.nodes[i] {
             AssemblyNode::Body { link } => match (body.link_shape(link), t) {
-                (Some(s), Some(t)) => E::leaf_box(&t, s.obb_corners(), &self.edges[link.index()]),
+                (Some(s), Some(t)) => E::corners_box(&t, s.obb_corners()),
                 (Some(s), None) => Aabb::from_points(s.obb_corners().iter().copied()),
                 (None, _) => Aabb::EMPTY,
             },
