@@ -650,6 +650,55 @@ mod tests {
         if s < 0.0 { (-s, -c) } else { (s, c) }
     }
 
+    /// How far the exact sum of `terms` (double-double) lies outside `[lo, hi]` beyond
+    /// 1e-26 of the terms' magnitude: negative below, positive above, 0 inside.
+    fn excess(terms: &[f64], lo: f64, hi: f64) -> f64 {
+        let mag = terms.iter().map(|v| v.abs()).sum::<f64>();
+        let (s, c) = dd_sum(&[terms, &[-lo]].concat());
+        if s + c < -1e-26 * mag {
+            return s + c;
+        }
+        let (s, c) = dd_sum(&[terms, &[-hi]].concat());
+        if s + c > 1e-26 * mag {
+            return s + c;
+        }
+        0.0
+    }
+
+    /// The exact terms of `r · p + t` (one coordinate: a rotation row, a point, a
+    /// translation entry).
+    fn row_terms(r: &[f64; 3], p: &[f64; 3], t: f64) -> Vec<f64> {
+        let mut x = Vec::with_capacity(7);
+        for l in 0..3 {
+            let (a, b) = two_prod(r[l], p[l]);
+            x.extend([a, b]);
+        }
+        x.push(t);
+        x
+    }
+
+    /// Rotations and translations inside the bounds `rm ± rr`, `tm ± tr`: the midpoints,
+    /// then per sample `(d, e)` (entries in `[−1, 1]`) a corner of the bounds (the signs of
+    /// `d`, `e`) and an inner point.
+    #[allow(clippy::type_complexity)]
+    fn sampled_motions<'a>(
+        (rm, rr): ([[f64; 3]; 3], [[f64; 3]; 3]),
+        (tm, tr): ([f64; 3], [f64; 3]),
+        samples: impl Iterator<Item = (&'a [[f64; 3]; 3], &'a [f64; 3])>,
+    ) -> Vec<([[f64; 3]; 3], [f64; 3])> {
+        let mut motions = vec![(rm, tm)];
+        for (d, e) in samples {
+            for f in [f64::signum, |x: f64| x] {
+                let r = std::array::from_fn(|k| {
+                    std::array::from_fn(|l| rm[k][l] + f(d[k][l]) * rr[k][l])
+                });
+                let t = std::array::from_fn(|k| tm[k] + f(e[k]) * tr[k]);
+                motions.push((r, t));
+            }
+        }
+        motions
+    }
+
     /// The gap `G` of the module docs for one rotation `r` (`[row][col]`) and translation
     /// `t`, minus `lb`, as a double-double (error ~1e-30 of the terms' magnitudes), and the
     /// sum of the terms' magnitudes.
@@ -877,31 +926,13 @@ mod tests {
             let old = w.aabb_of_corners(&corners);
             let tol = 1e-12 * (1.0 + scale);
             prop_assert!((bx.min - old.min).abs().max_element() <= tol && (bx.max - old.max).abs().max_element() <= tol, "{bx:?} vs {old:?}");
-            let mut motions = vec![(rm, tm)];
-            for (d, e) in &samples {
-                let r: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| rm[k][l] + d[k][l].signum() * rr[k][l]));
-                let tt: [f64; 3] = std::array::from_fn(|k| tm[k] + e[k].signum() * tr[k]);
-                motions.push((r, tt));
-                let r: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| rm[k][l] + d[k][l] * rr[k][l]));
-                let tt: [f64; 3] = std::array::from_fn(|k| tm[k] + e[k] * tr[k]);
-                motions.push((r, tt));
-            }
+            let motions = sampled_motions((rm, rr), (tm, tr), samples.iter().map(|(d, e)| (d, e)));
             for (r, tt) in &motions {
                 for p in &corners {
                     let p = p.to_array();
                     for i in 0..3 {
-                        let mut x = Vec::new();
-                        for l in 0..3 {
-                            let (a, b) = two_prod(r[i][l], p[l]);
-                            x.extend([a, b]);
-                        }
-                        x.push(tt[i]);
-                        let mag = x.iter().map(|v| v.abs()).sum::<f64>();
-                        let (lo, hi) = ([bx.min.x, bx.min.y, bx.min.z][i], [bx.max.x, bx.max.y, bx.max.z][i]);
-                        let (s, c) = dd_sum(&[x.clone(), vec![-lo]].concat());
-                        prop_assert!(s + c >= -1e-26 * mag, "axis {i}: below the box by {}", -(s + c));
-                        let (s, c) = dd_sum(&[x, vec![-hi]].concat());
-                        prop_assert!(s + c <= 1e-26 * mag, "axis {i}: above the box by {}", s + c);
+                        let out = excess(&row_terms(&r[i], &p, tt[i]), bx.min[i], bx.max[i]);
+                        prop_assert!(out == 0.0, "axis {i}: outside the box by {out}");
                     }
                 }
             }
@@ -965,32 +996,14 @@ mod tests {
                 // a point of the box (rounded to nearest: clamped back inside)
                 points.push((centre + f * DVec3::from(half)).clamp(local.min, local.max));
             }
-            let mut motions = vec![(rm, tm)];
-            for (d, e, _) in &samples {
-                let r: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| rm[k][l] + d[k][l].signum() * rr[k][l]));
-                let tt: [f64; 3] = std::array::from_fn(|k| tm[k] + e[k].signum() * tr[k]);
-                motions.push((r, tt));
-                let r: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| rm[k][l] + d[k][l] * rr[k][l]));
-                let tt: [f64; 3] = std::array::from_fn(|k| tm[k] + e[k] * tr[k]);
-                motions.push((r, tt));
-            }
+            let motions = sampled_motions((rm, rr), (tm, tr), samples.iter().map(|(d, e, _)| (d, e)));
             for (r, tt) in &motions {
                 prop_assert!((0..3).all(|k| (0..3).all(|l| w.rotation.rows[k][l].contains(r[k][l])) && t[k].contains(tt[k])));
                 for p in &points {
                     let p = p.to_array();
                     for i in 0..3 {
-                        let mut x = Vec::new();
-                        for l in 0..3 {
-                            let (a, b) = two_prod(r[i][l], p[l]);
-                            x.extend([a, b]);
-                        }
-                        x.push(tt[i]);
-                        let mag = x.iter().map(|v| v.abs()).sum::<f64>();
-                        let (lo, hi) = (bx.min[i], bx.max[i]);
-                        let (s, c) = dd_sum(&[x.clone(), vec![-lo]].concat());
-                        prop_assert!(s + c >= -1e-26 * mag, "axis {i}: below the box by {}", -(s + c));
-                        let (s, c) = dd_sum(&[x, vec![-hi]].concat());
-                        prop_assert!(s + c <= 1e-26 * mag, "axis {i}: above the box by {}", s + c);
+                        let out = excess(&row_terms(&r[i], &p, tt[i]), bx.min[i], bx.max[i]);
+                        prop_assert!(out == 0.0, "axis {i}: outside the box by {out}");
                     }
                 }
             }
@@ -1074,12 +1087,9 @@ mod tests {
                         if j == 3 {
                             x.push(ta[i]);
                         }
-                        let mag = x.iter().map(|v| v.abs()).sum::<f64>();
                         let e = entry(&c, i, j);
-                        let (s0, c0) = dd_sum(&[x.clone(), vec![-e.lo()]].concat());
-                        prop_assert!(s0 + c0 >= -1e-26 * mag, "({i}, {j}): below by {}", -(s0 + c0));
-                        let (s1, c1) = dd_sum(&[x, vec![-e.hi()]].concat());
-                        prop_assert!(s1 + c1 <= 1e-26 * mag, "({i}, {j}): above by {}", s1 + c1);
+                        let out = excess(&x, e.lo(), e.hi());
+                        prop_assert!(out == 0.0, "({i}, {j}): outside by {out}");
                     }
                 }
             }
@@ -1139,11 +1149,8 @@ mod tests {
                                 let (r, w) = two_prod(sn, b1);
                                 x.extend([p, q, r, w]);
                             }
-                            let mag = x.iter().map(|v| v.abs()).sum::<f64>();
-                            let (s0, c0) = dd_sum(&[x.clone(), vec![-e.lo()]].concat());
-                            prop_assert!(s0 + c0 >= -1e-26 * mag, "({i}, {j}): below by {}", -(s0 + c0));
-                            let (s1, c1) = dd_sum(&[x, vec![-e.hi()]].concat());
-                            prop_assert!(s1 + c1 <= 1e-26 * mag, "({i}, {j}): above by {}", s1 + c1);
+                            let out = excess(&x, e.lo(), e.hi());
+                            prop_assert!(out == 0.0, "({i}, {j}): outside by {out}");
                         }
                     }
                 }
