@@ -67,7 +67,11 @@ pub struct AdaptiveStep<'a> {
 ///    direction still separates the two hulls by more than `ε` over the step (two support
 ///    points and the links' speed bounds, no GJK: [`ccd_ca_rigid::convex_apart_along`]),
 ///    the pair is dropped before the narrow phase, as one whose boxes are apart.
-/// 4. **Contact**: the surviving pairs go through the same narrow phase as
+/// 4. **Steps that start in contact** are answered by the full query's resting-contact
+///    probe ([`QueryOptions::resting_probe`]), as the full query answers them: first thing
+///    after a step with a contact or near one, otherwise after the culling and only when
+///    pairs are left (with none left, no pair comes within `ε`, so the probe would give up).
+/// 5. **Contact**: the surviving pairs go through the same narrow phase as
 ///    [`Scene::query`] (hull lower bounds, temporal culling, per-link CA; CATCH Alg. 1) in
 ///    the same order. The answer is the full query's: the same `toc` and pair, whenever no
 ///    pair of either query stops at the iteration cap (both keep every pair that can come
@@ -227,6 +231,8 @@ pub struct AdaptiveScene {
     path: StepPath,
     /// The last step was near contact ([`is_near`]).
     near: bool,
+    /// The last step reported a contact (the next one likely starts in contact).
+    touched: bool,
     /// Per body: the joint vectors of the last step and their motion, from which the next
     /// step's motion is updated link by link (`None` before the first step).
     joints: Vec<Option<JointsCache>>,
@@ -392,6 +398,7 @@ impl AdaptiveScene {
             pending: None,
             path: StepPath::Full,
             near: false,
+            touched: false,
             joints: Vec::new(),
             separations: HashMap::new(),
             certified: 0,
@@ -541,6 +548,19 @@ impl AdaptiveScene {
         ws: &mut Workspace,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
+        let r = self.step(steps, opts, ws, out);
+        self.touched = r.is_ok() && !out.contacts.is_empty();
+        r
+    }
+
+    /// [`AdaptiveScene::query_with`] but for the contact flag of the next step.
+    fn step(
+        &mut self,
+        steps: &[AdaptiveStep<'_>],
+        opts: &QueryOptions,
+        ws: &mut Workspace,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
         out.contacts.clear();
         out.stats = Stats::default();
         check_options(opts)?;
@@ -599,9 +619,12 @@ impl AdaptiveScene {
                 && self.gave_up_moving.is_some_and(|r| moving >= r))
             || expected.is_some_and(|e| e > PREDICT_PER_PART * parts)
             || (self.near && MOST_MOVING.1 * moving > MOST_MOVING.0 * links);
-        // a step that starts in contact is answered as the full query answers it, by the
-        // resting-contact probe, before any box is built
-        let resting = self.scene.resting_contact(ws, opts, out);
+        // A step that starts in contact is answered as the full query answers it, by its
+        // resting-contact probe. After a step with a contact or near one it runs first (a
+        // contact at `t = 0` is likely, and it saves the culling); otherwise after the
+        // culling, and only when pairs are left (below).
+        let probed = self.near || self.touched;
+        let resting = probed && self.scene.resting_contact(ws, opts, out);
         if full || resting {
             self.interval_pairs = None;
             self.full_steps = self.full_steps.saturating_sub(1);
@@ -614,7 +637,8 @@ impl AdaptiveScene {
                 None => self.pending = Some((ws.motions.clone(), opts.tolerance)),
             }
             self.path = StepPath::Full;
-            if resting {
+            // the full query: its resting-contact probe, then its culling
+            if resting || (!probed && self.scene.resting_contact(ws, opts, out)) {
                 if !full {
                     self.path = StepPath::Resting;
                 }
@@ -671,6 +695,10 @@ impl AdaptiveScene {
         if !complete {
             self.path = StepPath::GaveUp;
             out.stats = Stats::default();
+            if !probed && self.scene.resting_contact(ws, opts, out) {
+                self.near = true;
+                return Ok(());
+            }
             let r = self.scene.query_motions(ws, opts, out);
             self.near = true;
             return r;
@@ -707,6 +735,18 @@ impl AdaptiveScene {
         };
         let culled = ws.pcls.len();
         self.certify(ws, opts)?;
+        // the resting-contact probe, when it did not run first: with no pair left, none
+        // comes within `ε` during the step (culled pairs cannot, certified ones stay more
+        // than `ε` apart), so none touches at `t = 0` and the probe would give up
+        if !probed && !ws.pcls.is_empty() {
+            let stats = out.stats;
+            if self.scene.resting_contact(ws, opts, out) {
+                self.path = StepPath::Resting;
+                self.near = true;
+                return Ok(());
+            }
+            out.stats = stats;
+        }
         if refined {
             // the refinement's Taylor-model world transforms (the full query's, bit for
             // bit) start the environment sweeps of the narrow phase
