@@ -187,35 +187,39 @@ pub(crate) fn measure(
     // a short motion (quick runs) is timed REPEATS times per step: the fastest is reported,
     // the spread is drawn as a band
     let reps = if n <= SHORT_MOTION { REPEATS } else { 1 };
-    // the resting-contact probe answers steps that start in contact before any culling,
-    // and then counts only the pairs it examined: the Table 2 columns come from the same
-    // step queried again without it (untimed), whose answer must be the same
+    // the resting-contact probe answers steps that start in contact (time of contact 0)
+    // before any culling, and then counts only the pairs it examined: the Table 2 columns
+    // of such a step come from the same step queried again without it (untimed), whose
+    // answer must be the same; any other answer already went through the culling
     let unprobed = variant.opts.with_resting_probe(false);
     let mut out_unprobed = QueryResult::default();
     for k in 0..n {
-        let (fastest, wall, slowest) = motion.with_step(k, |steps| -> Result<(f64, f64, f64)> {
-            let (mut fastest, mut wall, mut slowest) = (f64::INFINITY, f64::NAN, 0.0f64);
-            for _ in 0..reps {
-                let watch = Stopwatch::start();
-                scene.query_with(steps, &variant.opts, &mut ws, &mut out)?;
-                let (ms, wall_ms) = watch.ms();
-                if ms < fastest {
-                    (fastest, wall) = (ms, wall_ms);
+        let (fastest, wall, slowest, probed) =
+            motion.with_step(k, |steps| -> Result<(f64, f64, f64, bool)> {
+                let (mut fastest, mut wall, mut slowest) = (f64::INFINITY, f64::NAN, 0.0f64);
+                for _ in 0..reps {
+                    let watch = Stopwatch::start();
+                    scene.query_with(steps, &variant.opts, &mut ws, &mut out)?;
+                    let (ms, wall_ms) = watch.ms();
+                    if ms < fastest {
+                        (fastest, wall) = (ms, wall_ms);
+                    }
+                    slowest = slowest.max(ms);
                 }
-                slowest = slowest.max(ms);
-            }
-            if variant.opts.resting_probe {
-                scene.query_with(steps, &unprobed, &mut ws, &mut out_unprobed)?;
-            }
-            Ok((fastest, wall, slowest))
-        })?;
+                let probed =
+                    variant.opts.resting_probe && out.first().is_some_and(|c| c.contact.toc == 0.0);
+                if probed {
+                    scene.query_with(steps, &unprobed, &mut ws, &mut out_unprobed)?;
+                }
+                Ok((fastest, wall, slowest, probed))
+            })?;
         m.ms.push(fastest);
         m.wall_ms.push(wall);
         m.ms_slowest.push(slowest);
         let toc = out.first().map(|c| c.contact.toc);
         m.toc.push(toc);
         m.distance.push(out.first().map(|c| c.contact.distance));
-        if variant.opts.resting_probe {
+        if probed {
             let unprobed_toc = out_unprobed.first().map(|c| c.contact.toc);
             anyhow::ensure!(
                 toc == unprobed_toc,
