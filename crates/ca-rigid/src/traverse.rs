@@ -357,11 +357,19 @@ impl<M: MotionBound> Traversal<'_, M> {
                             }
                             let nw = (w.point_b - w.point_a) / w.distance;
                             let mu = self.bound.triangles(nw, &ta, &tb, ra, rb);
+                            // the computed distance may exceed the true one by δ: only a
+                            // distance above ε/2 + δ proves a slab, whatever the motion (a
+                            // fuzz finding: a pair touching at 2⁸⁰ scale, computed 384
+                            // apart with δ ≈ 5e15 along a direction the motion is
+                            // orthogonal to, was passed as free for the whole step)
+                            let free = w.distance - half - self.slack;
                             if mu > 0.0 {
-                                // the computed distance may exceed the true one by δ
-                                best = best.min((w.distance - half - self.slack) / mu);
-                            } else if mu.is_nan() {
-                                // a NaN bound proves nothing: no advancement
+                                best = best.min(free / mu);
+                            } else if mu.is_nan()
+                                || free.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+                            {
+                                // a NaN bound proves nothing, nor does a slab within δ: no
+                                // advancement
                                 best = best.min(0.0);
                             }
                         }
