@@ -7,6 +7,11 @@
 # summary line per target (libFuzzer's executions and exec/s). With FUZZ_KEEP_GOING=1 a target
 # runs its whole time in libFuzzer's fork mode, saving every finding instead of stopping at
 # the first (for long local runs; the script still fails if anything was found).
+# With FUZZ_SEED=N every target runs with libFuzzer's -seed=N from its committed seeds alone
+# (a fresh working corpus under target/corpus-seed-N/), so a run is reproducible: the same
+# commit draws the same inputs, and a longer run with the same seed executes a superset of a
+# shorter one's (CI runs seeded; exploration is the unseeded local run, whose findings go
+# into corpus/<target>/ as seeds).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -25,7 +30,14 @@ cargo +nightly fuzz build -s none -a
 failed=()
 summary=()
 for t in "${targets[@]}"; do
-    mkdir -p "target/corpus/$t" "artifacts/$t"
+    work="target/corpus/$t"
+    seed=()
+    if [ -n "${FUZZ_SEED:-}" ]; then
+        work="target/corpus-seed-$FUZZ_SEED/$t"
+        rm -rf "$work"
+        seed=(-seed="$FUZZ_SEED")
+    fi
+    mkdir -p "$work" "artifacts/$t"
     log="target/fuzz-$t.log"
     echo "fuzz $t: ${seconds}s"
     extra=()
@@ -33,9 +45,9 @@ for t in "${targets[@]}"; do
         extra=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     fi
     before=$(find "artifacts/$t" -type f | wc -l)
-    if cargo +nightly fuzz run -s none -a "$t" "target/corpus/$t" "corpus/$t" -- \
+    if cargo +nightly fuzz run -s none -a "$t" "$work" "corpus/$t" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="artifacts/$t/" "${extra[@]}" >"$log" 2>&1 &&
+        -artifact_prefix="artifacts/$t/" "${seed[@]}" "${extra[@]}" >"$log" 2>&1 &&
         [ "$(find "artifacts/$t" -type f | wc -l)" = "$before" ]; then
         # the final stats line: "#N DONE cov: ... exec/s: ..." (fork mode: "#N: cov: ...")
         summary+=("$t: $(grep -E '^#[0-9]+(:|[[:space:]]+DONE)' "$log" | tail -n 1 || true)")
