@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
-use ccd_ca_rigid::{CaOptions, convex_apart_along};
+use ccd_ca_rigid::{CaOptions, PairMotion, convex_apart_along};
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, LinkId};
 use ccd_taylor::{Interval, TaylorModel, Transform};
@@ -767,31 +767,42 @@ impl AdaptiveScene {
         r
     }
 
-    /// Drops the candidate pairs that a cached separating direction proves free over the
-    /// step: the direction of the hull distance with which the narrow phase proved the
-    /// pair free at an earlier step (`separations`) still separates the two links' convex
-    /// hulls by more than `ε` over this step, counting how far their points can move along
-    /// it ([`convex_apart_along`]: two support points and the speed bounds, where the hull
-    /// CA needs a GJK distance). Any direction gives a sound test; a dropped pair stays
-    /// more than `ε` apart, as one whose boxes are apart, so the answer is unchanged.
+    /// Drops the candidate pairs that one direction proves free over the step: the two
+    /// links' convex hulls stay more than `ε` apart along it over the step, counting how far
+    /// their points can move along it ([`convex_apart_along`]: two support points and the
+    /// speed bounds, where the hull CA needs a GJK distance). The direction is the hull
+    /// distance's with which the narrow phase proved the pair free at an earlier step
+    /// (`separations`), else the one between the hulls' centroids at the step's start
+    /// (wooden men, 3 of 29 joints active, 20 steps: 27 pairs left for the narrow phase
+    /// with cached directions alone, 11 with the centroid one too). Any direction gives a
+    /// sound test; a dropped pair stays more than `ε` apart, as one whose boxes are apart,
+    /// so the answer is unchanged.
     fn certify(&mut self, ws: &mut Workspace, opts: &QueryOptions) -> Result<(), ArticulatedError> {
-        if self.separations.is_empty() {
-            return Ok(());
-        }
         let ca = CaOptions::default()
             .with_tolerance(opts.tolerance)
             .with_max_iterations(opts.max_iterations);
         let mut kept = 0;
         for k in 0..ws.pcls.len() {
             let p = ws.pcls[k];
-            let apart = match self.separations.get(&(p.a, p.b)) {
-                Some(&n) if p.b != Part::Environment => {
-                    let (a, b, pair, _) = self.scene.pair(&ws.motions, &p)?;
-                    a.hull().is_some()
-                        && b.hull().is_some()
-                        && convex_apart_along(a, b, &pair, n, 0.0, 1.0, &ca)?
+            let apart = if p.b == Part::Environment {
+                false
+            } else {
+                let (a, b, pair, _) = self.scene.pair(&ws.motions, &p)?;
+                match (a.hull(), b.hull()) {
+                    (Some(ha), Some(hb)) => {
+                        let n = self
+                            .separations
+                            .get(&(p.a, p.b))
+                            .copied()
+                            .unwrap_or_else(|| {
+                                let (pa, pb) = pair.poses(0.0);
+                                pb.transform_point3(hb.centroid())
+                                    - pa.transform_point3(ha.centroid())
+                            });
+                        convex_apart_along(a, b, &pair, n, 0.0, 1.0, &ca)?
+                    }
+                    _ => false,
                 }
-                _ => false,
             };
             if !apart {
                 ws.pcls[kept] = p;
