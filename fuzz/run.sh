@@ -8,10 +8,10 @@
 # runs its whole time in libFuzzer's fork mode, saving every finding instead of stopping at
 # the first (for long local runs; the script still fails if anything was found).
 # With FUZZ_SEED=N every target runs with libFuzzer's -seed=N from its committed seeds alone
-# (a fresh working corpus under target/corpus-seed-N/), so a run is reproducible: the same
-# commit draws the same inputs, and a longer run with the same seed executes a superset of a
-# shorter one's (CI runs seeded; exploration is the unseeded local run, whose findings go
-# into corpus/<target>/ as seeds).
+# (a fresh working corpus under target/corpus-seed-N/): the same commit replays the same seeds
+# and draws the same first mutations (libFuzzer is not bit-for-bit deterministic beyond a few
+# thousand executions: coverage feedback diverges). CI runs seeded; exploration is the
+# unseeded local run, whose findings go into corpus/<target>/ as seeds.
 set -euo pipefail
 cd "$(dirname "$0")"
 
