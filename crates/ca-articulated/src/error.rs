@@ -110,6 +110,19 @@ pub enum ArticulatedError {
         /// Its end value.
         to: f64,
     },
+    /// A part of the scene has a vertex coordinate beyond the per-link CA's domain
+    /// ([`ccd_distance::MAX_COORDINATE`], `1e100` in magnitude): refused by every query of
+    /// the scene, whether or not the part's pairs reach the narrow phase.
+    #[error(
+        "{part:?}: vertex coordinate {value:e} beyond the supported domain (magnitude at most 1e100)"
+    )]
+    OutOfDomain {
+        /// The part (the first one found: articulated bodies, then rigid bodies, then the
+        /// environment).
+        part: crate::Part,
+        /// Its largest vertex coordinate magnitude.
+        value: f64,
+    },
     /// An error of the conservative-advancement layer.
     #[error(transparent)]
     Ca(#[from] ccd_ca_rigid::CaError),

@@ -127,7 +127,9 @@ pub struct QueryOptions {
     pub temporal_culling: bool,
     /// Test the self-collision pairs of each articulated body (default on).
     pub self_collision: bool,
-    /// Absolute distance tolerance `ε` (default `1e-3`, as CATCH).
+    /// Absolute distance tolerance `ε` (default `1e-3`, as CATCH); finite and at least
+    /// [`ccd_ca_rigid::MIN_TOLERANCE`] (`1e-100`), else the query is
+    /// [`ArticulatedError::InvalidOptions`].
     pub tolerance: f64,
     /// Cap on CA iterations per pair (default 1000); hitting it gives
     /// [`Status::OutOfIterations`] with a conservative lower bound.
@@ -195,7 +197,7 @@ impl QueryOptions {
     }
 
     /// The same options with absolute distance tolerance `tolerance` (validated by the
-    /// query: finite and positive).
+    /// query: finite and at least [`ccd_ca_rigid::MIN_TOLERANCE`], `1e-100`).
     #[inline]
     #[must_use]
     pub fn with_tolerance(mut self, tolerance: f64) -> Self {
@@ -445,6 +447,9 @@ pub struct Scene {
     /// Per node of the environment's hierarchy, the exact box of the node's triangles
     /// (spatial culling tests swept boxes against these, then triangle by triangle).
     env_boxes: Vec<Aabb>,
+    /// The first part with a vertex coordinate beyond [`ccd_distance::MAX_COORDINATE`] and
+    /// that coordinate's magnitude ([`ArticulatedError::OutOfDomain`] for every query).
+    far: Option<(Part, f64)>,
 }
 
 /// A transform's entries bounded over the step ([`Enclosure::bound_cheap`]: the cheap
@@ -589,7 +594,37 @@ impl Scene {
     /// Adds an articulated body (shared; no copy of its meshes) and returns its index.
     pub fn add_articulated(&mut self, body: impl Into<Arc<ArticulatedBody>>) -> usize {
         self.bodies.push(body.into());
+        self.find_far();
         self.bodies.len() - 1
+    }
+
+    /// The first part (articulated bodies' links, rigid bodies, the environment) whose
+    /// coordinates are beyond the CA's domain, into `far`.
+    fn find_far(&mut self) {
+        let links = self.bodies.iter().enumerate().flat_map(|(i, b)| {
+            b.shapes()
+                .map(move |(link, s)| (Part::Link { body: i, link }, s.body()))
+        });
+        let rigid = self
+            .rigid
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (Part::Rigid(i), &r.body));
+        let env = self.environment.iter().map(|e| (Part::Environment, e));
+        self.far = links
+            .chain(rigid)
+            .chain(env)
+            .map(|(p, b)| (p, b.max_abs_coordinate()))
+            .find(|&(_, v)| !(v <= ccd_distance::MAX_COORDINATE));
+    }
+
+    /// [`ArticulatedError::OutOfDomain`] when a part's coordinates are beyond the CA's
+    /// domain (checked by every query, before any culling).
+    pub(crate) fn check_domain(&self) -> Result<(), ArticulatedError> {
+        match self.far {
+            Some((part, value)) => Err(ArticulatedError::OutOfDomain { part, value }),
+            None => Ok(()),
+        }
     }
 
     /// Adds a rigid body (local frame = its motion's frame) moving with `motion` in the
@@ -602,6 +637,7 @@ impl Scene {
             corners,
             motion,
         });
+        self.find_far();
         self.rigid.len() - 1
     }
 
@@ -624,6 +660,7 @@ impl Scene {
             fit_node_box(&mesh, 0, &mut self.env_boxes);
         }
         self.environment = Some(RigidBody::new(mesh));
+        self.find_far();
     }
 
     /// The articulated bodies.
@@ -688,6 +725,7 @@ impl Scene {
         out.contacts.clear();
         out.stats = Stats::default();
         check_options(opts)?;
+        self.check_domain()?;
         if steps.len() != self.bodies.len() {
             return Err(ArticulatedError::StepCount {
                 expected: self.bodies.len(),
@@ -1652,10 +1690,15 @@ impl Scene {
 }
 
 pub(crate) fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
-    if !(opts.tolerance > 0.0 && opts.tolerance.is_finite()) {
+    // the per-link CA's domain (`ccd_ca_rigid::MIN_TOLERANCE`), checked here so that a query
+    // refuses such a tolerance whether or not a pair reaches the narrow phase (a fuzz
+    // finding: 1e-311 was refused by the full query, whose CA ran, and accepted by the
+    // adaptive one, whose boxes culled every pair)
+    if !(opts.tolerance >= ccd_ca_rigid::MIN_TOLERANCE && opts.tolerance.is_finite()) {
         return Err(ArticulatedError::InvalidOptions(format!(
-            "tolerance {} must be positive and finite",
-            opts.tolerance
+            "tolerance {} must be finite and at least {:e}",
+            opts.tolerance,
+            ccd_ca_rigid::MIN_TOLERANCE
         )));
     }
     if opts.max_iterations == 0 {

@@ -344,11 +344,13 @@ fn other_bad_input_is_the_full_querys_error() {
         a.query(&[bad], &opts),
         Err(ArticulatedError::InvalidJointValue { .. })
     ));
-    let bad_opts = options(Mode::Toc, EnclosureKind::Taylor, true, -1.0);
-    assert!(matches!(
-        a.query(&[step], &bad_opts),
-        Err(ArticulatedError::InvalidOptions(_))
-    ));
+    for tolerance in [-1.0, 1e-311] {
+        let bad_opts = options(Mode::Toc, EnclosureKind::Taylor, true, tolerance);
+        assert!(matches!(
+            a.query(&[step], &bad_opts),
+            Err(ArticulatedError::InvalidOptions(_))
+        ));
+    }
     // after errors the state still answers like the full query
     let full = arm()
         .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
@@ -421,5 +423,76 @@ fn large_motions_keep_the_full_querys_answers() {
                 }
             }
         }
+    }
+}
+
+/// A fuzz finding (`fuzz/corpus/articulated/seed-finding-rigid-siblings-touching-1e18`): two
+/// sibling links with the same offset from a turning root, whose meshes share a vertex, at
+/// coordinates ~1e18. The pair is rigid (no joint between the two moves), and the adaptive
+/// query settled it from the links' f64 world poses at `t = 0`, which put the shared vertex
+/// ~100 apart, as more than `2ε` apart: a miss where the full query reports the contact at
+/// `t = 0`. The boxes and distances from those poses now carry a rounding allowance.
+#[test]
+fn touching_rigid_siblings_at_huge_coordinates_are_kept() {
+    for scale in [1.0, 1e-10, 1e10] {
+        let s = 2f64.powi(46) * scale;
+        let pts: Vec<DVec3> = [
+            [-1.0, -20304.0, -20304.0],
+            [0.0, 2816.0, -20304.0],
+            [-20304.0, -20304.0, -20304.0],
+            [-20304.0, -20304.0, 22192.0],
+        ]
+        .iter()
+        .map(|c| DVec3::from_array(*c) * s)
+        .collect();
+        let q = DQuat::from_xyzw(-1.0, -1.0, -1.0, -1.0).normalize();
+        let off = DAffine3::from_rotation_translation(q, DVec3::splat(-20304.0 * s));
+        let spec = |i: usize, parent: Option<usize>, joint, offset| ccd_kinematics::LinkSpec {
+            name: format!("l{i}"),
+            parent: parent.map(|p| format!("l{p}")),
+            joint,
+            offset,
+        };
+        let hinge = |axis| ccd_kinematics::Joint::Revolute { axis, limits: None };
+        let model = ArticulatedModel::new(vec![
+            spec(0, None, hinge(DVec3::Y), DAffine3::IDENTITY),
+            spec(1, Some(0), hinge(DVec3::Z), off),
+            spec(2, Some(0), ccd_kinematics::Joint::Fixed, off),
+            spec(3, Some(2), ccd_kinematics::Joint::Fixed, off),
+        ])
+        .unwrap();
+        // segments and points (degenerate triangles), links 1 and 2 sharing vertex 2
+        let mesh = |t: Vec<[u32; 3]>| Some(TriMesh::new(pts.clone(), t).unwrap());
+        let body = ccd_ca_articulated::ArticulatedBody::from_meshes(
+            model,
+            vec![
+                None,
+                mesh(vec![[3, 2, 2], [2, 2, 2]]),
+                mesh(vec![[2, 2, 2], [2, 2, 0]]),
+                mesh(vec![[2, 2, 2]]),
+            ],
+        )
+        .unwrap();
+        let mut scene = Scene::new();
+        scene.add_articulated(body);
+        let (q0, q1) = ([91.0, 0.0], [0.0, 0.0]);
+        let opts = QueryOptions::default().with_temporal_culling(false);
+        let full = scene
+            .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
+            .unwrap();
+        let hit = full.first().expect("the siblings touch");
+        assert_eq!(hit.contact.toc, 0.0);
+        let active = [LinkId(0), LinkId(1), LinkId(2), LinkId(3)];
+        let ours = AdaptiveScene::new(scene)
+            .query(
+                &[AdaptiveStep {
+                    q0: &q0,
+                    q1: &q1,
+                    active: &active,
+                }],
+                &opts,
+            )
+            .unwrap();
+        assert_eq!(full.contacts, ours.contacts, "scale {scale}");
     }
 }

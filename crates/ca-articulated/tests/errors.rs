@@ -1,12 +1,20 @@
 //! Bad input gets a typed error, never a panic: joint vectors of the wrong length, NaN or
 //! out-of-limit joints, wrong step counts, bad options, per-link poses that do not fit,
-//! mesh counts that do not fit, unknown links, a URDF whose mesh file is missing; an
+//! mesh counts that do not fit, unknown links, a URDF whose mesh file is missing, parts
+//! beyond the coordinate domain; an
 //! iteration cap is a status with a conservative lower bound.
 
 mod support;
 
-use ccd_ca_articulated::{ArticulatedBody, ArticulatedError, BodyStep, QueryOptions, Scene};
+use std::sync::Arc;
+
+use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+use ccd_ca_articulated::{
+    AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedError, BodyStep, Part, QueryOptions,
+    Scene,
+};
 use ccd_ca_rigid::Status;
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::{ArticulatedModel, Joint, Limits, LinkId, LinkSpec, Pose};
 use support::box_mesh;
@@ -105,9 +113,13 @@ fn step_count_options_and_poses() {
             got: 0
         }
     );
+    // (below the per-link CA's `MIN_TOLERANCE`: refused up front, also when every pair is
+    // culled before the narrow phase, as in this motionless scene)
     for opts in [
         QueryOptions::default().with_tolerance(0.0),
         QueryOptions::default().with_tolerance(f64::NAN),
+        QueryOptions::default().with_tolerance(1e-311),
+        QueryOptions::default().with_tolerance(0.5 * ccd_ca_rigid::MIN_TOLERANCE),
         QueryOptions::default().with_max_iterations(0),
     ] {
         let e = s
@@ -226,4 +238,53 @@ fn urdf_with_a_missing_mesh_names_it() {
         "{e:?}"
     );
     assert!(e.to_string().contains("nowhere.stl"));
+}
+
+/// A part with coordinates beyond the CA's domain (1e100) is refused by every query of the
+/// scene, full and adaptive, also when its pairs are culled before the narrow phase (a fuzz
+/// finding: an environment triangle at 1.7e289 was refused only by the queries whose CA
+/// reached it); replacing it lifts the refusal.
+#[test]
+fn parts_beyond_the_domain_are_refused_by_every_query() {
+    let far = |x: f64| {
+        Arc::new(
+            MeshBvh::<Rss>::new(
+                TriMesh::cuboid(DVec3::splat(x), DVec3::splat(x + 0.5 * x.abs())).unwrap(),
+                &BvhOptions::default(),
+            )
+            .unwrap(),
+        )
+    };
+    let still = joints(&[0.0, 0.0], &[0.0, 0.0]);
+    let mut s = scene();
+    s.set_environment(far(1e200));
+    let e = s.query(&still, &QueryOptions::default()).unwrap_err();
+    assert!(
+        matches!(e, ArticulatedError::OutOfDomain { part: Part::Environment, value } if value > 1e200),
+        "{e:?}"
+    );
+    let mut a = AdaptiveScene::new(s.clone());
+    let step = AdaptiveStep {
+        q0: &[0.0, 0.0],
+        q1: &[0.0, 0.0],
+        active: &[],
+    };
+    let e2 = a.query(&[step], &QueryOptions::default()).unwrap_err();
+    assert_eq!(e, e2);
+    // a rigid body too
+    let mut r = scene();
+    r.add_rigid(
+        far(-3e150),
+        ccd_kinematics::RigidMotion::stationary(DAffine3::IDENTITY).unwrap(),
+    );
+    assert!(matches!(
+        r.query(&still, &QueryOptions::default()),
+        Err(ArticulatedError::OutOfDomain {
+            part: Part::Rigid(0),
+            ..
+        })
+    ));
+    // a far environment replaced by a near one: accepted again
+    s.set_environment(far(5.0));
+    assert!(s.query(&still, &QueryOptions::default()).is_ok());
 }

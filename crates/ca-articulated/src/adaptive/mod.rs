@@ -564,6 +564,7 @@ impl AdaptiveScene {
         out.contacts.clear();
         out.stats = Stats::default();
         check_options(opts)?;
+        self.scene.check_domain()?;
         let bodies = self.scene.bodies();
         if steps.len() != bodies.len() {
             return Err(ArticulatedError::StepCount {

@@ -147,6 +147,9 @@ pub(crate) struct BodyState<E> {
     /// World transforms at `t = 0` (computed when a rigid cache is rebuilt).
     pose0: Vec<DAffine3>,
     pose0_stamp: u64,
+    /// Rounding allowance of boxes and distances computed from `pose0`
+    /// ([`POSE0_ROUNDING`] times the links' translations and radii, summed).
+    slack0: f64,
     /// Half the tolerance, slightly enlarged: the inflation of every box.
     margin: f64,
     /// Per node pair `(a, b)` at `a · nodes + b`: 0 unknown, 1 when no self-collision pair
@@ -254,6 +257,7 @@ impl<E: NodeArith> BodyState<E> {
             dirty: Vec::new(),
             pose0: Vec::new(),
             pose0_stamp: 0,
+            slack0: 0.0,
             margin: 0.0,
             joins: vec![0; nn * nn],
             link_group: vec![0; model.len()],
@@ -720,6 +724,18 @@ impl<E: NodeArith> BodyState<E> {
         if self.pose0_stamp != self.stamp {
             self.pose0 = motion.world_all_at(0.0);
             self.pose0_stamp = self.stamp;
+            let reach: f64 = self
+                .pose0
+                .iter()
+                .enumerate()
+                .map(|(l, w)| {
+                    w.translation.length()
+                        + body
+                            .link_shape(LinkId(l as u32))
+                            .map_or(0.0, |s| s.body().radius())
+                })
+                .sum();
+            self.slack0 = POSE0_ROUNDING * reach;
         }
         let boxes = |l: LinkId, pose0: &[DAffine3], margin: f64| {
             let w = pose0[l.index()];
@@ -728,15 +744,17 @@ impl<E: NodeArith> BodyState<E> {
                     .inflate(margin)
             })
         };
+        // (boxes from f64 poses: grown by the rounding allowance too)
+        let grow = self.margin + self.slack0;
         for &x in &self.geometry[a] {
-            let Some(bx) = boxes(x, &self.pose0, self.margin) else {
+            let Some(bx) = boxes(x, &self.pose0, grow) else {
                 continue;
             };
             for &y in &self.geometry[b] {
                 if !body.is_self_pair(x, y) {
                     continue;
                 }
-                if let Some(by) = boxes(y, &self.pose0, self.margin)
+                if let Some(by) = boxes(y, &self.pose0, grow)
                     && bx.overlaps(&by)
                     && !self.apart(body, x, y)
                 {
@@ -802,7 +820,10 @@ impl<E> BodyState<E> {
             return false;
         };
         let tolerance = 2.0 * self.margin / (1.0 + 1e-6);
-        let opts = MeshDistanceOptions::default().with_upper_bound(2.0 * tolerance);
+        // the poses' and the distance's rounding: a computed distance above `2ε` plus twice
+        // the allowance proves the exact one above `2ε`
+        let threshold = 2.0 * tolerance + 2.0 * self.slack0;
+        let opts = MeshDistanceOptions::default().with_upper_bound(threshold);
         mesh_distance(
             sx.body().mesh_bvh(),
             &self.pose0[x.index()],
@@ -812,11 +833,22 @@ impl<E> BodyState<E> {
         )
         .is_ok_and(|r| match r.status {
             MeshDistanceStatus::AboveUpperBound => true,
-            MeshDistanceStatus::Converged => r.closest.distance > 2.0 * tolerance,
+            MeshDistanceStatus::Converged => r.closest.distance > threshold,
             _ => false,
         })
     }
 }
+
+/// Relative rounding allowance of the rigid groups' boxes and distances at `t = 0`, which
+/// come from f64 world poses: `1e-11` times the sum over the body's links of their
+/// translation magnitudes and mesh radii. Each composition of the chain rounds by a few
+/// units in the last place of magnitudes that this sum bounds (about `8u` of it per level,
+/// `u = 2⁻⁵³`), so it covers chains up to ~10,000 links deep, and the exact mesh distance's
+/// own accuracy (`1e-12` of the coordinates). A fuzz finding: two sibling links sharing a
+/// vertex at coordinates ~1e18 were computed ~100 apart from their world poses at `t = 0`
+/// and their pair dropped as a rigid one more than `2ε` apart, where the full query
+/// reported them touching.
+const POSE0_ROUNDING: f64 = 1e-11;
 
 /// Candidate pairs between two different articulated bodies: their assembly trees
 /// traversed together, node boxes tested top-down.
