@@ -7,8 +7,44 @@ use glam::DVec3;
 /// Squared distance between segments `p1 q1` and `p2 q2`, any of which may have zero
 /// length or be parallel (clamped closest-point parameters, Ericson, *Real-Time Collision
 /// Detection*, Sec. 5.1.9).
+///
+/// The closest-point parameters take products of degree four in the coordinates, which
+/// overflow from about `1e77` and underflow below about `1e-77` (a fuzz finding: at
+/// coordinates ~4e79 the rectangles' edge pairs took their `s = 0` ends, and the RSS lower
+/// bound exceeded the true distance by 1.7e77). Segments with a coordinate beyond `1e60` or
+/// all within `1e-60` are therefore computed scaled by a power of two (exact, barring the
+/// loss of subnormal bits, which is far below the callers' slack) and the result is scaled
+/// back; one that then overflows (coordinates beyond ~1e154, outside every caller's domain)
+/// is 0, which no lower bound can get wrong.
 #[inline]
 pub(crate) fn segment_segment_dist2(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
+    let m = p1
+        .abs()
+        .max(q1.abs())
+        .max(p2.abs())
+        .max(q2.abs())
+        .max_element();
+    if (m > 1e60 || m < 1e-60) && m > 0.0 && m.is_finite() {
+        // 2^k ≤ m < 2^(k+1); the inputs scaled into [1, 2)
+        let k = m.log2().floor() as i32;
+        let down = pow2(-k);
+        let r = segment_segment_dist2_core(p1 * down, q1 * down, p2 * down, q2 * down);
+        let up = pow2(k);
+        let back = r * up * up;
+        return if back.is_finite() { back } else { 0.0 };
+    }
+    segment_segment_dist2_core(p1, q1, p2, q2)
+}
+
+/// `2^k` for `|k| ≤ 1022` (normal range), by its bits.
+#[inline]
+fn pow2(k: i32) -> f64 {
+    f64::from_bits(((k.clamp(-1022, 1023) + 1023) as u64) << 52)
+}
+
+/// [`segment_segment_dist2`] without the rescaling (coordinates of moderate magnitude).
+#[inline]
+fn segment_segment_dist2_core(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
@@ -170,6 +206,45 @@ mod tests {
             }
         }
         best
+    }
+
+    #[test]
+    fn segment_distances_hold_at_every_scale() {
+        // the same configurations scaled by 2^k (exact): squared distances scale by 4^k, up
+        // to the rounding of the unscaled computation (a fuzz finding at 2^250: overflowing
+        // degree-4 products gave the s = 0 end of a segment, far from the closest point)
+        let cases = [
+            (
+                DVec3::ZERO,
+                DVec3::new(7.0, 0.0, 0.0),
+                DVec3::new(3.0, -2.0, 1.0),
+                DVec3::new(3.5, 4.0, 1.0),
+            ),
+            (
+                DVec3::new(-1.0, 2.0, 0.5),
+                DVec3::new(5.0, -3.0, 2.0),
+                DVec3::new(0.0, 0.0, 0.0),
+                DVec3::new(2.0, 2.0, -2.0),
+            ),
+            (
+                DVec3::ZERO,
+                DVec3::X,
+                DVec3::new(0.5, 0.0, 0.0),
+                DVec3::new(0.5, 1.0, 0.0),
+            ),
+        ];
+        for (p1, q1, p2, q2) in cases {
+            let unit = segment_segment_dist2(p1, q1, p2, q2);
+            for k in [-300, -250, -120, -60, 60, 120, 250, 300] {
+                let s = pow2(k);
+                let got = segment_segment_dist2(p1 * s, q1 * s, p2 * s, q2 * s);
+                let want = unit * s * s;
+                assert!(
+                    (got - want).abs() <= 1e-12 * (want + s * s),
+                    "2^{k}: {got:e} vs {want:e}"
+                );
+            }
+        }
     }
 
     #[test]

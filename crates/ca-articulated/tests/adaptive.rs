@@ -434,7 +434,9 @@ fn large_motions_keep_the_full_querys_answers() {
 /// `t = 0`. The boxes and distances from those poses now carry a rounding allowance.
 #[test]
 fn touching_rigid_siblings_at_huge_coordinates_are_kept() {
-    for scale in [1.0, 1e-10, 1e10] {
+    // (at 2^204 · 2^46 the RSS lower bound of `ccd-bvh` overflowed too, see
+    // `ccd_bvh`'s `segment_segment_dist2`)
+    for scale in [1.0, 1e-10, 1e10, 2f64.powi(204)] {
         let s = 2f64.powi(46) * scale;
         let pts: Vec<DVec3> = [
             [-1.0, -20304.0, -20304.0],

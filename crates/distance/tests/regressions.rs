@@ -53,3 +53,56 @@ fn near_coincident_triangles_need_full_slab_certificate() {
     assert!(triangle_triangle(&a, &b).distance < 1e-15);
     assert!(triangle_triangle(&b, &a).distance < 1e-15);
 }
+
+/// A fuzz finding (through the adaptive articulated query): the RSS–RSS lower bound of
+/// `ccd-bvh` took products of degree four in the coordinates, which overflow from ~1e77, and
+/// exceeded the true distance there (1.7e77 for touching meshes at ~4e79); `mesh_distance`
+/// with an upper bound then pruned every pair and reported the meshes farther apart than the
+/// bound. The fuzz case's two meshes (a segment and a triangle sharing a point, under two
+/// world poses), at scales 2^-250 … 2^250.
+#[test]
+fn mesh_distance_upper_bound_exit_holds_at_extreme_scales() {
+    use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    use ccd_distance::{MeshDistanceOptions, MeshDistanceStatus, mesh_distance};
+    use ccd_geometry::TriMesh;
+    use ccd_geometry::glam::{DAffine3, DQuat};
+    for k in [-250, -120, 0, 46, 120, 250] {
+        let s = 2f64.powi(k);
+        let pts: Vec<DVec3> = [
+            [-1.0, -20304.0, -20304.0],
+            [0.0, 2816.0, -20304.0],
+            [-20304.0, -20304.0, -20304.0],
+            [-20304.0, -20304.0, -20304.0],
+            [-20304.0, -20304.0, 22192.0],
+            [-20304.0, -20304.0, -20304.0],
+        ]
+        .iter()
+        .map(|c| DVec3::from_array(*c) * s)
+        .collect();
+        let q = DQuat::from_xyzw(-1.0, -1.0, -1.0, -1.0).normalize();
+        let turn = DAffine3::from_axis_angle(DVec3::new(46.0, 49.0, 0.0).normalize(), 91.0);
+        let pa = turn
+            * DAffine3::from_rotation_translation(q, DVec3::new(-20399.0, -20304.0, -20304.0) * s);
+        let pb = turn * DAffine3::from_rotation_translation(q, DVec3::splat(-20304.0 * s));
+        let mesh = |t: Vec<[u32; 3]>| {
+            MeshBvh::<Rss>::new(
+                TriMesh::new(pts.clone(), t).unwrap(),
+                &BvhOptions::default(),
+            )
+            .unwrap()
+        };
+        let (a, b) = (
+            mesh(vec![[4, 2, 4], [2, 2, 2]]),
+            mesh(vec![[2, 2, 2], [3, 1, 0]]),
+        );
+        // the meshes touch: a computed distance within rounding of the coordinates (~4e4 s)
+        let opts = MeshDistanceOptions::default().with_upper_bound(1e-6 * s);
+        let r = mesh_distance(&a, &pa, &b, &pb, &opts).unwrap();
+        assert_eq!(r.status, MeshDistanceStatus::Converged, "2^{k}");
+        assert!(
+            r.closest.distance <= 1e-10 * s,
+            "2^{k}: {:e}",
+            r.closest.distance / s
+        );
+    }
+}
