@@ -24,7 +24,7 @@ pub(crate) fn segment_segment_dist2(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) 
         .max(p2.abs())
         .max(q2.abs())
         .max_element();
-    if (m > 1e60 || m < 1e-60) && m > 0.0 && m.is_finite() {
+    if !(1e-60..=1e60).contains(&m) && m > 0.0 && m.is_finite() {
         // 2^k ≤ m < 2^(k+1); the inputs scaled into [1, 2)
         let k = m.log2().floor() as i32;
         let down = pow2(-k);

@@ -615,7 +615,7 @@ impl Scene {
             .chain(rigid)
             .chain(env)
             .map(|(p, b)| (p, b.max_abs_coordinate()))
-            .find(|&(_, v)| !(v <= ccd_distance::MAX_COORDINATE));
+            .find(|&(_, v)| v.is_nan() || v > ccd_distance::MAX_COORDINATE);
     }
 
     /// [`ArticulatedError::OutOfDomain`] when a part's coordinates are beyond the CA's
