@@ -24,9 +24,9 @@ use ccd_ca_articulated::{
     AdaptiveScene, AdaptiveStep, ArticulatedBody, BodyStep, EnclosureKind, Mode, QueryOptions,
     Scene,
 };
-use ccd_fuzz::{Num, Points, Tolerance, ldexp, normalise, triangles_clearly_intersect};
+use ccd_fuzz::{Num, Points, Tolerance, lattice_pose, normalise, triangles_clearly_intersect};
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkId, LinkSpec};
 use libfuzzer_sys::fuzz_target;
 
@@ -66,22 +66,6 @@ struct Input {
     self_collision: bool,
     temporal_culling: bool,
     max_iterations: Option<u16>,
-}
-
-fn lattice_pose(rotation: [i8; 4], translation: [i16; 3], spacing_exp: i32) -> DAffine3 {
-    let q = DQuat::from_xyzw(
-        f64::from(rotation[0]),
-        f64::from(rotation[1]),
-        f64::from(rotation[2]),
-        f64::from(rotation[3]),
-    );
-    let q = if q.length_squared() > 0.0 {
-        q.normalize()
-    } else {
-        DQuat::IDENTITY
-    };
-    let t = translation.map(|c| ldexp(f64::from(c), spacing_exp));
-    DAffine3::from_rotation_translation(q, DVec3::from_array(t))
 }
 
 fn mesh(vertices: &[DVec3], triangles: &[[u8; 3]]) -> Option<TriMesh> {

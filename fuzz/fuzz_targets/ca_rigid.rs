@@ -14,7 +14,7 @@ use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{CaOptions, Mode, RigidBody, time_of_contact};
 use ccd_fuzz::{Points, Tolerance, normalise, triangles_clearly_intersect};
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::RigidMotion;
 use libfuzzer_sys::fuzz_target;
 
@@ -40,21 +40,7 @@ struct Input {
 }
 
 fn pose(p: &Pose, spacing_exp: i32) -> DAffine3 {
-    let q = DQuat::from_xyzw(
-        f64::from(p.rotation[0]),
-        f64::from(p.rotation[1]),
-        f64::from(p.rotation[2]),
-        f64::from(p.rotation[3]),
-    );
-    let q = if q.length_squared() > 0.0 {
-        q.normalize()
-    } else {
-        DQuat::IDENTITY
-    };
-    let t = p
-        .translation
-        .map(|c| ccd_fuzz::ldexp(f64::from(c), spacing_exp));
-    DAffine3::from_rotation_translation(q, DVec3::from_array(t))
+    ccd_fuzz::lattice_pose(p.rotation, p.translation, spacing_exp)
 }
 
 fn body(vertices: &[DVec3], triangles: &[[u8; 3]]) -> Option<(RigidBody, TriMesh)> {

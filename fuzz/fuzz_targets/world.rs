@@ -23,7 +23,7 @@ use ccd_ca_rigid::{CaOptions, Mode as CaMode, RigidBody, Shape, ShapeContact, St
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_fuzz::{Num, ldexp};
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::RigidMotion;
 use ccd_world::{BodyHandle, BroadPhase, Collider, Mode, StepOptions, World};
 use libfuzzer_sys::fuzz_target;
@@ -101,7 +101,12 @@ fn collider(kind: &Kind, unit: f64) -> Option<Collider> {
             Capsule::new_y(size(h, unit), size(r, unit)).ok()?,
         )),
         Kind::Cuboid(h) => shape(Shape::Cuboid(
-            Cuboid::new(DVec3::new(size(h[0], unit), size(h[1], unit), size(h[2], unit))).ok()?,
+            Cuboid::new(DVec3::new(
+                size(h[0], unit),
+                size(h[1], unit),
+                size(h[2], unit),
+            ))
+            .ok()?,
         )),
         Kind::Cylinder(h, r) => shape(Shape::Cylinder(
             Cylinder::new(size(h, unit), size(r, unit)).ok()?,
@@ -128,19 +133,7 @@ fn collider(kind: &Kind, unit: f64) -> Option<Collider> {
 }
 
 fn pose(p: &Pose, e: i32) -> DAffine3 {
-    let q = DQuat::from_xyzw(
-        f64::from(p.rotation[0]),
-        f64::from(p.rotation[1]),
-        f64::from(p.rotation[2]),
-        f64::from(p.rotation[3]),
-    );
-    let q = if q.length_squared() > 0.0 {
-        q.normalize()
-    } else {
-        DQuat::IDENTITY
-    };
-    let t = p.translation.map(|c| ldexp(f64::from(c), e));
-    DAffine3::from_rotation_translation(q, DVec3::from_array(t))
+    ccd_fuzz::lattice_pose(p.rotation, p.translation, e)
 }
 
 fn velocities(v: [i16; 3], w: [i8; 3], e: i32) -> (DVec3, DVec3) {
@@ -182,10 +175,7 @@ fuzz_target!(|input: Input| {
         });
     let modes = [Mode::All, Mode::Toc, Mode::Boolean];
     let ca = CaOptions::default();
-    let mut worlds: Vec<World> = modes
-        .iter()
-        .filter_map(|_| World::new(ca).ok())
-        .collect();
+    let mut worlds: Vec<World> = modes.iter().filter_map(|_| World::new(ca).ok()).collect();
     let mut handles: Vec<Option<BodyHandle>> = Vec::new();
     for b in input.bodies.iter().take(6) {
         let Some(c) = collider(&b.kind, unit) else {
@@ -239,7 +229,11 @@ fuzz_target!(|input: Input| {
                 matches!(c.status, Status::Converged | Status::InitiallyTouching)
             };
             for (k, c) in &got {
-                assert_eq!(reference.get(k), Some(c), "all-contacts pair {k:?} differs from the brute force");
+                assert_eq!(
+                    reference.get(k),
+                    Some(c),
+                    "all-contacts pair {k:?} differs from the brute force"
+                );
             }
             for (k, c) in reference {
                 if exact(c) {
@@ -274,7 +268,9 @@ fuzz_target!(|input: Input| {
                     Op::Restart(k, p, v, w) => {
                         if let Some(h) = h(k) {
                             let (v, w) = velocities(*v, *w, e);
-                            if let Ok(m) = RigidMotion::from_velocities(pose(p, e), v, w, DVec3::ZERO) {
+                            if let Ok(m) =
+                                RigidMotion::from_velocities(pose(p, e), v, w, DVec3::ZERO)
+                            {
                                 let _ = world.set_motion(h, m);
                             }
                         }

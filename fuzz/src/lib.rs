@@ -10,7 +10,7 @@
 //! rounding.
 
 use arbitrary::Arbitrary;
-use ccd_geometry::glam::DVec3;
+use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_geometry::{TriMesh, io};
 use ccd_la_deformable::{LaError, LaOptions, PrimitiveToc};
 
@@ -26,6 +26,24 @@ pub fn ldexp(mut x: f64, mut e: i32) -> f64 {
         e += 1000;
     }
     x * pow2(e)
+}
+
+/// A rigid pose on a lattice: the quaternion `rotation` normalised (zero: the identity) and
+/// the translation `translation · 2^spacing_exp`.
+pub fn lattice_pose(rotation: [i8; 4], translation: [i16; 3], spacing_exp: i32) -> DAffine3 {
+    let q = DQuat::from_xyzw(
+        f64::from(rotation[0]),
+        f64::from(rotation[1]),
+        f64::from(rotation[2]),
+        f64::from(rotation[3]),
+    );
+    let q = if q.length_squared() > 0.0 {
+        q.normalize()
+    } else {
+        DQuat::IDENTITY
+    };
+    let t = translation.map(|c| ldexp(f64::from(c), spacing_exp));
+    DAffine3::from_rotation_translation(q, DVec3::from_array(t))
 }
 
 /// A number of the numeric targets (`interval`, `taylor`): `k / 256`, `k · 2^e` anywhere in
