@@ -692,11 +692,7 @@ fn bounded_run(
             return Ok(Some(window_contact(w, &pa, t, status, stats)));
         }
         // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
-        let next = if t + ev.step > until {
-            until
-        } else {
-            t + ev.step
-        };
+        let next = crate::advance::advance(t, ev.step, until).unwrap_or(until);
         if next >= end {
             return Ok(None);
         }
@@ -1011,7 +1007,7 @@ fn convex_bounded_run(
             };
         }
         // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
-        let next = if t + step > until { until } else { t + step };
+        let next = crate::advance::advance(t, step, until).unwrap_or(until);
         if next >= end {
             return Ok(None);
         }

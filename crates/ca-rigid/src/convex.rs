@@ -155,10 +155,9 @@ fn run(
             return Ok(Some(contact(status, t, *stats)));
         }
         let step = certified_step(ha, &pa, hb, &pb, &r, &rates, (ra, rb), half, slack);
-        if t + step >= 1.0 {
+        let Some(next) = crate::advance::advance(t, step, 1.0) else {
             return Ok(None);
-        }
-        let next = t + step;
+        };
         if next <= t || next.is_nan() {
             // no progress could be certified (see `Status::Stalled`)
             return Ok(Some(contact(Status::Stalled, t, *stats)));
@@ -252,10 +251,7 @@ pub(crate) fn hull_start(
             return Some(t);
         }
         let step = certified_step(ha, &pa, hb, &pb, &r, rates, radii, half, slack);
-        if t + step >= 1.0 {
-            return None;
-        }
-        let next = t + step;
+        let next = crate::advance::advance(t, step, 1.0)?;
         if next <= t || next.is_nan() {
             return Some(t);
         }

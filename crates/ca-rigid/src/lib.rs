@@ -75,6 +75,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod advance;
 mod body;
 mod bounded;
 mod contact;

@@ -704,10 +704,9 @@ fn run(
             };
             return Ok(Some(q.contact(t, w, status, *stats)));
         }
-        if t + ev.step >= 1.0 {
+        let Some(next) = crate::advance::advance(t, ev.step, 1.0) else {
             return Ok(None);
-        }
-        let next = t + ev.step;
+        };
         if next <= t || next.is_nan() {
             // no progress: the step is below the resolution of t (or not positive); the
             // bodies are apart on [0, t] (no pair within ε at t)

@@ -1028,10 +1028,9 @@ pub fn time_of_contact_shapes_with_stats(
             if ev.touching.is_some() {
                 break;
             }
-            let next = t + ev.best;
-            if next >= 1.0 {
+            let Some(next) = crate::advance::advance(t, ev.best, 1.0) else {
                 return Ok((None, stats));
-            }
+            };
             if next <= t || next.is_nan() {
                 break;
             }
@@ -1085,10 +1084,9 @@ pub fn time_of_contact_shapes_with_stats(
             };
             return Ok((Some(contact(h, t, status, stats)), stats));
         }
-        let next = t + ev.best;
-        if next >= 1.0 {
+        let Some(next) = crate::advance::advance(t, ev.best, 1.0) else {
             return Ok((None, stats));
-        }
+        };
         let w = ev.closest.unwrap_or(empty);
         if next <= t || next.is_nan() {
             return Ok((Some(contact(w, t, Status::Stalled, stats)), stats));
