@@ -677,6 +677,47 @@ mod tests {
         x
     }
 
+    /// A bounded transform for the property tests: rotation `rm` (from the rotation vector
+    /// `rot`) and translation `tm = shift · scale`, with radii `rr` (entry `(k, l)` is
+    /// `rad[pick(k, l)]`) and `tr = rad · scale / 10`, or point bounds when `pt`; as the
+    /// interval transform `rm ± rr`, `tm ± tr` and its midpoints and radii.
+    #[allow(clippy::type_complexity)]
+    fn bounded_transform(
+        rot: [f64; 3],
+        rad: [f64; 3],
+        shift: [f64; 3],
+        scale: f64,
+        pt: bool,
+        pick: fn(usize, usize) -> usize,
+    ) -> (
+        Transform<Interval>,
+        [[f64; 3]; 3],
+        [[f64; 3]; 3],
+        [f64; 3],
+        [f64; 3],
+    ) {
+        let r0 = rotation(rot);
+        let rm: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| r0.col(l)[k]));
+        let tm = (glam::DVec3::from(shift) * scale).to_array();
+        let rr: [[f64; 3]; 3] = std::array::from_fn(|k| {
+            std::array::from_fn(|l| if pt { 0.0 } else { rad[pick(k, l)] })
+        });
+        let tr: [f64; 3] = std::array::from_fn(|k| if pt { 0.0 } else { rad[k] * scale * 0.1 });
+        let rows: [[Interval; 3]; 3] = std::array::from_fn(|k| {
+            std::array::from_fn(|l| Interval::new(rm[k][l] - rr[k][l], rm[k][l] + rr[k][l]))
+        });
+        let t: [Interval; 3] = std::array::from_fn(|k| Interval::new(tm[k] - tr[k], tm[k] + tr[k]));
+        let w = Transform {
+            rotation: ccd_taylor::Mat3 { rows },
+            translation: ccd_taylor::Vec3 {
+                x: t[0],
+                y: t[1],
+                z: t[2],
+            },
+        };
+        (w, rm, rr, tm, tr)
+    }
+
     /// Rotations and translations inside the bounds `rm ± rr`, `tm ± tr`: the midpoints,
     /// then per sample `(d, e)` (entries in `[−1, 1]`) a corner of the bounds (the signs of
     /// `d`, `e`) and an inner point.
@@ -900,18 +941,7 @@ mod tests {
                 8),
         ) {
             let scale = 10f64.powi(far);
-            let r0 = rotation(rot);
-            let rm: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| r0.col(l)[k]));
-            let tm = (glam::DVec3::from(shift) * scale).to_array();
-            let pt = point == 0;
-            let rr: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| if pt { 0.0 } else { rad[(k + 2 * l) % 3] }));
-            let tr: [f64; 3] = std::array::from_fn(|k| if pt { 0.0 } else { rad[k] * scale * 0.1 });
-            let rows: [[Interval; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| Interval::new(rm[k][l] - rr[k][l], rm[k][l] + rr[k][l])));
-            let t: [Interval; 3] = std::array::from_fn(|k| Interval::new(tm[k] - tr[k], tm[k] + tr[k]));
-            let w = Transform {
-                rotation: ccd_taylor::Mat3 { rows },
-                translation: ccd_taylor::Vec3 { x: t[0], y: t[1], z: t[2] },
-            };
+            let (w, rm, rr, tm, tr) = bounded_transform(rot, rad, shift, scale, point == 0, |k, l| (k + 2 * l) % 3);
             let axes = rotation(rot_q);
             let centre = glam::DVec3::new(scale, -0.5 * scale, 0.25 * scale);
             let corners: [DVec3; 8] = std::array::from_fn(|k| {
@@ -961,18 +991,7 @@ mod tests {
                 8),
         ) {
             let scale = 10f64.powi(far);
-            let r0 = rotation(rot);
-            let rm: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| r0.col(l)[k]));
-            let tm = (glam::DVec3::from(shift) * scale).to_array();
-            let pt = point == 0;
-            let rr: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| if pt { 0.0 } else { rad[(2 * k + l) % 3] }));
-            let tr: [f64; 3] = std::array::from_fn(|k| if pt { 0.0 } else { rad[k] * scale * 0.1 });
-            let rows: [[Interval; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| Interval::new(rm[k][l] - rr[k][l], rm[k][l] + rr[k][l])));
-            let t: [Interval; 3] = std::array::from_fn(|k| Interval::new(tm[k] - tr[k], tm[k] + tr[k]));
-            let w = Transform {
-                rotation: ccd_taylor::Mat3 { rows },
-                translation: ccd_taylor::Vec3 { x: t[0], y: t[1], z: t[2] },
-            };
+            let (w, rm, rr, tm, tr) = bounded_transform(rot, rad, shift, scale, point == 0, |k, l| (2 * k + l) % 3);
             let centre = glam::DVec3::new(scale, -0.5 * scale, 0.25 * scale) + glam::DVec3::from(near);
             let local = Aabb::new(centre - DVec3::from(half), centre + DVec3::from(half));
             let bx = local_box(&w, &local).unwrap();
@@ -998,7 +1017,7 @@ mod tests {
             }
             let motions = sampled_motions((rm, rr), (tm, tr), samples.iter().map(|(d, e, _)| (d, e)));
             for (r, tt) in &motions {
-                prop_assert!((0..3).all(|k| (0..3).all(|l| w.rotation.rows[k][l].contains(r[k][l])) && t[k].contains(tt[k])));
+                prop_assert!((0..3).all(|k| (0..3).all(|l| w.rotation.rows[k][l].contains(r[k][l])) && [w.translation.x, w.translation.y, w.translation.z][k].contains(tt[k])));
                 for p in &points {
                     let p = p.to_array();
                     for i in 0..3 {
@@ -1031,21 +1050,7 @@ mod tests {
             let scale = 10f64.powi(far);
             // point bounds: both (case 0), only `a` (1), only `b` (2), neither (3)
             let pts = [point == 0 || point == 1, point == 0 || point == 2];
-            let make = |n: usize| {
-                let pt = pts[n];
-                let r0 = rotation(rot[n]);
-                let rm: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| r0.col(l)[k]));
-                let tm: [f64; 3] = (glam::DVec3::from(shift[n]) * scale).to_array();
-                let rr: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| if pt { 0.0 } else { rad[n][(k + 2 * l) % 3] }));
-                let tr: [f64; 3] = std::array::from_fn(|k| if pt { 0.0 } else { rad[n][k] * scale * 0.1 });
-                let rows: [[Interval; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|l| Interval::new(rm[k][l] - rr[k][l], rm[k][l] + rr[k][l])));
-                let t: [Interval; 3] = std::array::from_fn(|k| Interval::new(tm[k] - tr[k], tm[k] + tr[k]));
-                let w = Transform {
-                    rotation: ccd_taylor::Mat3 { rows },
-                    translation: ccd_taylor::Vec3 { x: t[0], y: t[1], z: t[2] },
-                };
-                (w, rm, rr, tm, tr)
-            };
+            let make = |n: usize| bounded_transform(rot[n], rad[n], shift[n], scale, pts[n], |k, l| (k + 2 * l) % 3);
             let (a, am, ar, atm, atr) = make(0);
             let (b, bm, br, btm, btr) = make(1);
             let c = compose(&a, &b).unwrap();
