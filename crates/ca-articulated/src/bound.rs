@@ -1,7 +1,7 @@
 //! Motion bounds of links (CATCH, Sec. 6, Eq. 7–10) in the closed form CA steps use, and
 //! the pair motions handed to `ccd-ca-rigid`'s window CA.
 
-use ccd_ca_rigid::{PairMotion, SpeedBound};
+use ccd_ca_rigid::{PairMotion, RoundingScale, SpeedBound};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, LinkId, RigidMotion};
 use glam::{DAffine3, DVec3};
 
@@ -274,6 +274,44 @@ impl<'a> Mover<'a> {
         }
     }
 
+    /// The scale of the rounding of [`Mover::pose`] at any time: a link's pose is composed
+    /// down its chain, so every relative translation of the chain counts at its largest
+    /// (a child can cancel its parent's offset: its small pose still carries the
+    /// parent's rounding), and each turn also moves the links below it by its rounding
+    /// times their lever (charged into `reach` like [`RoundingScale`] charges a turn
+    /// against the radius).
+    fn rounding_scale(&self) -> RoundingScale {
+        match self {
+            Mover::Link {
+                model,
+                motion,
+                id,
+                base,
+            } => {
+                let (links, rel) = (model.links(), motion.relatives());
+                let (mut reach, mut turn, mut lever) = (0.0f64, 0.0f64, 0.0f64);
+                let mut cur = Some(*id);
+                while let Some(j) = cur
+                    && cur != *base
+                {
+                    let m = &rel[j.index()];
+                    let p = m.params();
+                    let len = p.translation().length()
+                        + p.displacement().length()
+                        + m.local_center().length();
+                    let angle = p.angle().abs();
+                    reach += len + 1e-3 * angle * lever;
+                    turn += angle;
+                    lever += len;
+                    cur = links[j.index()].parent;
+                }
+                RoundingScale { reach, turn }
+            }
+            Mover::Rigid(m) => RoundingScale::rigid(m),
+            Mover::Static => RoundingScale::default(),
+        }
+    }
+
     /// The speed bound over `[t, e]` (the short-horizon bound of a link when its chain
     /// allows it, else the bound over `[t, 1]`).
     #[inline]
@@ -330,6 +368,9 @@ impl PairMotion for MoverPair<'_> {
             [self.0.speed_until(t, until), self.1.speed_until(t, until)],
             until,
         )
+    }
+    fn rounding_scale(&self) -> [RoundingScale; 2] {
+        [self.0.rounding_scale(), self.1.rounding_scale()]
     }
 }
 

@@ -14,7 +14,10 @@ use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
 /// `~1e-17·(1e20 / far)` of the step. With `far = 1e20` the last CA evaluation certified a
 /// step that rounds up to the end of the step without reaching it, and the query returned
 /// no contact (`ccd_ca_rigid`'s `advance` now keeps such a sliver uncertified: the answer
-/// is a conservative `Stalled` contact just before 1).
+/// is a conservative `Stalled` contact just before 1). With `far = 1.43e32` the window CA
+/// took its rounding allowance from the link's pose at the time evaluated (~1e8 near the
+/// end) while that pose carries the rounding of `far` (~1e16), and proved the end of the
+/// step free; the allowance now comes from the chain's `RoundingScale`.
 #[test]
 fn a_contact_in_the_last_ulp_of_the_step_is_reported() {
     let p: Vec<DVec3> = [
@@ -64,7 +67,7 @@ fn a_contact_in_the_last_ulp_of_the_step_is_reported() {
         MeshBvh::<Rss>::new(env, &BvhOptions::default()).unwrap(),
     ));
     let opts = QueryOptions::default().with_temporal_culling(false);
-    for far in [1e4, 1e10, 1e16, 1e20] {
+    for far in [1e4, 1e10, 1e16, 1e20, 1.43e32] {
         let (q0, q1) = ([far, 0.0], [0.0, 0.0]);
         let r = scene
             .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)

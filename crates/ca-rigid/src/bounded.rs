@@ -130,6 +130,56 @@ pub trait PairMotion {
         let _ = hint;
         (self.speed_bounds(t), end)
     }
+
+    /// The scale of the rounding in [`poses`](PairMotion::poses) at any `t ∈ [0, 1]`, per
+    /// body (see [`RoundingScale`]); the queries take their rounding allowance from it once
+    /// per search. The default reads the translations at `t = 0` and `t = 1`: right for a
+    /// motion that interpolates its two end poses (`c + t·s` with `c`, `c + s` the ends)
+    /// and turns less than ~10³ rad. A motion computed through larger intermediate values
+    /// (a chain of relative motions whose translations cancel, a turn of many revolutions)
+    /// must report them here, or a pose it computes can be off by more than the queries
+    /// allow for.
+    fn rounding_scale(&self) -> [RoundingScale; 2] {
+        let (a0, b0) = self.poses(0.0);
+        let (a1, b1) = self.poses(1.0);
+        let reach = |p: DAffine3, q: DAffine3| p.translation.length().max(q.translation.length());
+        [
+            RoundingScale {
+                reach: reach(a0, a1),
+                turn: 0.0,
+            },
+            RoundingScale {
+                reach: reach(b0, b1),
+                turn: 0.0,
+            },
+        ]
+    }
+}
+
+/// How large the values are from which a [`PairMotion`] computes a body's pose: the
+/// rounding of an evaluation is relative to them, not to the pose it produces (a
+/// translation `c + t·s` that cancels to 0 still carries the rounding of `c`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RoundingScale {
+    /// Upper bound of the lengths of the translations (and lever arms) summed into the
+    /// body's translation at any `t ∈ [0, 1]`.
+    pub reach: f64,
+    /// Upper bound of the angles (radians, summed along a chain) turned into the body's
+    /// rotation at any `t ∈ [0, 1]`: a point at `r` from the origin moves by the angle's
+    /// rounding times `r`.
+    pub turn: f64,
+}
+
+impl RoundingScale {
+    /// The rounding allowance of an evaluation at `t` of two bodies of radii `ra`, `rb`
+    /// whose translations there are `la`, `lb` long: [`REL_ROUNDING`] times the coordinate
+    /// scale, with each turn's rounding (`≤ 2.3e-16` of the angle) beyond what the
+    /// relative `1e-12` already covers charged at `1e-3` of the angle per unit radius.
+    fn allowance(scale: &[Self; 2], ra: f64, rb: f64, la: f64, lb: f64) -> f64 {
+        let [sa, sb] = scale;
+        let side = |s: &Self, r: f64, l: f64| s.reach.max(l) + r * (1.0 + 1e-3 * s.turn.abs());
+        REL_ROUNDING * (side(sa, ra, la) + side(sb, rb, lb))
+    }
 }
 
 /// The speed bounds of `motion` for the search of `[t, end]` and the time up to which they
@@ -183,6 +233,26 @@ impl PairMotion for RigidPair<'_> {
     fn speed_bounds(&self, _t: f64) -> [SpeedBound; 2] {
         [SpeedBound::rigid(self.a), SpeedBound::rigid(self.b)]
     }
+    fn rounding_scale(&self) -> [RoundingScale; 2] {
+        [RoundingScale::rigid(self.a), RoundingScale::rigid(self.b)]
+    }
+}
+
+impl RoundingScale {
+    /// The scale of a constant-velocity rigid motion: its translations at `t = 0` and
+    /// `t = 1` plus the lever of its rotation centre, and its angle.
+    #[must_use]
+    pub fn rigid(m: &RigidMotion) -> Self {
+        let p = m.params();
+        Self {
+            reach: p
+                .translation()
+                .length()
+                .max((p.translation() + p.displacement()).length())
+                + m.local_center().length(),
+            turn: m.angle().abs(),
+        }
+    }
 }
 
 /// Reusable buffers of [`time_of_contact_bounded`] (reuse one per thread: no allocation once
@@ -232,6 +302,12 @@ impl<M: PairMotion + ?Sized> PairMotion for ScaledPair<'_, M> {
         let (s, until) = self.inner.speed_bounds_until(t, end, hint);
         (s.map(|s| self.scale(s)), until)
     }
+    fn rounding_scale(&self) -> [RoundingScale; 2] {
+        self.inner.rounding_scale().map(|s| RoundingScale {
+            reach: s.reach * self.up,
+            ..s
+        })
+    }
 }
 
 impl<M: ?Sized> ScaledPair<'_, M> {
@@ -249,7 +325,9 @@ impl<M: ?Sized> ScaledPair<'_, M> {
 /// The poses at `t` after checking the domain: both translations within
 /// [`MAX_COORDINATE`] of the caller's coordinates (`limit`, scaled like the query) and
 /// finite; and the rounding allowance of an evaluation there (`1e-12` times the bodies'
-/// radii plus the translations: the coordinate scale of B's pose in A's frame).
+/// radii plus the translations: the coordinate scale of B's pose in A's frame, at least
+/// the motion's [`RoundingScale`] `scale`, read once per search).
+#[allow(clippy::too_many_arguments)]
 fn poses_in_domain<M: PairMotion + ?Sized>(
     motion: &M,
     t: f64,
@@ -257,6 +335,7 @@ fn poses_in_domain<M: PairMotion + ?Sized>(
     b: &RigidBody,
     limit: f64,
     down: f64,
+    scale: &[RoundingScale; 2],
 ) -> Result<(DAffine3, DAffine3, f64), CaError> {
     let (pa, pb) = motion.poses(t);
     for (body, p) in [(0u8, &pa), (1u8, &pb)] {
@@ -269,8 +348,13 @@ fn poses_in_domain<M: PairMotion + ?Sized>(
             });
         }
     }
-    let slack = REL_ROUNDING
-        * (a.radius() + b.radius() + pa.translation.length() + pb.translation.length());
+    let slack = RoundingScale::allowance(
+        scale,
+        a.radius(),
+        b.radius(),
+        pa.translation.length(),
+        pb.translation.length(),
+    );
     Ok((pa, pb, slack))
 }
 
@@ -295,7 +379,15 @@ fn in_window<M: PairMotion + ?Sized>(
     ) -> Result<Option<Contact>, CaError>,
 ) -> Result<Option<Contact>, CaError> {
     check_vertices(a, b)?;
-    let (pa, pb, _) = poses_in_domain(motion, start, a, b, MAX_COORDINATE, 1.0)?;
+    let (pa, pb, _) = poses_in_domain(
+        motion,
+        start,
+        a,
+        b,
+        MAX_COORDINATE,
+        1.0,
+        &[RoundingScale::default(); 2],
+    )?;
     let g = max_abs([pa.translation, pb.translation])
         .max(a.max_abs_coordinate())
         .max(b.max_abs_coordinate());
@@ -326,6 +418,9 @@ impl<M: PairMotion + ?Sized> PairMotion for Forward<'_, M> {
     }
     fn speed_bounds_until(&self, t: f64, end: f64, hint: f64) -> ([SpeedBound; 2], f64) {
         self.0.speed_bounds_until(t, end, hint)
+    }
+    fn rounding_scale(&self) -> [RoundingScale; 2] {
+        self.0.rounding_scale()
     }
 }
 
@@ -665,8 +760,9 @@ fn bounded_run(
     let mut stats = Stats::default();
     let mut t = start;
     let mut hint = end - start;
+    let scale = motion.rounding_scale();
     loop {
-        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
+        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down, &scale)?;
         let inv = rigid_inverse(&pa);
         let ([sa, sb], until) = bounds_until(motion, t, end, hint);
         let ev = Traversal {
@@ -717,7 +813,7 @@ fn bounded_run(
             // the contact's fields are at its toc `next`: the closest pair there
             // (the poses at `next` passed the domain check at `t`'s step: they are bounded
             // by it; should the check still refuse them, the pair at `t` stands in)
-            let (pa, pb) = match poses_in_domain(motion, next, a, b, limit, down) {
+            let (pa, pb) = match poses_in_domain(motion, next, a, b, limit, down, &scale) {
                 Ok((pa, pb, _)) => (pa, pb),
                 Err(_) => (pa, pb),
             };
@@ -902,7 +998,15 @@ pub fn convex_apart_along<M: PairMotion + ?Sized>(
     if !n.is_finite() || n == DVec3::ZERO {
         return Ok(false);
     }
-    let (pa, pb, slack) = poses_in_domain(motion, start, a, b, MAX_COORDINATE, 1.0)?;
+    let (pa, pb, slack) = poses_in_domain(
+        motion,
+        start,
+        a,
+        b,
+        MAX_COORDINATE,
+        1.0,
+        &motion.rounding_scale(),
+    )?;
     let g = max_abs([pa.translation, pb.translation])
         .max(a.max_abs_coordinate())
         .max(b.max_abs_coordinate());
@@ -949,8 +1053,9 @@ fn convex_bounded_run(
     let mut stats = Stats::default();
     let mut t = start;
     let mut hint = end - start;
+    let scale = motion.rounding_scale();
     loop {
-        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down)?;
+        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down, &scale)?;
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);

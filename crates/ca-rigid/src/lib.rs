@@ -90,9 +90,10 @@ mod traverse;
 
 pub use body::RigidBody;
 pub use bounded::{
-    BoundedScratch, PairMotion, RigidPair, SpeedBound, convex_apart_along, first_step_bounded,
-    first_step_bounded_within, time_of_contact_bounded, time_of_contact_bounded_within,
-    time_of_contact_convex_bounded, time_of_contact_convex_bounded_with_direction,
+    BoundedScratch, PairMotion, RigidPair, RoundingScale, SpeedBound, convex_apart_along,
+    first_step_bounded, first_step_bounded_within, time_of_contact_bounded,
+    time_of_contact_bounded_within, time_of_contact_convex_bounded,
+    time_of_contact_convex_bounded_with_direction,
 };
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
 pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};

@@ -63,3 +63,53 @@ fn sliver_and_segment_touching_at_huge_scale_is_reported() {
         }
     }
 }
+
+/// A pose computed as `c + t·s` carries the rounding of `c` however small the result: a
+/// triangle sliding from `far·(0, 1, 1)/√2` back to the origin, where it crosses a static
+/// triangle, is computed ~`1e-16·far` off near the end of the step. The window query took
+/// its rounding allowance from the pose being evaluated (small there) and proved the last
+/// part of the step free from `far = 1e20` on (found through the `articulated` fuzz target:
+/// a prismatic joint at 1.43e32). The allowance now comes from the motion's
+/// `RoundingScale` (its end translations).
+#[test]
+fn a_contact_after_a_huge_slide_is_reported_by_the_window_query() {
+    use ccd_ca_rigid::{BoundedScratch, RigidPair, time_of_contact_bounded};
+    let a = body(
+        vec![
+            DVec3::new(-100.0, -100.0, 0.0),
+            DVec3::new(100.0, -100.0, 0.0),
+            DVec3::new(0.0, 100.0, 0.0),
+        ],
+        vec![[0, 1, 2]],
+    );
+    let b = body(
+        vec![
+            DVec3::new(0.0, 0.0, -1.0),
+            DVec3::new(0.0, 0.0, 1.0),
+            DVec3::new(1.0, 0.0, 1.0),
+        ],
+        vec![[0, 1, 2]],
+    );
+    let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
+    let dir = DVec3::new(0.0, 1.0, 1.0).normalize();
+    for far in [1e4, 1e16, 1e20, 1e30, 1.43e32, 1e40] {
+        let slide = RigidMotion::between(DAffine3::from_translation(far * dir), DAffine3::IDENTITY)
+            .unwrap();
+        let pair = RigidPair {
+            a: &still,
+            b: &slide,
+        };
+        let c = time_of_contact_bounded(
+            &a,
+            &b,
+            &pair,
+            0.0,
+            1.0,
+            &CaOptions::default(),
+            &mut BoundedScratch::default(),
+        )
+        .unwrap()
+        .unwrap_or_else(|| panic!("missed at far = {far:e}"));
+        assert!(c.toc <= 1.0, "far {far:e}: toc {}", c.toc);
+    }
+}
