@@ -39,6 +39,11 @@
 //!    far the chain's rotations let them drift within it (the rotations of the recursive
 //!    Eq. 7–10 bound, applied to the drift only; links turning about a point away from their
 //!    frame origin keep the Eq. 10 bound).
+//!    A link–environment search first goes through a hull screen (not in CATCH): the
+//!    environment is split once into its connected pieces, each with its convex hull, and
+//!    hull CA of the link against the pieces its swept box meets proves the window free,
+//!    or moves the mesh CA's start to the earliest hull contact and cuts its region to the
+//!    pieces not proven free (the `env_pieces` module; panda-planner 157 → 85 µs per edge).
 //!
 //! # Conventions
 //! Time is normalized to `t ∈ [0, 1]` per step. Each joint moves with constant velocity in
@@ -92,6 +97,7 @@
 mod adaptive;
 mod body;
 mod bound;
+mod env_pieces;
 mod error;
 mod midrad;
 mod scene;

@@ -17,6 +17,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
+use crate::env_pieces::{EnvPieces, Screened};
 use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
@@ -447,6 +448,9 @@ pub struct Scene {
     /// Per node of the environment's hierarchy, the exact box of the node's triangles
     /// (spatial culling tests swept boxes against these, then triangle by triangle).
     env_boxes: Vec<Aabb>,
+    /// The environment's connected pieces with their hulls (the screen in front of the
+    /// mesh CA of link–environment pairs, see [`crate::env_pieces`]).
+    env_pieces: EnvPieces,
     /// The first part with a vertex coordinate beyond [`ccd_distance::MAX_COORDINATE`] and
     /// that coordinate's magnitude ([`ArticulatedError::OutOfDomain`] for every query).
     far: Option<(Part, f64)>,
@@ -659,6 +663,7 @@ impl Scene {
         if !self.env_boxes.is_empty() {
             fit_node_box(&mesh, 0, &mut self.env_boxes);
         }
+        self.env_pieces = EnvPieces::new(mesh.mesh());
         self.environment = Some(RigidBody::new(mesh));
         self.find_far();
     }
@@ -1641,11 +1646,13 @@ impl Scene {
                     &pair,
                     &mut envs[i],
                     env,
+                    &self.env_pieces,
                     stack,
                     pcl.lower,
                     end,
                     &ca,
                     scratch,
+                    &mut stats.hull_iterations,
                 )?
             } else {
                 time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?
@@ -1799,18 +1806,23 @@ impl Sweep {
 /// triangle (consecutive ones merged into one window search), each restricted to the
 /// triangles inside its boxes: the windows whose boxes meet none are free. The first contact
 /// found is the pair's (every window before it is free). Boxes are computed as the search
-/// reaches their windows.
+/// reaches their windows. Each window search first goes through the pieces' hull screen
+/// (`pieces`, see [`crate::env_pieces`]): skipped when every piece its box meets is proven
+/// free, else started at the earliest hull contact and restricted to the box of the
+/// pieces not proven free.
 #[allow(clippy::too_many_arguments)]
 fn env_ca(
     a: &RigidBody,
     pair: &MoverPair<'_>,
     sweep: &mut EnvSweep,
     (env, env_boxes): (&RigidBody, &[Aabb]),
+    pieces: &EnvPieces,
     stack: &mut Vec<u32>,
     start: f64,
     end: f64,
     ca: &CaOptions,
     scratch: &mut BoundedScratch,
+    hull_iterations: &mut u64,
 ) -> Result<Option<Contact>, ArticulatedError> {
     let mut hit = |k: usize| sweep.window(k, (env, env_boxes), stack);
     let w = WINDOWS as f64;
@@ -1833,7 +1845,13 @@ fn env_ca(
                 None => break,
             }
         }
-        let (from, to) = ((k as f64 / w).max(start), (m as f64 / w).min(end));
+        let (mut from, to) = ((k as f64 / w).max(start), (m as f64 / w).min(end));
+        if from < to && !pieces.is_empty() {
+            match pieces.screen(a, pair, from, to, &region, ca, hull_iterations)? {
+                Screened::Free => from = to,
+                Screened::Search { from: f, region: r } => (from, region) = (f, r),
+            }
+        }
         if from < to
             && let Some(c) =
                 time_of_contact_bounded_within(a, env, pair, from, to, &region, ca, scratch)?

@@ -199,3 +199,80 @@ proptest! {
         }
     }
 }
+
+/// The hull screen of link–environment pairs (`env_pieces`): an environment of separate
+/// pieces, a cube sliding through a slot. A piece whose hull the cube enters without
+/// touching the piece (the slot of a U, one welded mesh) must fall through to the mesh CA
+/// (free), pieces whose hulls stay clear are proven free by their hulls, and a contact with
+/// the U's floor is found at its time.
+#[test]
+fn hull_screen_of_environment_pieces_keeps_the_mesh_answer() {
+    use ccd_ca_articulated::{ArticulatedBody, BodyStep};
+    use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    let v = DVec3::new;
+    // the U: two walls and a floor whose corners coincide (welded into one piece)
+    let mut parts = vec![
+        (v(-0.2, 0.15, -0.3), v(0.2, 0.45, 0.3)),
+        (v(-0.2, -0.45, -0.3), v(0.2, -0.15, 0.3)),
+        (v(-0.2, -0.45, -0.6), v(0.2, 0.45, -0.3)),
+    ];
+    // separate pieces: two cubes beside the path, one far away
+    parts.extend([
+        (v(0.6, 0.25, -0.2), v(0.9, 0.55, 0.2)),
+        (v(0.6, -0.55, -0.2), v(0.9, -0.25, 0.2)),
+        (v(5.0, 5.0, 5.0), v(6.0, 6.0, 6.0)),
+    ]);
+    let env = env_arc(&merged(&parts));
+    let slide = |axis: DVec3| {
+        ArticulatedModel::new(vec![LinkSpec {
+            name: "cube".into(),
+            parent: None,
+            joint: Joint::Prismatic { axis, limits: None },
+            offset: DAffine3::IDENTITY,
+        }])
+        .unwrap()
+    };
+    let cube = box_mesh(v(-0.1, -0.1, -0.1), v(0.1, 0.1, 0.1));
+    let scene_of = |axis: DVec3| {
+        let body = ArticulatedBody::from_meshes(slide(axis), vec![Some(cube.clone())]).unwrap();
+        let mut s = Scene::new();
+        s.add_articulated(body);
+        s.set_environment(env.clone());
+        s
+    };
+    // along x through the slot (0.05 clear of each wall, 0.2 above the floor) and between
+    // the two cubes: free in every mode
+    let along = scene_of(DVec3::X);
+    for (name, opts) in options() {
+        let r = along
+            .query(
+                &[BodyStep::Joints {
+                    q0: &[-2.0],
+                    q1: &[2.0],
+                }],
+                &opts,
+            )
+            .unwrap();
+        assert!(r.first().is_none(), "{name}: {:?}", r.first());
+    }
+    // down z onto the floor: the cube's bottom (z − 0.1) meets z = −0.3 at t = 0.7
+    let down = scene_of(DVec3::Z);
+    for (name, opts) in options() {
+        let r = down
+            .query(
+                &[BodyStep::Joints {
+                    q0: &[0.5],
+                    q1: &[-0.5],
+                }],
+                &opts,
+            )
+            .unwrap();
+        let c = r.first().unwrap_or_else(|| panic!("{name}: missed"));
+        assert_eq!(c.b, Part::Environment, "{name}");
+        assert!(
+            c.contact.toc <= 0.7 && c.contact.toc >= 0.7 - 2e-3,
+            "{name}: toc {}",
+            c.contact.toc
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! The static environment split into its connected pieces, each with its convex hull: a
+//! cheap screen in front of the mesh CA of a link against the environment.
+//!
+//! An environment is usually many separate objects (shelf boards, bottles, chessmen). The
+//! mesh CA of a link against it, over a time window, expands every node pair whose safe
+//! advancement is shorter than the window; near a shelf that is thousands of RSS tests.
+//! Convex-hull CA of the link's hull against the hull of each piece whose box meets the
+//! link's swept box is a few GJK calls per piece, and its answers carry over to the mesh
+//! pair (a piece lies inside its hull, the link inside its own):
+//!
+//! - a hull pair proven free over the window (distance `> ε/2` throughout) proves the
+//!   piece's triangles free of the link over it;
+//! - a hull pair reporting contact at `τ` proved `> ε/2` over `[from, τ)`: the mesh CA of
+//!   that piece need not start before `τ`.
+//!
+//! So the mesh CA runs only when some piece is not proven free, from the earliest hull
+//! contact on, and only over the box of the pieces not proven free (triangles outside it
+//! belong to pieces proven free, or lie outside the swept box). EnvPieces are the connected
+//! components of the triangles with vertices welded by exact position; a piece whose hull
+//! cannot be built (flat, degenerate) is never proven free.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact_convex_bounded};
+use ccd_geometry::{Aabb, TriMesh};
+
+use crate::bound::MoverPair;
+use crate::error::ArticulatedError;
+
+/// The most pieces an environment is split into: beyond it the screen is off (scanning the
+/// pieces' boxes would cost more than it saves).
+pub(crate) const MAX_PIECES: usize = 1024;
+
+/// One connected piece of the environment: its exact box and, when it could be built, a
+/// body (world frame) carrying its convex hull.
+#[derive(Clone, Debug)]
+pub(crate) struct EnvPiece {
+    pub(crate) bx: Aabb,
+    pub(crate) body: Option<RigidBody>,
+}
+
+/// The pieces of an environment (empty: no screen, the environment is one piece or more
+/// than [`MAX_PIECES`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EnvPieces {
+    pieces: Vec<EnvPiece>,
+}
+
+/// What the screen left of a window of a link–environment search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Screened {
+    /// Every piece the window's box meets was proven free over the window.
+    Free,
+    /// Run the mesh CA from `from` on, over `region` (the window's box cut to the pieces
+    /// not proven free).
+    Search { from: f64, region: Aabb },
+}
+
+impl EnvPieces {
+    /// Splits `mesh` into its connected pieces (vertices welded by exact position) and
+    /// builds each one's hull. No pieces when there are fewer than two or more than
+    /// [`MAX_PIECES`].
+    pub(crate) fn new(mesh: &TriMesh) -> Self {
+        let (vertices, triangles) = (mesh.vertices(), mesh.triangles());
+        let n = vertices.len();
+        // weld: one representative per exact position (-0.0 and 0.0 apart: harmless)
+        let mut weld: HashMap<[u64; 3], u32> = HashMap::with_capacity(n);
+        let rep: Vec<u32> = vertices
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                *weld
+                    .entry([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()])
+                    .or_insert(i as u32)
+            })
+            .collect();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                let up = parent[parent[x as usize] as usize];
+                parent[x as usize] = up;
+                x = up;
+            }
+            x
+        }
+        for t in triangles {
+            let r0 = find(&mut parent, rep[t[0] as usize]);
+            for &v in &t[1..] {
+                let r = find(&mut parent, rep[v as usize]);
+                if r != r0 {
+                    parent[r as usize] = r0;
+                }
+            }
+        }
+        // triangles grouped by component
+        let mut group_of: HashMap<u32, usize> = HashMap::new();
+        let mut groups: Vec<Vec<[u32; 3]>> = Vec::new();
+        for t in triangles {
+            let root = find(&mut parent, rep[t[0] as usize]);
+            let g = *group_of.entry(root).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(*t);
+            if groups.len() > MAX_PIECES {
+                return Self::default();
+            }
+        }
+        if groups.len() < 2 {
+            return Self::default();
+        }
+        let pieces = groups
+            .into_iter()
+            .map(|tris| {
+                // the piece's own vertices, renumbered
+                let mut index: HashMap<u32, u32> = HashMap::new();
+                let mut verts = Vec::new();
+                let tris: Vec<[u32; 3]> = tris
+                    .iter()
+                    .map(|t| {
+                        t.map(|v| {
+                            *index.entry(v).or_insert_with(|| {
+                                verts.push(vertices[v as usize]);
+                                verts.len() as u32 - 1
+                            })
+                        })
+                    })
+                    .collect();
+                let bx = Aabb::from_points(verts.iter().copied());
+                let body = TriMesh::new(verts, tris)
+                    .ok()
+                    .and_then(|m| MeshBvh::<Rss>::new(m, &BvhOptions::default()).ok())
+                    .and_then(|m| RigidBody::with_hull(Arc::new(m)).ok());
+                EnvPiece { bx, body }
+            })
+            .collect();
+        Self { pieces }
+    }
+
+    /// Whether there is no screen.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// The number of pieces.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Screens the window `[from, to]` of link body `a` (with a hull) moving by `pair`
+    /// (the environment side static, world frame) whose swept box, grown by `ε/2`, is
+    /// `region`: hull CA of `a` against every piece whose box meets `region` (their
+    /// iterations added to `hull_iterations`, a free answer counted as one).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn screen(
+        &self,
+        a: &RigidBody,
+        pair: &MoverPair<'_>,
+        from: f64,
+        to: f64,
+        region: &Aabb,
+        ca: &CaOptions,
+        hull_iterations: &mut u64,
+    ) -> Result<Screened, ArticulatedError> {
+        let mut keep = Aabb::EMPTY;
+        let mut start = to;
+        for p in &self.pieces {
+            if !p.bx.overlaps(region) {
+                continue;
+            }
+            let contact = match &p.body {
+                Some(body) if a.hull().is_some() => {
+                    let c = time_of_contact_convex_bounded(a, body, pair, from, to, ca)?;
+                    // (a free answer's iterations are not reported; a contact's are)
+                    *hull_iterations += c.map_or(1, |c| u64::from(c.stats.iterations));
+                    c.map(|c| c.toc)
+                }
+                _ => Some(from),
+            };
+            if let Some(toc) = contact {
+                keep = keep.merge(p.bx);
+                start = start.min(toc.max(from));
+            }
+        }
+        if keep.is_empty() {
+            return Ok(Screened::Free);
+        }
+        Ok(Screened::Search {
+            from: start,
+            region: region.intersection(keep),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccd_geometry::glam::DVec3;
+
+    fn cube(at: DVec3, h: f64, out: &mut (Vec<DVec3>, Vec<[u32; 3]>)) {
+        let base = out.0.len() as u32;
+        for i in 0..8 {
+            let s = |b: u32| if i & b == 0 { -h } else { h };
+            out.0.push(at + DVec3::new(s(1), s(2), s(4)));
+        }
+        for f in [
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ] {
+            out.1.push(f.map(|v: u32| base + v));
+        }
+    }
+
+    #[test]
+    fn pieces_are_welded_components() {
+        let mut m = (Vec::new(), Vec::new());
+        cube(DVec3::ZERO, 0.5, &mut m);
+        cube(DVec3::new(3.0, 0.0, 0.0), 0.5, &mut m);
+        // a third cube given as two halves with duplicated vertices: welded into one piece
+        let mut half = (Vec::new(), Vec::new());
+        cube(DVec3::new(6.0, 0.0, 0.0), 0.5, &mut half);
+        let base = m.0.len() as u32;
+        m.0.extend(half.0.iter().copied());
+        m.0.extend(half.0.iter().copied());
+        for (k, t) in half.1.iter().enumerate() {
+            let off = if k < 6 { base } else { base + 8 };
+            m.1.push(t.map(|v| v + off));
+        }
+        let mesh = TriMesh::new(m.0, m.1).unwrap();
+        let pieces = EnvPieces::new(&mesh);
+        assert_eq!(pieces.len(), 3);
+        assert!(pieces.pieces.iter().all(|p| p.body.is_some()));
+        // one piece alone: no screen
+        let mut one = (Vec::new(), Vec::new());
+        cube(DVec3::ZERO, 0.5, &mut one);
+        assert!(EnvPieces::new(&TriMesh::new(one.0, one.1).unwrap()).is_empty());
+    }
+}
