@@ -26,6 +26,10 @@
 //!    bounded corners of each link's OBB give its swept box; boxes are tested against each
 //!    other (self pairs after the filter, other bodies, rigid bodies) and against the
 //!    environment's hierarchy. Surviving pairs are the potentially colliding links (PCLs).
+//!    A link turning about a coordinate axis of its frame (most URDF joints) is composed
+//!    onto its parent with a plane rotation of two columns
+//!    ([`ccd_taylor::Transform::compose_motion`]: 12 model products instead of 27; panda
+//!    planner edges 85 → 69 µs, the same culling).
 //! 2. **Temporal culling** (Sec. 7, Alg. 1): a lower bound of each PCL's time of contact by
 //!    CA on the links' convex hulls (GJK); for a pair with the environment, the start of the
 //!    first of 8 equal time windows whose Taylor swept box meets an environment triangle

@@ -390,6 +390,21 @@ impl Ord for Queued {
     }
 }
 
+/// The Taylor-model world transform of a link from its parent's (`parent`) and its
+/// relative motion over the step (CATCH Eq. 1): [`Transform::compose_motion`], which takes
+/// the cheaper plane-rotation product for a joint turning about a coordinate axis of its
+/// frame, when the motion turns about its frame origin; else the general product.
+fn chain_step(
+    parent: &Transform<TaylorModel>,
+    rel: &ccd_kinematics::RigidMotion,
+) -> Result<Transform<TaylorModel>, ccd_kinematics::KinematicsError> {
+    if rel.local_center() == DVec3::ZERO {
+        Ok(parent.compose_motion(rel.params(), Interval::UNIT))
+    } else {
+        Ok(parent.compose(&rel.enclosure::<TaylorModel>(Interval::UNIT)?))
+    }
+}
+
 /// The number of equal time windows over which environment pairs get their own swept
 /// boxes in the narrow phase.
 const WINDOWS: usize = 8;
@@ -1132,21 +1147,24 @@ impl Scene {
                 if !need[i] {
                     continue;
                 }
-                let local = motion.relatives()[i]
-                    .enclosure::<TaylorModel>(Interval::UNIT)
-                    .map_err(|source| ArticulatedError::Motion { body: b, source })?;
+                let rel = &motion.relatives()[i];
                 world[i] = Some(match links[i].parent {
                     // (marked with the link, and listed before it)
-                    Some(p) => world
-                        .get(p.index())
-                        .and_then(Option::as_ref)
-                        .filter(|_| p.index() < i)
-                        .ok_or(ArticulatedError::UnknownPart(Part::Link {
-                            body: b,
-                            link: p,
-                        }))?
-                        .compose(&local),
-                    None => local,
+                    Some(p) => {
+                        let pw = world
+                            .get(p.index())
+                            .and_then(Option::as_ref)
+                            .filter(|_| p.index() < i)
+                            .ok_or(ArticulatedError::UnknownPart(Part::Link {
+                                body: b,
+                                link: p,
+                            }))?;
+                        chain_step(pw, rel)
+                            .map_err(|source| ArticulatedError::Motion { body: b, source })?
+                    }
+                    None => rel
+                        .enclosure::<TaylorModel>(Interval::UNIT)
+                        .map_err(|source| ArticulatedError::Motion { body: b, source })?,
                 });
             }
             for (m, (id, shape)) in body.shapes().enumerate() {
@@ -1353,13 +1371,14 @@ impl Scene {
                 }
                 let mut world: Option<Transform<TaylorModel>> = None;
                 for &j in chain.iter().rev() {
-                    let local = m.relatives()[j.index()]
-                        .enclosure::<TaylorModel>(Interval::UNIT)
-                        .map_err(|source| ArticulatedError::Motion { body, source })?;
-                    world = Some(match world {
-                        Some(w) => w.compose(&local),
-                        None => local,
-                    });
+                    let rel = &m.relatives()[j.index()];
+                    world = Some(
+                        match world {
+                            Some(w) => chain_step(&w, rel),
+                            None => rel.enclosure::<TaylorModel>(Interval::UNIT),
+                        }
+                        .map_err(|source| ArticulatedError::Motion { body, source })?,
+                    );
                 }
                 (
                     world.ok_or(ArticulatedError::UnknownPart(p))?,

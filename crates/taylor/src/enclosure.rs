@@ -74,6 +74,24 @@ pub trait Enclosure:
             None => s,
         }
     }
+    /// `a₀ b₀ + a₁ b₁`: an entry of a product with a plane rotation. The default computes
+    /// the products and the sum one by one; Taylor models fuse them as [`Enclosure::dot3`].
+    #[inline]
+    #[must_use]
+    fn dot2(a: [&Self; 2], b: [&Self; 2]) -> Self {
+        *a[0] * *b[0] + *a[1] * *b[1]
+    }
+    /// [`Enclosure::dot2`] when `a₀` and `a₁` enclose functions with values in `[−1, 1]`
+    /// (a cosine and a sine, as built by [`Enclosure::cos_affine`] and
+    /// [`Enclosure::sin_affine`]): Taylor models use it to bound the remainder products
+    /// (their polynomial parts lie in `[−1, 1]` minus their remainders, often much less
+    /// than their cheap ranges). Only valid under that premise. The default is
+    /// [`Enclosure::dot2`].
+    #[inline]
+    #[must_use]
+    fn dot2_unit(a: [&Self; 2], b: [&Self; 2]) -> Self {
+        Self::dot2(a, b)
+    }
     /// `f a + g b + c` for uncertain constants `a`, `b`, `c` (a rotation entry
     /// `cos·A + sin·B + C` of a constant-velocity motion). The default is
     /// `f.mul_interval(a) + g.mul_interval(b).add_interval(c)`; Taylor models and
@@ -232,6 +250,15 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
         TaylorModel::fused_dot3(a, b, c)
+    }
+    #[inline]
+    fn dot2(a: [&Self; 2], b: [&Self; 2]) -> Self {
+        TaylorModel::fused_dot(a, b, None, None)
+    }
+    #[inline]
+    fn dot2_unit(a: [&Self; 2], b: [&Self; 2]) -> Self {
+        let r = [a[0].unit_poly_range(), a[1].unit_poly_range()];
+        TaylorModel::fused_dot(a, b, None, Some(r))
     }
     #[inline]
     fn lin2_interval(f: &Self, a: Interval, g: &Self, b: Interval, c: Interval) -> Self {

@@ -811,11 +811,37 @@ impl TaylorModel {
     /// terms `P_a R_b + P_b R_a + R_a R_b` added. Models over different domains or with
     /// coefficients whose products overflow take the operations one by one.
     pub(crate) fn fused_dot3(a: [&Self; 3], b: [&Self; 3], c: Option<&Self>) -> Self {
+        Self::fused_dot(a, b, c, None)
+    }
+
+    /// The range of the polynomial part of a model of a function with values in
+    /// `[−1, 1]` (a sine or cosine): its cheap range cut to `[−1, 1] − R` (`P = f − R`).
+    /// Only valid under that premise.
+    pub(crate) fn unit_poly_range(&self) -> Interval {
+        let cheap = self.poly_range_cheap();
+        let premise = Interval::new(-1.0, 1.0) - self.rem;
+        cheap.intersection(premise).unwrap_or(cheap)
+    }
+
+    /// [`TaylorModel::fused_dot3`] for `N ∈ 1..=3` products (the rounding bound
+    /// `GAMMA_DOT` covers sums of up to thirteen terms, so fewer products keep it valid).
+    /// `a_ranges`, when given, are enclosures of the ranges of `a`'s polynomial parts
+    /// (used for the remainder cross terms instead of their cheap ranges).
+    pub(crate) fn fused_dot<const N: usize>(
+        a: [&Self; N],
+        b: [&Self; N],
+        c: Option<&Self>,
+        a_ranges: Option<[Interval; N]>,
+    ) -> Self {
+        const { assert!(N >= 1 && N <= 3) };
         let d = a[0].domain;
         let same =
             a.iter().chain(b.iter()).all(|m| m.domain == d) && c.is_none_or(|c| c.domain == d);
         let slow = || {
-            let s = *a[0] * *b[0] + *a[1] * *b[1] + *a[2] * *b[2];
+            let mut s = *a[0] * *b[0];
+            for m in 1..N {
+                s = s + *a[m] * *b[m];
+            }
             match c {
                 Some(c) => s + *c,
                 None => s,
@@ -829,7 +855,7 @@ impl TaylorModel {
         // (see `mul`: degrees with a product of two non-zero factors get the underflow
         // allowance)
         let mut live = [false; 7];
-        for m in 0..3 {
+        for m in 0..N {
             let (x, y) = (&a[m].coeffs, &b[m].coeffs);
             for i in 0..4 {
                 for j in 0..4 {
@@ -876,10 +902,11 @@ impl TaylorModel {
             }
         }
         rem += high.finish();
-        for m in 0..3 {
+        for m in 0..N {
             let (x, y) = (a[m], b[m]);
             if x.rem != Interval::ZERO || y.rem != Interval::ZERO {
-                let (px, py) = (x.poly_range_cheap(), y.poly_range_cheap());
+                let px = a_ranges.map_or_else(|| x.poly_range_cheap(), |r| r[m]);
+                let py = y.poly_range_cheap();
                 rem += px * y.rem + py * x.rem + x.rem * y.rem;
             }
         }
