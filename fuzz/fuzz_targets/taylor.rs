@@ -1,6 +1,7 @@
 //! Fuzz target: `ccd_taylor::TaylorModel` arithmetic. Leaves (constants, `t`, affine
 //! functions, `sin`/`cos` of an affine argument) over one domain with endpoints anywhere in the
-//! `f64` range, combined by a program of up to 12 operations on four registers. The modelled
+//! `f64` range, combined by a program of up to 12 operations on four registers (sums,
+//! products, the fused `dot2` / `dot2_unit` of `Enclosure`). The modelled
 //! function is tracked as an expression and evaluated in `f64` with a rigorous error bound
 //! (`ev ± err`, standard rounding-error analysis, `u = 2⁻⁵³`). Oracle after every operation: no
 //! panic; `bound()` has no NaN endpoint; and at sample times `t` of the domain, `bound()` and
@@ -10,7 +11,7 @@
 
 use arbitrary::Arbitrary;
 use ccd_fuzz::Num;
-use ccd_taylor::{Interval, TaylorModel};
+use ccd_taylor::{Enclosure, Interval, TaylorModel};
 use libfuzzer_sys::fuzz_target;
 
 const U: f64 = f64::EPSILON / 2.0;
@@ -32,6 +33,9 @@ enum Op {
     Neg(u8),
     AddF(u8, Num),
     MulF(u8, Num),
+    /// `a·c + b·d` by `Enclosure::dot2`, or by `dot2_unit` when `a` and `b` are sines or
+    /// cosines (or their negations: values in `[−1, 1]`, its premise).
+    Dot2(u8, u8, u8, u8),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -55,6 +59,24 @@ enum Expr {
     Mul(Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
 }
+
+/// The number of nodes of `e`, counted up to `cap` (a `Dot2` copies four registers'
+/// expressions: without a cap twelve of them make trees of 4¹² nodes, and the oracle's
+/// evaluation, not the models, takes seconds).
+fn size(e: &Expr, cap: usize) -> usize {
+    match e {
+        Expr::Constant(_) | Expr::Affine(..) | Expr::Sin(..) | Expr::Cos(..) => 1,
+        Expr::Neg(a) => 1 + size(a, cap),
+        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => {
+            let n = 1 + size(a, cap);
+            if n >= cap { n } else { n + size(b, cap - n) }
+        }
+    }
+}
+
+/// Expressions larger than this are not combined by `Dot2` (the largest a program of
+/// binary operations alone builds: 2¹² leaves).
+const DOT2_MAX_NODES: usize = 8192;
 
 /// `(value, error bound)` of `e` at `t`, `None` when not finite.
 fn eval(e: &Expr, t: f64) -> Option<(f64, f64)> {
@@ -192,6 +214,31 @@ fuzz_target!(|input: Input| {
             Op::MulF(a, c) => {
                 let ((ma, ea), c) = (r(a), c.value());
                 (ma * c, Expr::Mul(Box::new(ea), Box::new(Expr::Constant(c))))
+            }
+            Op::Dot2(a, b, c, d) => {
+                let n: usize = [a, b, c, d]
+                    .iter()
+                    .map(|&i| size(&regs[usize::from(i % 4)].1, DOT2_MAX_NODES))
+                    .sum();
+                if n > DOT2_MAX_NODES {
+                    continue;
+                }
+                let ((ma, ea), (mb, eb), (mc, ec), (md, ed)) = (r(a), r(b), r(c), r(d));
+                let unit = |e: &Expr| match e {
+                    Expr::Sin(..) | Expr::Cos(..) => true,
+                    Expr::Neg(x) => matches!(**x, Expr::Sin(..) | Expr::Cos(..)),
+                    _ => false,
+                };
+                let m = if unit(&ea) && unit(&eb) {
+                    TaylorModel::dot2_unit([&ma, &mb], [&mc, &md])
+                } else {
+                    TaylorModel::dot2([&ma, &mb], [&mc, &md])
+                };
+                let e = Expr::Add(
+                    Box::new(Expr::Mul(Box::new(ea), Box::new(ec))),
+                    Box::new(Expr::Mul(Box::new(eb), Box::new(ed))),
+                );
+                (m, e)
             }
         };
         check(&m, &e, &times);

@@ -32,7 +32,7 @@
 //!    planner edges 85 → 69 µs, the same culling).
 //! 2. **Temporal culling** (Sec. 7, Alg. 1): a lower bound of each PCL's time of contact by
 //!    CA on the links' convex hulls (GJK); for a pair with the environment, the start of the
-//!    first of 8 equal time windows whose Taylor swept box meets an environment triangle
+//!    first of 2 equal time windows whose Taylor swept box meets an environment triangle
 //!    (none: the pair is free); the first mesh CA step for other pairs without hulls. Pairs
 //!    are processed in increasing order of it, each abandoned once its CA time passes the
 //!    running minimum.
