@@ -200,28 +200,13 @@ mod tests {
     use super::*;
     use ccd_geometry::glam::DVec3;
 
+    /// Appends the cube of half side `h` at `at` to a vertex and triangle list.
     fn cube(at: DVec3, h: f64, out: &mut (Vec<DVec3>, Vec<[u32; 3]>)) {
+        let m = TriMesh::cuboid(at - DVec3::splat(h), at + DVec3::splat(h)).expect("cube");
         let base = out.0.len() as u32;
-        for i in 0..8 {
-            let s = |b: u32| if i & b == 0 { -h } else { h };
-            out.0.push(at + DVec3::new(s(1), s(2), s(4)));
-        }
-        for f in [
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ] {
-            out.1.push(f.map(|v: u32| base + v));
-        }
+        out.0.extend_from_slice(m.vertices());
+        out.1
+            .extend(m.triangles().iter().map(|f| f.map(|v| base + v)));
     }
 
     #[test]

@@ -415,7 +415,6 @@ mod tests {
     use std::sync::Arc;
 
     use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-    use ccd_geometry::TriMesh;
     use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     use glam::{DAffine3, DQuat};
 
@@ -431,31 +430,8 @@ mod tests {
         (*state >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    fn box_mesh(min: DVec3, max: DVec3) -> TriMesh {
-        let v = (0..8)
-            .map(|k| {
-                DVec3::new(
-                    if k & 1 == 0 { min.x } else { max.x },
-                    if k & 2 == 0 { min.y } else { max.y },
-                    if k & 4 == 0 { min.z } else { max.z },
-                )
-            })
-            .collect();
-        let f = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
-        TriMesh::new(v, f).expect("box mesh")
+    fn box_mesh(min: DVec3, max: DVec3) -> ccd_geometry::TriMesh {
+        ccd_geometry::TriMesh::cuboid(min, max).expect("box mesh")
     }
 
     /// The probe's box tests never drop two boxes that come within `ε`: boxes whose grown
