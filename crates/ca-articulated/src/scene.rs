@@ -394,7 +394,7 @@ impl Ord for Queued {
 /// relative motion over the step (CATCH Eq. 1): [`Transform::compose_motion`], which takes
 /// the cheaper plane-rotation product for a joint turning about a coordinate axis of its
 /// frame, when the motion turns about its frame origin; else the general product.
-fn chain_step(
+pub(crate) fn chain_step(
     parent: &Transform<TaylorModel>,
     rel: &ccd_kinematics::RigidMotion,
 ) -> Result<Transform<TaylorModel>, ccd_kinematics::KinematicsError> {

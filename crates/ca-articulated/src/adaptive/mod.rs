@@ -331,8 +331,13 @@ const PREDICT_PER_PART: usize = 2;
 /// above which a step that follows one near contact ([`is_near`]) is answered by the full
 /// query without trying the interval culling: when most joints move, every node box
 /// changes and the culling saves no enclosure work, and near contact its looser boxes keep
-/// more pairs than the full query's (see [`AdaptiveScene`], "Large motions").
-const MOST_MOVING: (usize, usize) = (3, 4);
+/// more pairs than the full query's (see [`AdaptiveScene`], "Large motions"). Two thirds
+/// since the full query's Taylor boxes got cheaper (`Transform::compose_motion`, 2026-11-28):
+/// with three quarters, wooden-men with 20 of 29 joints active had a step near contact at
+/// 1.17× the full query (interval culling kept 98 pairs for the narrow phase, the full
+/// query 23); now at most 0.96× on every wooden-men sweep point, the ratios at 3 active
+/// unchanged (0.34).
+const MOST_MOVING: (usize, usize) = (2, 3);
 
 /// Culled pairs per part of the scene above which a step counts as near contact (see
 /// [`MOST_MOVING`]).
@@ -1010,13 +1015,13 @@ fn link_box(
     }
     // from the top down: each parent is enclosed before its child
     while let Some(l) = chain.pop() {
-        let local = motion.relatives()[l.index()].enclosure::<TaylorModel>(Interval::UNIT)?;
+        let rel = &motion.relatives()[l.index()];
         let world = match links[l.index()].parent {
             Some(p) => match &cache[p.index()] {
-                Some((w, _)) => w.compose(&local),
+                Some((w, _)) => crate::scene::chain_step(w, rel)?,
                 None => return Ok(None),
             },
-            None => local,
+            None => rel.enclosure::<TaylorModel>(Interval::UNIT)?,
         };
         let bx = body.link_shape(l).map_or(Aabb::EMPTY, |s| {
             world.aabb_of_corners(s.obb_corners()).inflate(margin)
