@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact_convex_bounded};
+use ccd_distance::ConvexHull;
 use ccd_geometry::{Aabb, TriMesh};
 
 use crate::bound::MoverPair;
@@ -129,6 +130,14 @@ impl EnvPieces {
                     })
                     .collect();
                 let bx = Aabb::from_points(verts.iter().copied());
+                // the body carries only the hull's own faces (the hull CA reads the hull
+                // and the radius, the same for the hull's vertices): a large piece costs
+                // no second copy of its triangles; a hull without faces (a segment, a
+                // point) keeps the piece's
+                let (verts, tris) = match ConvexHull::new(&verts) {
+                    Ok(h) if !h.faces().is_empty() => (h.vertices().to_vec(), h.faces().to_vec()),
+                    _ => (verts, tris),
+                };
                 let body = TriMesh::new(verts, tris)
                     .ok()
                     .and_then(|m| MeshBvh::<Rss>::new(m, &BvhOptions::default()).ok())
