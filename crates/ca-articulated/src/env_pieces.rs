@@ -28,7 +28,6 @@ use ccd_distance::ConvexHull;
 use ccd_geometry::{Aabb, TriMesh};
 
 use crate::bound::MoverPair;
-use crate::error::ArticulatedError;
 
 /// The most pieces an environment is split into: beyond it the screen is off (scanning the
 /// pieces' boxes would cost more than it saves).
@@ -173,7 +172,7 @@ impl EnvPieces {
         region: &Aabb,
         ca: &CaOptions,
         hull_iterations: &mut u64,
-    ) -> Result<Screened, ArticulatedError> {
+    ) -> Screened {
         let mut keep = Aabb::EMPTY;
         let mut start = to;
         for p in &self.pieces {
@@ -182,10 +181,16 @@ impl EnvPieces {
             }
             let contact = match &p.body {
                 Some(body) if a.hull().is_some() => {
-                    let c = time_of_contact_convex_bounded(a, body, pair, from, to, ca)?;
-                    // (a free answer's iterations are not reported; a contact's are)
-                    *hull_iterations += c.map_or(1, |c| u64::from(c.stats.iterations));
-                    c.map(|c| c.toc)
+                    // (an error of the hull CA proves nothing: the piece is kept, and the
+                    // mesh CA, which the query ran before the screen existed, answers)
+                    match time_of_contact_convex_bounded(a, body, pair, from, to, ca) {
+                        Ok(c) => {
+                            // (a free answer's iterations are not reported; a contact's are)
+                            *hull_iterations += c.map_or(1, |c| u64::from(c.stats.iterations));
+                            c.map(|c| c.toc)
+                        }
+                        Err(_) => Some(from),
+                    }
                 }
                 _ => Some(from),
             };
@@ -195,12 +200,12 @@ impl EnvPieces {
             }
         }
         if keep.is_empty() {
-            return Ok(Screened::Free);
+            return Screened::Free;
         }
-        Ok(Screened::Search {
+        Screened::Search {
             from: start,
             region: region.intersection(keep),
-        })
+        }
     }
 }
 

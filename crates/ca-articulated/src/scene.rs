@@ -1871,7 +1871,7 @@ fn env_ca(
         }
         let (mut from, to) = ((k as f64 / w).max(start), (m as f64 / w).min(end));
         if from < to && !pieces.is_empty() {
-            match pieces.screen(a, pair, from, to, &region, ca, hull_iterations)? {
+            match pieces.screen(a, pair, from, to, &region, ca, hull_iterations) {
                 Screened::Free => from = to,
                 Screened::Search { from: f, region: r } => (from, region) = (f, r),
             }
