@@ -15,7 +15,9 @@
 //!
 //! So the mesh CA runs only when some piece is not proven free, from the earliest hull
 //! contact on, and only over the box of the pieces not proven free (triangles outside it
-//! belong to pieces proven free, or lie outside the swept box). EnvPieces are the connected
+//! belong to pieces proven free, or lie outside the swept box: farther than `ε/2` from the
+//! link over the window either way, which is what the window CA's region asks,
+//! `ccd_ca_rigid::time_of_contact_bounded_within`). EnvPieces are the connected
 //! components of the triangles with vertices welded by exact position; a piece whose hull
 //! cannot be built (flat, degenerate) is never proven free.
 

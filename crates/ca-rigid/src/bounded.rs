@@ -664,7 +664,10 @@ fn scaled_region(region: &Aabb, b: &RigidBody, down: f64) -> Aabb {
 /// by `ε/2` (e.g. from Taylor-model or interval enclosures of A's motion) qualifies. B's
 /// contents outside `region` then stay farther than `ε/2` from A over the whole window, so
 /// they can neither touch nor shorten a safe step: the answer keeps the contract of
-/// [`time_of_contact_bounded`]. Pruning compares the axis-aligned boxes of B's nodes and
+/// [`time_of_contact_bounded`]. That consequence is all the query relies on, so it may be
+/// given directly instead: every triangle of B whose box misses `region` stays farther than
+/// `ε/2` from A over the window (`ccd-ca-articulated` cuts a swept box to the environment
+/// pieces whose hulls it has not proven apart). Pruning compares the axis-aligned boxes of B's nodes and
 /// triangles with `region` grown by the query's rounding allowance. An empty `region` (or
 /// one B does not reach) gives `Ok(None)` without any distance evaluation.
 ///
