@@ -17,7 +17,7 @@
 //! contact on, and only over the box of the pieces not proven free (triangles outside it
 //! belong to pieces proven free, or lie outside the swept box: farther than `ε/2` from the
 //! link over the window either way, which is what the window CA's region asks,
-//! `ccd_ca_rigid::time_of_contact_bounded_within`). EnvPieces are the connected
+//! `ccd_ca_rigid::time_of_contact_bounded_within`). Pieces are the connected
 //! components of the triangles with vertices welded by exact position; a piece whose hull
 //! cannot be built (flat, degenerate) is never proven free.
 
@@ -33,14 +33,14 @@ use crate::bound::MoverPair;
 
 /// The most pieces an environment is split into: beyond it the screen is off (scanning the
 /// pieces' boxes would cost more than it saves).
-pub(crate) const MAX_PIECES: usize = 1024;
+const MAX_PIECES: usize = 1024;
 
 /// One connected piece of the environment: its exact box and, when it could be built, a
 /// body (world frame) carrying its convex hull.
 #[derive(Clone, Debug)]
-pub(crate) struct EnvPiece {
-    pub(crate) bx: Aabb,
-    pub(crate) body: Option<RigidBody>,
+struct EnvPiece {
+    bx: Aabb,
+    body: Option<RigidBody>,
 }
 
 /// The pieces of an environment (empty: no screen, the environment is one piece or more
@@ -177,12 +177,13 @@ impl EnvPieces {
     ) -> Screened {
         let mut keep = Aabb::EMPTY;
         let mut start = to;
+        let hull = a.hull().is_some();
         for p in &self.pieces {
             if !p.bx.overlaps(region) {
                 continue;
             }
             let contact = match &p.body {
-                Some(body) if a.hull().is_some() => {
+                Some(body) if hull => {
                     // (an error of the hull CA proves nothing: the piece is kept, and the
                     // mesh CA, which the query ran before the screen existed, answers)
                     match time_of_contact_convex_bounded(a, body, pair, from, to, ca) {

@@ -171,6 +171,18 @@ pub struct RoundingScale {
 }
 
 impl RoundingScale {
+    /// The scale of a constant-velocity rigid motion: its translations at `t = 0` and
+    /// `t = 1` plus the lever of its rotation centre (the terms of
+    /// [`time_of_contact`](crate::time_of_contact)'s allowance), and its angle.
+    #[must_use]
+    pub fn rigid(m: &RigidMotion) -> Self {
+        let [t0, t1] = crate::mesh_mesh::end_translations(m);
+        Self {
+            reach: t0.length().max(t1.length()) + crate::mesh_mesh::lever(m.local_center()),
+            turn: m.angle().abs(),
+        }
+    }
+
     /// The rounding allowance of an evaluation at `t` of two bodies of radii `ra`, `rb`
     /// whose translations there are `la`, `lb` long: [`REL_ROUNDING`] times the coordinate
     /// scale, with each turn's rounding (`≤ 2.3e-16` of the angle) beyond what the
@@ -235,23 +247,6 @@ impl PairMotion for RigidPair<'_> {
     }
     fn rounding_scale(&self) -> [RoundingScale; 2] {
         [RoundingScale::rigid(self.a), RoundingScale::rigid(self.b)]
-    }
-}
-
-impl RoundingScale {
-    /// The scale of a constant-velocity rigid motion: its translations at `t = 0` and
-    /// `t = 1` plus the lever of its rotation centre, and its angle.
-    #[must_use]
-    pub fn rigid(m: &RigidMotion) -> Self {
-        let p = m.params();
-        Self {
-            reach: p
-                .translation()
-                .length()
-                .max((p.translation() + p.displacement()).length())
-                + m.local_center().length(),
-            turn: m.angle().abs(),
-        }
     }
 }
 
@@ -327,7 +322,6 @@ impl<M: ?Sized> ScaledPair<'_, M> {
 /// finite; and the rounding allowance of an evaluation there (`1e-12` times the bodies'
 /// radii plus the translations: the coordinate scale of B's pose in A's frame, at least
 /// the motion's [`RoundingScale`] `scale`, read once per search).
-#[allow(clippy::too_many_arguments)]
 fn poses_in_domain<M: PairMotion + ?Sized>(
     motion: &M,
     t: f64,

@@ -331,7 +331,7 @@ pub(crate) fn rounding_allowance(
 /// The positions of a motion's rotation centre at `t = 0` and `t = 1`, from its parameters
 /// (no rotation to build): the centre moves linearly between them (the frame origin too
 /// when the centre is the origin; otherwise it stays within `|c|` of the centre).
-fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
+pub(crate) fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
     let p = m.params();
     [p.translation(), p.translation() + p.displacement()]
 }

@@ -262,21 +262,11 @@ impl<E: Enclosure> Transform<E> {
     /// with `A, B, C` enclosed in interval arithmetic.
     #[must_use]
     pub fn from_motion(m: &ConstantVelocity, domain: Interval) -> Self {
-        let t = |k: usize| E::affine(m.translation()[k], m.displacement()[k], domain);
         if m.angle() == 0.0 {
             // no rotation: R(t) = A + C = R₀ exactly
-            let translation = if m.displacement() == DVec3::ZERO {
-                Vec3::constant(m.translation(), domain) // T(t) = c exactly
-            } else {
-                Vec3 {
-                    x: t(0),
-                    y: t(1),
-                    z: t(2),
-                }
-            };
             return Self {
                 rotation: Mat3::constant(m.rotation(), domain),
-                translation,
+                translation: Self::motion_translation(m, domain),
             };
         }
         let cos = E::cos_affine(m.angle(), 0.0, domain);
@@ -294,11 +284,49 @@ impl<E: Enclosure> Transform<E> {
         };
         Self {
             rotation: Mat3 { rows },
-            translation: Vec3 {
-                x: t(0),
-                y: t(1),
-                z: t(2),
-            },
+            translation: Self::motion_translation(m, domain),
+        }
+    }
+
+    /// The translation `T(t) = c + t s` of a constant-velocity motion (exactly `c` when it
+    /// does not slide).
+    fn motion_translation(m: &ConstantVelocity, domain: Interval) -> Vec3<E> {
+        if m.displacement() == DVec3::ZERO {
+            return Vec3::constant(m.translation(), domain);
+        }
+        let t = |k: usize| E::affine(m.translation()[k], m.displacement()[k], domain);
+        Vec3 {
+            x: t(0),
+            y: t(1),
+            z: t(2),
+        }
+    }
+
+    /// `R_self t + T_self` for a child translation `t` (scalar products when `t` is a
+    /// constant point).
+    fn carry(&self, t: &Vec3<E>) -> Vec3<E> {
+        let tp = [
+            &self.translation.x,
+            &self.translation.y,
+            &self.translation.z,
+        ];
+        let tc = [&t.x, &t.y, &t.z];
+        let r = &self.rotation.rows;
+        let point = match (t.x.as_constant(), t.y.as_constant(), t.z.as_constant()) {
+            (Some(x), Some(y), Some(z)) => Some([x, y, z]),
+            _ => None,
+        };
+        let row = |i: usize| {
+            let ri = [&r[i][0], &r[i][1], &r[i][2]];
+            match point {
+                Some(p) => E::dot3_const(ri, p, Some(tp[i])),
+                None => E::dot3(ri, tc, Some(tp[i])),
+            }
+        };
+        Vec3 {
+            x: row(0),
+            y: row(1),
+            z: row(2),
         }
     }
 
@@ -328,23 +356,7 @@ impl<E: Enclosure> Transform<E> {
                 },
             };
         }
-        let r = &self.rotation.rows;
-        let point = match (t.x.as_constant(), t.y.as_constant(), t.z.as_constant()) {
-            (Some(x), Some(y), Some(z)) => Some([x, y, z]),
-            _ => None,
-        };
-        let row = |i: usize| {
-            let ri = [&r[i][0], &r[i][1], &r[i][2]];
-            match point {
-                Some(p) => E::dot3_const(ri, p, Some(tp[i])),
-                None => E::dot3(ri, tc, Some(tp[i])),
-            }
-        };
-        let translation = Vec3 {
-            x: row(0),
-            y: row(1),
-            z: row(2),
-        };
+        let translation = self.carry(t);
         let rotation = match child.rotation.as_constant() {
             Some(d) => self.rotation.mul_const_right(&d),
             None => self.rotation.mul_mat(&child.rotation),
@@ -472,37 +484,7 @@ impl<E: Enclosure> Transform<E> {
             out
         });
         // translation: R_self (c + t s) + T_self
-        let r = &self.rotation.rows;
-        let tp = [
-            &self.translation.x,
-            &self.translation.y,
-            &self.translation.z,
-        ];
-        let (c0, s0) = (m.translation(), m.displacement());
-        let translation = if s0 == DVec3::ZERO {
-            let row = |n: usize| {
-                E::dot3_const([&r[n][0], &r[n][1], &r[n][2]], c0.to_array(), Some(tp[n]))
-            };
-            Vec3 {
-                x: row(0),
-                y: row(1),
-                z: row(2),
-            }
-        } else {
-            let tc = [0, 1, 2].map(|n| E::affine(c0[n], s0[n], domain));
-            let row = |n: usize| {
-                E::dot3(
-                    [&r[n][0], &r[n][1], &r[n][2]],
-                    [&tc[0], &tc[1], &tc[2]],
-                    Some(tp[n]),
-                )
-            };
-            Vec3 {
-                x: row(0),
-                y: row(1),
-                z: row(2),
-            }
-        };
+        let translation = self.carry(&Self::motion_translation(m, domain));
         Self {
             rotation: Mat3 { rows },
             translation,
