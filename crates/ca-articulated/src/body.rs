@@ -6,6 +6,7 @@ use ccd_bvh::{BoundingVolume, BvhOptions, MeshBvh, Obb, Rss};
 use ccd_ca_rigid::RigidBody;
 use ccd_geometry::TriMesh;
 use ccd_kinematics::{ArticulatedModel, Joint, LinkId};
+use ccd_taylor::CentredCorners;
 use glam::DVec3;
 
 use crate::ArticulatedError;
@@ -16,6 +17,7 @@ use crate::ArticulatedError;
 pub struct LinkShape {
     body: RigidBody,
     corners: [DVec3; 8],
+    centred: Option<CentredCorners>,
     /// Rounded boxes holding the mesh, for the second-level spatial culling: `[0]` the
     /// OBB, `[1]` the RSS of the mesh hierarchy's root, then the RSSs of the root's
     /// children when it has any (together they hold the mesh).
@@ -92,6 +94,7 @@ impl LinkShape {
         let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
         Self {
             body,
+            centred: CentredCorners::new(&corners),
             corners,
             pieces,
         }
@@ -110,6 +113,13 @@ impl LinkShape {
     #[must_use]
     pub fn obb_corners(&self) -> &[DVec3; 8] {
         &self.corners
+    }
+
+    /// [`LinkShape::obb_corners`] in centred form (`None` when not finite), for the
+    /// coarse swept boxes.
+    #[inline]
+    pub(crate) fn centred(&self) -> Option<&CentredCorners> {
+        self.centred.as_ref()
     }
 
     /// Rounded boxes that hold the mesh (up to the rounding of their frames' rotations):

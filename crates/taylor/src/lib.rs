@@ -50,4 +50,4 @@ pub use glam;
 pub use interval::Interval;
 pub use model::TaylorModel;
 pub use motion::ConstantVelocity;
-pub use transform::{Mat3, Transform, Vec3};
+pub use transform::{CentredCorners, Mat3, Transform, Vec3};

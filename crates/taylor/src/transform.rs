@@ -180,6 +180,18 @@ impl<E: Enclosure> Mat3<E> {
     #[must_use]
     pub fn mul_const_right(&self, d: &[[f64; 3]; 3]) -> Self {
         let a = &self.rows;
+        // a signed permutation (entries exactly 0 and ±1, as fixed joints without a turn
+        // have): column j of the product is ±column p(j) of `self`, no rounding
+        if let Some(p) = signed_permutation(d) {
+            return Self {
+                rows: std::array::from_fn(|i| {
+                    std::array::from_fn(|j| {
+                        let (src, positive) = p[j];
+                        if positive { a[i][src] } else { -a[i][src] }
+                    })
+                }),
+            };
+        }
         Self {
             rows: std::array::from_fn(|i| {
                 std::array::from_fn(|j| {
@@ -453,14 +465,36 @@ impl<E: Enclosure> Transform<E> {
                 *dn = crate::interval::up(sum * (1.0 + 1e-12));
             }
         }
-        // X = R_self R₀, then the plane rotation by θ = sign·ω t of columns i, j
-        let r0_rows: [[f64; 3]; 3] =
-            std::array::from_fn(|row| std::array::from_fn(|n| col(n)[row]));
-        let x = self.rotation.mul_const_right(&r0_rows);
         let omega = sign * m.angle();
+        // X = R_self R₀, then the plane rotation by θ = sign·ω t of columns i, j; or, when
+        // R₀ = P Rot(e_k, φ) + E with P a signed permutation (a joint frame turned by
+        // multiples of 90°, as URDF origins mostly are), X = R_self P (columns of R_self,
+        // signs) turned by φ + θ, and `E Rot` charged to D (|(E Rot)_ln| ≤ Σ_m |E_lm|)
+        let (x, phi) = match permuted_turn(r0, k) {
+            Some((p, phi, err)) => {
+                for (d, e) in delta.iter_mut().zip(err) {
+                    for dn in d.iter_mut() {
+                        *dn = crate::interval::up(*dn + e);
+                    }
+                }
+                let rows = std::array::from_fn(|row| {
+                    let r = &self.rotation.rows[row];
+                    std::array::from_fn(|n| {
+                        let (a, positive) = p[n];
+                        if positive { r[a] } else { -r[a] }
+                    })
+                });
+                (Mat3 { rows }, phi)
+            }
+            None => {
+                let r0_rows: [[f64; 3]; 3] =
+                    std::array::from_fn(|row| std::array::from_fn(|n| col(n)[row]));
+                (self.rotation.mul_const_right(&r0_rows), 0.0)
+            }
+        };
         let (cos, sin) = (
-            E::cos_affine(omega, 0.0, domain),
-            E::sin_affine(omega, 0.0, domain),
+            E::cos_affine(omega, phi, domain),
+            E::sin_affine(omega, phi, domain),
         );
         let nsin = -sin;
         // |R_self| entry bounds, for R_self D
@@ -684,6 +718,67 @@ impl<E: Enclosure> Transform<E> {
         Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
     }
 
+    /// A box enclosing the trajectories of the eight points of `corners` over the domain
+    /// from one trajectory per axis, the centre's: cheaper than
+    /// [`Transform::aabb_of_corners`] (three bounded Taylor models instead of up to
+    /// twenty-four) and looser when the rotation turns far (each half edge is charged
+    /// with the cheap bound of the rotation's row over the whole domain). For a first
+    /// culling test, with [`Transform::aabb_of_corners`] where it does not settle.
+    ///
+    /// Coordinate `i` of corner `k` is `R_i c + T_i + Σ_j ±R_i h_j + R_i r_k` (centre
+    /// `c`, half edges `h_j`, residual `r_k` in the corners' slack): the first term
+    /// bounded as a Taylor model, the others with the row's cheap interval bound.
+    ///
+    /// ```
+    /// use ccd_taylor::{CentredCorners, ConstantVelocity, Interval, TaylorModel, Transform};
+    /// use ccd_geometry::{glam::{DMat3, DVec3}, Aabb};
+    ///
+    /// let m = ConstantVelocity::new(DMat3::IDENTITY, DVec3::ZERO, DVec3::Z, 0.5, DVec3::X)?;
+    /// let tr = Transform::<TaylorModel>::from_motion(&m, Interval::UNIT);
+    /// let local = Aabb::new(DVec3::new(0.5, -0.1, -0.1), DVec3::new(1.5, 0.1, 0.1));
+    /// let corners = CentredCorners::new(&local.corners()).expect("finite corners");
+    /// let coarse = tr.aabb_of_centred(&corners);
+    /// // the far end at t = 1: (1.5 cos 0.5 + 1, 1.5 sin 0.5)
+    /// let end = DVec3::new(1.5 * 0.5f64.cos() + 1.0, 1.5 * 0.5f64.sin(), 0.1);
+    /// assert!(coarse.contains_point(end));
+    /// # Ok::<(), ccd_taylor::TaylorError>(())
+    /// ```
+    #[must_use]
+    pub fn aabb_of_centred(&self, corners: &CentredCorners) -> Aabb {
+        let rows = &self.rotation.rows;
+        let mut lo = [0.0; 3];
+        let mut hi = [0.0; 3];
+        for i in 0..3 {
+            let r = &rows[i];
+            let rb = [r[0].bound_cheap(), r[1].bound_cheap(), r[2].bound_cheap()];
+            // each entry as mid ± rad (rad rounded up), so |R_i h| ≤ |mid·h| + rad·|h|
+            let mid = DVec3::new(rb[0].midpoint(), rb[1].midpoint(), rb[2].midpoint());
+            let rad = DVec3::new(
+                crate::interval::up(rb[0].hi() - mid.x)
+                    .max(crate::interval::up(mid.x - rb[0].lo())),
+                crate::interval::up(rb[1].hi() - mid.y)
+                    .max(crate::interval::up(mid.y - rb[1].lo())),
+                crate::interval::up(rb[2].hi() - mid.z)
+                    .max(crate::interval::up(mid.z - rb[2].lo())),
+            );
+            let mag = mid.abs() + rad;
+            // Σ_j |mid·h_j| in f64 (each dot off by at most 3 ulps of Σ|mid||h_j|, the
+            // sum of the three by 2 more: `slop` covers both), Σ_j rad·|h_j| = rad·H,
+            // and the slack: all terms ≥ 0, their f64 sum rounded up with margin
+            let turned: f64 = corners.half.iter().map(|h| mid.dot(*h).abs()).sum();
+            let slop = mid.abs().dot(corners.half_abs_sum);
+            let reach = turned
+                + 8.0 * f64::EPSILON * slop
+                + rad.dot(corners.half_abs_sum)
+                + mag.dot(corners.slack_mag);
+            let reach = crate::interval::up(reach * (1.0 + 16.0 * f64::EPSILON));
+            let x = self.coordinate(i, corners.centre).bound();
+            lo[i] = crate::interval::down(x.lo() - reach);
+            hi[i] = crate::interval::up(x.hi() + reach);
+        }
+        Aabb::new(DVec3::from_array(lo), DVec3::from_array(hi))
+    }
+
     /// A box enclosing the whole swept volume of a local box over the domain: the box of
     /// its eight corners' trajectories (by convexity, CATCH Sec. 5.2 and Fig. 4).
     #[must_use]
@@ -799,5 +894,197 @@ mod tests {
         assert!(still.rotation.as_constant().is_some());
         let turning = Transform::<TaylorModel>::from_motion(&links[1], dom);
         assert!(turning.rotation.as_constant().is_none());
+    }
+
+    /// A constant signed permutation on the right moves and negates columns exactly: the
+    /// result lies inside the general product's enclosure entry by entry, and a matrix that
+    /// is not exactly a signed permutation takes the scalar products.
+    #[test]
+    fn signed_permutations_multiply_exactly() {
+        let dom = Interval::UNIT;
+        let m = ConstantVelocity::new(
+            DMat3::from_axis_angle(DVec3::new(1.0, -2.0, 0.5).normalize(), 0.9),
+            DVec3::ZERO,
+            DVec3::new(0.3, 1.0, -0.4).normalize(),
+            1.7,
+            DVec3::ZERO,
+        )
+        .unwrap();
+        let r = Transform::<TaylorModel>::from_motion(&m, dom).rotation;
+        let d = [[0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]];
+        assert_eq!(
+            signed_permutation(&d),
+            Some([(1, true), (2, false), (0, false)])
+        );
+        let fast = r.mul_const_right(&d);
+        let general = r.mul_mat(&Mat3::constant(
+            DMat3::from_cols_array_2d(&[[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]]),
+            dom,
+        ));
+        for i in 0..3 {
+            for j in 0..3 {
+                let (f, g) = (fast.rows[i][j].bound(), general.rows[i][j].bound());
+                assert!(
+                    g.contains_interval(&f),
+                    "entry {i} {j}: {f:?} not inside {g:?}"
+                );
+            }
+        }
+        assert_eq!(fast.rows[0][1], -r.rows[0][2]);
+        let near = [[0.0, 0.0, -1.0], [1.0, 1e-17, 0.0], [0.0, -1.0, 0.0]];
+        assert_eq!(signed_permutation(&near), None);
+        assert_eq!(
+            signed_permutation(&[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+            None
+        );
+    }
+}
+
+/// A signed permutation matrix as (source, positive) per column: `R P` has column `n`
+/// equal to ± column `p[n].0` of `R`.
+type SignedPermutation = [(usize, bool); 3];
+
+/// Per column `j` of `d` (`[row][col]`) the row of its only non-zero entry and whether it
+/// is `+1`, when every entry is exactly `0`, `1` or `−1` and each column has one non-zero
+/// entry; `None` otherwise.
+fn signed_permutation(d: &[[f64; 3]; 3]) -> Option<SignedPermutation> {
+    let mut p = [(0usize, true); 3];
+    for (j, pj) in p.iter_mut().enumerate() {
+        let mut found = None;
+        for (r, row) in d.iter().enumerate() {
+            let x = row[j];
+            if x == 0.0 {
+                continue;
+            }
+            if found.is_some() || x.abs() != 1.0 {
+                return None;
+            }
+            found = Some((r, x > 0.0));
+        }
+        *pj = found?;
+    }
+    Some(p)
+}
+
+/// `R₀ = P Rot(e_k, φ) + E` for a signed permutation `P` when column `k` of `R₀` is a
+/// signed coordinate axis (other entries ≤ 1e-9): `P` as (source column, sign) per column
+/// (`R P` has column `n` = ±column `p[n].0` of `R`), `φ`, and per row `l` an upper bound of
+/// `Σ_m |E_lm|` (the rounding of `cos φ`, `sin φ` included). `None` otherwise.
+fn permuted_turn(r0: DMat3, k: usize) -> Option<(SignedPermutation, f64, [f64; 3])> {
+    let ck = r0.col(k);
+    let m = if ck.x.abs() >= ck.y.abs() && ck.x.abs() >= ck.z.abs() {
+        0
+    } else if ck.y.abs() >= ck.z.abs() {
+        1
+    } else {
+        2
+    };
+    let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+    if !(ck[m1].abs() <= 1e-9 && ck[m2].abs() <= 1e-9 && ck[m].abs() > 0.5) {
+        return None;
+    }
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    let sk = ck[m] > 0.0;
+    // P e_k = ±e_m, P e_i = e_{m+1}, P e_j = P e_k × P e_i = ±e_{m+2} (det P = 1)
+    let mut p = [(0usize, true); 3];
+    p[k] = (m, sk);
+    p[i] = (m1, true);
+    p[j] = (m2, sk);
+    let pe = |n: usize| {
+        let (a, s) = p[n];
+        let mut v = DVec3::ZERO;
+        v[a] = if s { 1.0 } else { -1.0 };
+        v
+    };
+    let ci = r0.col(i);
+    let phi = ci.dot(pe(j)).atan2(ci.dot(pe(i)));
+    if !phi.is_finite() {
+        return None;
+    }
+    let (sin, cos) = phi.sin_cos();
+    // columns of P Rot(e_k, φ)
+    let cols = |n: usize| {
+        if n == k {
+            pe(k)
+        } else if n == i {
+            cos * pe(i) + sin * pe(j)
+        } else {
+            cos * pe(j) - sin * pe(i)
+        }
+    };
+    let mut err = [0.0f64; 3];
+    for (l, e) in err.iter_mut().enumerate() {
+        let sum = (0..3).fold(0.0, |acc, n| {
+            acc + crate::interval::up((r0.col(n)[l] - cols(n)[l]).abs())
+        });
+        // + libm's cos/sin within an ulp of 1 per entry (three entries)
+        *e = crate::interval::up(sum * (1.0 + 1e-12) + 8.0 * f64::EPSILON);
+    }
+    err.iter().all(|e| e.is_finite()).then_some((p, phi, err))
+}
+
+/// Eight local points (corner `k` on the upper side of edge direction `j` when bit `j` of
+/// `k` is set, the order of [`Aabb::corners`] and of OBB corner lists) in centred form for
+/// [`Transform::aabb_of_centred`]: a centre `c`, three half edges `h_j` and a slack box
+/// `S` with `p_k ∈ c + Σ_j ±h_j + S` (sign `+` when bit `j` of `k` is set), `S` computed
+/// with outward rounding so that this holds exactly for any eight finite points (for the
+/// corners of a box, `S` is a few ulps wide).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CentredCorners {
+    centre: DVec3,
+    half: [DVec3; 3],
+    /// `Σ_j |h_j|` per coordinate (rounded up).
+    half_abs_sum: DVec3,
+    /// The slack box's largest magnitude per coordinate.
+    slack_mag: DVec3,
+}
+
+impl CentredCorners {
+    /// The centred form of `corners`; `None` when a coordinate is not finite (or the
+    /// slack overflows).
+    ///
+    /// ```
+    /// use ccd_taylor::CentredCorners;
+    /// use ccd_geometry::{glam::DVec3, Aabb};
+    /// let b = Aabb::new(DVec3::ZERO, DVec3::new(2.0, 1.0, 1.0));
+    /// assert!(CentredCorners::new(&b.corners()).is_some());
+    /// assert!(CentredCorners::new(&[DVec3::NAN; 8]).is_none());
+    /// ```
+    #[must_use]
+    pub fn new(corners: &[DVec3; 8]) -> Option<Self> {
+        if !corners.iter().all(|p| p.is_finite()) {
+            return None;
+        }
+        let centre = 0.5 * (corners[0] + corners[7]);
+        let half: [DVec3; 3] = std::array::from_fn(|j| {
+            let bit = 1 << j;
+            let sum = (0..8usize)
+                .filter(|k| k & bit == 0)
+                .fold(DVec3::ZERO, |s, k| s + (corners[k | bit] - corners[k]));
+            sum * 0.125
+        });
+        let slack: [Interval; 3] = std::array::from_fn(|c| {
+            (0..8usize)
+                .map(|k| {
+                    (0..3).fold(Interval::point(corners[k][c]) - centre[c], |r, j| {
+                        if k & (1 << j) == 0 {
+                            r + half[j][c]
+                        } else {
+                            r - half[j][c]
+                        }
+                    })
+                })
+                .reduce(Interval::hull)
+                .unwrap_or(Interval::ZERO)
+        });
+        let half_abs_sum =
+            (half[0].abs() + half[1].abs() + half[2].abs()) * (1.0 + 4.0 * f64::EPSILON);
+        let slack_mag = DVec3::new(slack[0].mag(), slack[1].mag(), slack[2].mag());
+        (centre.is_finite() && half_abs_sum.is_finite() && slack_mag.is_finite()).then_some(Self {
+            centre,
+            half,
+            half_abs_sum,
+            slack_mag,
+        })
     }
 }

@@ -5,8 +5,8 @@
 
 mod support;
 
-use ccd_taylor::glam::DVec3;
-use ccd_taylor::{ConstantVelocity, Enclosure, Interval, TaylorModel, Transform};
+use ccd_taylor::glam::{DMat3, DVec3};
+use ccd_taylor::{CentredCorners, ConstantVelocity, Enclosure, Interval, TaylorModel, Transform};
 use proptest::prelude::*;
 use support::{Expr, domain_with_time, motion};
 
@@ -170,6 +170,7 @@ proptest! {
             let chain = links.iter().map(|m| Transform::<E>::from_motion(m, d)).fold(Transform::identity(d), |a, m| a.compose(&m));
             let fast = chain.aabb_of_corners(corners);
             let all = chain.aabb_of_points(corners.iter().copied());
+            let centred = chain.aabb_of_centred(&CentredCorners::new(corners).expect("finite"));
             // the same corner enclosures, a subset of them: inside the full box, exactly
             prop_assert!(fast.min.cmpge(all.min).all() && fast.max.cmple(all.max).all(), "{} {fast:?} outside {all:?}", E::NAME);
             // every corner at 41 times of the domain (rigorous point enclosures) is inside
@@ -180,6 +181,7 @@ proptest! {
                     let q = at.apply(*p).bound();
                     for (k, q) in q.iter().enumerate() {
                         prop_assert!(q.hi() >= fast.min[k] && q.lo() <= fast.max[k], "{} corner {p} at {t}: axis {k} {q:?} outside {fast:?}", E::NAME);
+                        prop_assert!(q.hi() >= centred.min[k] && q.lo() <= centred.max[k], "{} corner {p} at {t}: axis {k} {q:?} outside the centred box {centred:?}", E::NAME);
                     }
                 }
             }
@@ -196,7 +198,13 @@ proptest! {
 /// that may slide.
 fn hinge(max_angle: f64) -> impl Strategy<Value = (ConstantVelocity, f64)> {
     (
-        support::rotation(),
+        prop_oneof![
+            support::rotation().prop_map(|r| (r, None)),
+            // a URDF-like joint frame: quarter turns (computed, so not exactly a signed
+            // permutation) and then the joint's start angle about its own axis
+            (0usize..3, 0u32..4, 0usize..3, 0u32..4, -3.5..3.5f64)
+                .prop_map(|(a, na, b, nb, q0)| (DMat3::IDENTITY, Some((a, na, b, nb, q0)))),
+        ],
         0usize..3,
         any::<bool>(),
         prop_oneof![Just(0.0), 1e-12..1e-6f64, 0.5..1.5f64],
@@ -205,9 +213,20 @@ fn hinge(max_angle: f64) -> impl Strategy<Value = (ConstantVelocity, f64)> {
         prop::array::uniform3(-1.0..=1.0f64),
         prop_oneof![Just([0.0; 3]), prop::array::uniform3(-1.0..=1.0f64)],
     )
-        .prop_map(|(r, k, neg, tilt, w, angle, c, s)| {
+        .prop_map(|((r, urdf), k, neg, tilt, w, angle, c, s)| {
             let mut e = DVec3::ZERO;
             e[k] = if neg { -1.0 } else { 1.0 };
+            let quarter = |axis: usize, n: u32| {
+                let mut u = DVec3::ZERO;
+                u[axis] = 1.0;
+                DMat3::from_axis_angle(u, f64::from(n) * std::f64::consts::FRAC_PI_2)
+            };
+            let r = match urdf {
+                Some((a, na, b, nb, q0)) => {
+                    quarter(a, na) * quarter(b, nb) * DMat3::from_axis_angle(e, q0)
+                }
+                None => r,
+            };
             let tilted = ccd_taylor::glam::DQuat::from_axis_angle(
                 e.cross(w)
                     .try_normalize()
