@@ -319,6 +319,8 @@ pub struct Workspace {
     /// Per part of `boxes`, whether it is in a pair that interval spatial culling keeps
     /// (the Taylor-model query then computes its Taylor-model box).
     need: Vec<bool>,
+    /// The record of second-level tests after the Taylor-model boxes, across queries.
+    second_level: SecondLevel,
     /// Per part of `boxes`, whether its Taylor-model box is still the coarse one
     /// ([`Transform::aabb_of_centred`]; [`Scene::refine_box`] takes the corners' box).
     coarse: Vec<bool>,
@@ -427,6 +429,50 @@ const SECOND_LEVEL_TRIAL: u32 = 32;
 
 /// See [`SECOND_LEVEL_TRIAL`].
 const SECOND_LEVEL_RATE: u32 = 4;
+
+/// The second-level test after the Taylor-model boxes keeps its record across the queries
+/// of a [`Workspace`] ([`SecondLevel`]): a motion planner's queries have a handful of
+/// overlapping pairs each, too few for a per-query record to ever stop the test.
+/// While the test is off, one pair in this many is still tried (so a changed scene can
+/// turn it back on), and the record halves every [`SECOND_LEVEL_MEMORY`] trials.
+const SECOND_LEVEL_PROBE: u32 = 16;
+
+/// See [`SECOND_LEVEL_PROBE`].
+const SECOND_LEVEL_MEMORY: u32 = 1024;
+
+/// The test after the Taylor-model boxes stays on while it culls at least one in this
+/// many of the pairs it tries (across queries, see [`SECOND_LEVEL_PROBE`]).
+const SECOND_LEVEL_RATE_ACROSS: u32 = 8;
+
+/// The record of second-level tests after the Taylor-model boxes (see
+/// [`SECOND_LEVEL_PROBE`]): trials, pairs culled, pairs skipped.
+#[derive(Clone, Copy, Debug, Default)]
+struct SecondLevel {
+    tried: u32,
+    culled: u32,
+    skipped: u32,
+}
+
+impl SecondLevel {
+    /// Whether to try the test on the next pair whose boxes overlap.
+    fn try_next(&mut self) -> bool {
+        if self.tried < SECOND_LEVEL_TRIAL || SECOND_LEVEL_RATE_ACROSS * self.culled >= self.tried {
+            return true;
+        }
+        self.skipped = self.skipped.wrapping_add(1);
+        self.skipped.is_multiple_of(SECOND_LEVEL_PROBE)
+    }
+
+    /// Records a trial and whether it culled the pair.
+    fn record(&mut self, culled: bool) {
+        self.tried += 1;
+        self.culled += u32::from(culled);
+        if self.tried >= SECOND_LEVEL_MEMORY {
+            self.tried /= 2;
+            self.culled /= 2;
+        }
+    }
+}
 
 /// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
 ///
@@ -1240,7 +1286,6 @@ impl Scene {
         let mut cands = std::mem::take(&mut ws.cands);
         ws.frames.clear();
         ws.frames.resize(ws.boxes.len(), None);
-        let (mut tried, mut culled) = (0u32, 0u32);
         for &Cand { i, j, one_tree } in &cands {
             let (pa, ba) = ws.boxes[i];
             let keep = match (taylor, j) {
@@ -1260,8 +1305,7 @@ impl Scene {
                 (Some(w), Some(j)) => {
                     let (pb, bb) = ws.boxes[j];
                     ba.overlaps(&bb) && {
-                        let trial =
-                            tried < SECOND_LEVEL_TRIAL || SECOND_LEVEL_RATE * culled >= tried;
+                        let trial = ws.second_level.try_next();
                         let apart = trial
                             && self.apart_in_link_frames(
                                 w,
@@ -1270,8 +1314,9 @@ impl Scene {
                                 (j, pb),
                                 opts.tolerance,
                             );
-                        tried += u32::from(trial);
-                        culled += u32::from(apart);
+                        if trial {
+                            ws.second_level.record(apart);
+                        }
                         !apart
                     }
                 }

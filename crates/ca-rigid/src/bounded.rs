@@ -835,13 +835,24 @@ fn hull_gap(
     b: &ccd_distance::ConvexHull,
     pb: &DAffine3,
     n: DVec3,
+    hints: (u32, u32),
 ) -> f64 {
-    let (sa, _) = a.support(pa.matrix3.transpose() * n);
-    let (sb, _) = b.support(pb.matrix3.transpose() * -n);
+    // (the climbs start at the closest features: the supports are exact from any start)
+    let (sa, _) = a.support_from(pa.matrix3.transpose() * n, hints.0);
+    let (sb, _) = b.support_from(pb.matrix3.transpose() * -n, hints.1);
     let ga = pa.transform_point3(sa);
     let gb = pb.transform_point3(sb);
     let scale = ga.abs().max_element() + gb.abs().max_element();
     gb.dot(n) - ga.dot(n) - 64.0 * f64::EPSILON * scale
+}
+
+/// A vertex of a GJK feature of `hull` (a hill-climb start; `u32::MAX`, no hint, for a
+/// face index out of range).
+fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
+    match f {
+        Feature::Vertex(i) | Feature::Edge(i, _) => i,
+        Feature::Face(i) => hull.faces().get(i as usize).map_or(u32::MAX, |f| f[0]),
+    }
 }
 
 /// [`time_of_contact_bounded`] on the convex hulls of the bodies (built with
@@ -1013,7 +1024,7 @@ pub fn convex_apart_along<M: PairMotion + ?Sized>(
     if start >= end {
         return Ok(true);
     }
-    let gap = hull_gap(ha, &pa, hb, &pb, n);
+    let gap = hull_gap(ha, &pa, hb, &pb, n, (u32::MAX, u32::MAX));
     let ([sa, sb], until) = bounds_until(motion, start, end, end - start);
     if until < end {
         return Ok(false);
@@ -1089,7 +1100,8 @@ fn convex_bounded_run(
         let mut step = 0.0f64;
         if let Some(n) = r.normal.try_normalize() {
             *direction = n;
-            let gap = hull_gap(ha, &pa, hb, &pb, n).min(r.distance);
+            let hints = (vertex_of(r.feature_a, ha), vertex_of(r.feature_b, hb));
+            let gap = hull_gap(ha, &pa, hb, &pb, n, hints).min(r.distance);
             step = key_along(eps, slack, gap, n, mu(n));
         }
         if step <= 0.0 && r.lower_bound - slack > half {
