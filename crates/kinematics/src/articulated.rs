@@ -138,16 +138,25 @@ impl ArticulatedMotion {
         q1: &[f64],
     ) -> Result<Self, KinematicsError> {
         let pose0 = model.pose_from_joints(q0)?;
-        let pose1 = model.pose_from_joints(q1)?;
+        if q1.len() != model.dof() {
+            return Err(KinematicsError::JointCount {
+                expected: model.dof(),
+                got: q1.len(),
+            });
+        }
+        // `q1`'s values are checked link by link as `pose_from_joints(q1)` would (the same
+        // first error); its relative transforms are needed only for ball joints
+        for l in model.links() {
+            l.check_values(q1)?;
+        }
         let mut motions = Vec::with_capacity(model.len());
         for (i, l) in model.links().iter().enumerate() {
-            motions.push(link_motion(
-                l,
-                pose0.relative[i],
-                pose1.relative[i],
-                q0,
-                q1,
-            )?);
+            let rel1 = match l.joint {
+                Joint::Spherical | Joint::Floating => l.relative_at(q1)?,
+                // (not read by `link_motion` for these joints)
+                _ => pose0.relative[i],
+            };
+            motions.push(link_motion(l, pose0.relative[i], rel1, q0, q1)?);
         }
         Ok(Self {
             parents: model.links().iter().map(|l| l.parent).collect(),

@@ -408,6 +408,14 @@ impl Link {
     /// values checked as [`ArticulatedModel::pose_from_joints`] does; `q` must hold the
     /// link's degrees of freedom, which a vector of the model's length does).
     pub(crate) fn relative_at(&self, q: &[f64]) -> Result<DAffine3, KinematicsError> {
+        self.check_values(q)?;
+        let v = &q[self.first_dof..self.first_dof + self.joint.dof()];
+        Ok(self.offset * self.joint.transform(v)?)
+    }
+
+    /// The checks of [`Link::relative_at`] without the transform: the link's values in
+    /// `q` are finite and within the joint's limits.
+    pub(crate) fn check_values(&self, q: &[f64]) -> Result<(), KinematicsError> {
         let v = &q[self.first_dof..self.first_dof + self.joint.dof()];
         for &x in v {
             let out_of_limits = self
@@ -421,7 +429,7 @@ impl Link {
                 });
             }
         }
-        Ok(self.offset * self.joint.transform(v)?)
+        Ok(())
     }
 }
 

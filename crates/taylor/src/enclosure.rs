@@ -46,6 +46,15 @@ pub trait Enclosure:
     fn sin_affine(omega: f64, phi: f64, domain: Interval) -> Self;
     /// `cos(ω t + φ)`.
     fn cos_affine(omega: f64, phi: f64, domain: Interval) -> Self;
+    /// `(cos(ω t + φ), sin(ω t + φ))`, the same as [`Enclosure::cos_affine`] and
+    /// [`Enclosure::sin_affine`] (Taylor models share the work).
+    #[inline]
+    fn cos_sin_affine(omega: f64, phi: f64, domain: Interval) -> (Self, Self) {
+        (
+            Self::cos_affine(omega, phi, domain),
+            Self::sin_affine(omega, phi, domain),
+        )
+    }
     /// Multiplication by an uncertain constant.
     #[must_use]
     fn mul_interval(self, k: Interval) -> Self;
@@ -230,6 +239,10 @@ impl Enclosure for TaylorModel {
     #[inline]
     fn cos_affine(omega: f64, phi: f64, domain: Interval) -> Self {
         TaylorModel::cos_affine(omega, phi, domain)
+    }
+    #[inline]
+    fn cos_sin_affine(omega: f64, phi: f64, domain: Interval) -> (Self, Self) {
+        TaylorModel::cos_sin_affine(omega, phi, domain)
     }
     #[inline]
     fn mul_interval(self, k: Interval) -> Self {

@@ -281,8 +281,7 @@ impl<E: Enclosure> Transform<E> {
                 translation: Self::motion_translation(m, domain),
             };
         }
-        let cos = E::cos_affine(m.angle(), 0.0, domain);
-        let sin = E::sin_affine(m.angle(), 0.0, domain);
+        let (cos, sin) = E::cos_sin_affine(m.angle(), 0.0, domain);
         let rows = match m.abc_nearest() {
             Some(([a, b, c], rad)) => std::array::from_fn(|i| {
                 std::array::from_fn(|j| E::lin2_point(&cos, a[i][j], &sin, b[i][j], c[i][j], rad))
@@ -492,10 +491,7 @@ impl<E: Enclosure> Transform<E> {
                 (self.rotation.mul_const_right(&r0_rows), 0.0)
             }
         };
-        let (cos, sin) = (
-            E::cos_affine(omega, phi, domain),
-            E::sin_affine(omega, phi, domain),
-        );
+        let (cos, sin) = E::cos_sin_affine(omega, phi, domain);
         let nsin = -sin;
         // |R_self| entry bounds, for R_self D
         let mag: [[f64; 3]; 3] = std::array::from_fn(|row| {
