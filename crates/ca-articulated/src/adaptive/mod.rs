@@ -324,8 +324,13 @@ const GIVE_UP_PER_PART: usize = 4;
 
 /// Interval pairs per part of the scene expected in a step (extrapolated from the last
 /// two adaptive steps) above which the step goes to the full query without trying the
-/// interval culling (see [`AdaptiveScene`], "Large motions").
-const PREDICT_PER_PART: usize = 2;
+/// interval culling (see [`AdaptiveScene`], "Large motions"). One since the full query's
+/// coarse link boxes and quarter-turn frames (2026-11-28, full wooden-men step 0.23 →
+/// 0.175 ms): with two, wooden-men with all 29 joints active tried the culling on a step
+/// expected to keep 82 pairs (58 parts), kept 75 against the full query's 9 and took
+/// 1.12× the full query; with one that step goes to the full query (worst 0.99), the
+/// ratio at 3 active unchanged (0.35).
+const PREDICT_PER_PART: usize = 1;
 
 /// Moving joints (root motions included), as a fraction `(num, den)` of the scene's links,
 /// above which a step that follows one near contact ([`is_near`]) is answered by the full
