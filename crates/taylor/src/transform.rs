@@ -392,7 +392,12 @@ impl<E: Enclosure> Transform<E> {
     /// by entry from `m`'s `A, B, C` ([`ConstantVelocity::abc_nearest`], each within its
     /// radius of the exact matrix) against the exact `A', B', C'` of `R₀ Rot(e, ·)` (columns
     /// of `R₀`, zeros, signs): `|D_ij(t)| ≤ |A − A'|_ij + |B − B'|_ij + |C − C'|_ij`, and
-    /// `R_self D` is added to each entry through the bounds of `|R_self|`. The plane
+    /// `R_self D` is added to each entry through the bounds of `|R_self|`. When `R₀`'s
+    /// column `k` is a signed coordinate axis (to 1e-9), as in a joint frame turned by
+    /// quarter turns (URDF origins), `R₀ = P Rot(e_k, φ) + E` with `P` a signed permutation:
+    /// then `X = R_self P` is `R_self`'s columns moved and negated (no products), the plane
+    /// rotation turns by `φ + ωt`, and `E` (rounding-sized, bounded per row) joins `D`. The
+    /// plane
     /// rotation's products use [`Enclosure::dot2_unit`] (cosine and sine stay in `[−1, 1]`),
     /// which keeps remainders from growing faster than in the general product down long
     /// chains. Other cases
