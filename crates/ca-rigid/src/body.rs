@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use ccd_bvh::{MeshBvh, Rss};
 use ccd_distance::{ConvexHull, HullError};
+
+use crate::capsule::Capsule;
 use ccd_geometry::glam::DVec3;
 
 /// A rigid body for CA queries: an `Arc`-shared mesh and RSS hierarchy in the body's local
@@ -28,6 +30,8 @@ pub struct RigidBody {
     /// Per BVH node: the largest distance from the local origin of a point of its RSS.
     node_radii: Arc<[f64]>,
     hull: Option<Arc<ConvexHull>>,
+    /// A capsule holding the hull, when it fits it tightly (the first stage of hull CA).
+    capsule: Option<Capsule>,
     /// A hash of the mesh's vertex bits and triangles: orders the bodies of a query
     /// canonically by content (an address would make the answer depend on allocation order).
     fingerprint: u64,
@@ -88,6 +92,7 @@ impl RigidBody {
             max_abs,
             node_radii,
             hull: None,
+            capsule: None,
             fingerprint,
         }
     }
@@ -112,8 +117,15 @@ impl RigidBody {
     pub fn with_hull(mesh: Arc<MeshBvh<Rss>>) -> Result<Self, HullError> {
         let hull = ConvexHull::new(mesh.mesh().vertices())?;
         let mut body = Self::new(mesh);
+        body.capsule = Capsule::fit(hull.vertices());
         body.hull = Some(Arc::new(hull));
         Ok(body)
+    }
+
+    /// The bounding capsule of the hull, when it has a tight one.
+    #[inline]
+    pub(crate) fn capsule(&self) -> Option<&Capsule> {
+        self.capsule.as_ref()
     }
 
     /// The convex hull, when built with [`RigidBody::with_hull`].

@@ -859,8 +859,12 @@ fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
 /// [`RigidBody::with_hull`]) with GJK distances: a lower bound of the mesh pair's time of
 /// contact (the hulls contain the meshes), cheap enough to sort pairs by (CATCH, Sec. 7.2).
 /// Steps are the separating-slab width along GJK's direction (exact support functions)
-/// over the speed bound with the bodies' radii. Same window contract; features index hull
-/// vertices mapped back to mesh vertices, as in
+/// over the speed bound with the bodies' radii. When both bodies' hulls fit tight bounding
+/// capsules (built by [`RigidBody::with_hull`] for elongated hulls), the first steps take the
+/// capsules' slab width instead (a lower bound of the hulls', from four endpoint
+/// projections) until the capsules come within `ε`; GJK on the hulls takes over from there,
+/// and always makes the last iteration an iteration cap allows. Same window contract;
+/// features index hull vertices mapped back to mesh vertices, as in
 /// [`time_of_contact_convex`](crate::time_of_contact_convex).
 ///
 /// # Errors
@@ -1062,8 +1066,34 @@ fn convex_bounded_run(
     let mut t = start;
     let mut hint = end - start;
     let scale = motion.rounding_scale();
+    // the capsule stage (see `crate::capsule`) while both bodies have capsules
+    let mut capsules = a.capsule().zip(b.capsule());
     loop {
         let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down, &scale)?;
+        if let Some((ca, cb)) = capsules {
+            // steps on the capsules' gap (a lower bound of the hulls' along its direction)
+            // while it exceeds ε and a step is possible; else GJK from this `t` on. The
+            // last iteration allowed is always GJK's, which reports the status.
+            if stats.iterations + 1 < opts.max_iterations
+                && let Some((n, gap)) = ca.gap(&pa, cb, &pb)
+                && gap > eps
+            {
+                let ([sa, sb], until) = bounds_until(motion, t, end, hint);
+                let step = key_along(eps, slack, gap, n, sa.bound(n, ra) + sb.bound(n, rb));
+                let next = crate::advance::advance(t, step, until).unwrap_or(until);
+                if step > 0.0 && next > t {
+                    stats.iterations += 1;
+                    *direction = n;
+                    if next >= end {
+                        return Ok(None);
+                    }
+                    hint = next - t;
+                    t = next;
+                    continue;
+                }
+            }
+            capsules = None;
+        }
         let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
         stats.iterations += 1;
         stats.primitive_tests += u64::from(r.iterations);

@@ -78,6 +78,7 @@
 mod advance;
 mod body;
 mod bounded;
+mod capsule;
 mod contact;
 mod convex;
 mod error;
