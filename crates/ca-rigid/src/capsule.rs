@@ -10,6 +10,8 @@
 //! segment–segment closest-point computation instead of a GJK run.
 
 use ccd_bvh::{BoundingVolume, Obb};
+use ccd_distance::{point_segment, segment_segment};
+use ccd_geometry::Segment;
 use ccd_geometry::glam::{DAffine3, DVec3};
 
 /// A capsule in a body's local frame: the points within `radius` of the segment `[p0, p1]`.
@@ -113,8 +115,10 @@ impl Capsule {
             other_pose.transform_point3(other.p0),
             other_pose.transform_point3(other.p1),
         );
-        let (pa, pb) = closest_points(a0, a1, b0, b1);
-        let n = (pb - pa).try_normalize()?;
+        // (only a direction is taken from the closest points: the gap along it is computed
+        // from the endpoints)
+        let c = segment_segment(&Segment::new(a0, a1), &Segment::new(b0, b1));
+        let n = (c.point_b - c.point_a).try_normalize()?;
         let scale = a0
             .abs()
             .max(a1.abs())
@@ -130,57 +134,9 @@ impl Capsule {
     }
 }
 
-/// Distance from `p` to the segment `[a, b]`.
+/// Distance from `p` to the segment `[a, b]` (`ccd_distance`'s exact point–segment query).
 fn segment_point_distance(a: DVec3, b: DVec3, p: DVec3) -> f64 {
-    let d = b - a;
-    let dd = d.length_squared();
-    let t = if dd > 0.0 {
-        ((p - a).dot(d) / dd).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + t * d - p).length()
-}
-
-/// Closest points of the segments `[p0, p1]` and `[q0, q1]` (Ericson, Real-Time Collision
-/// Detection §5.1.9, written from its equations); any pair when they are parallel. Only a
-/// direction is taken from them: the gap along it is computed exactly from the endpoints.
-fn closest_points(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (DVec3, DVec3) {
-    let d1 = p1 - p0;
-    let d2 = q1 - q0;
-    let r = p0 - q0;
-    let a = d1.length_squared();
-    let e = d2.length_squared();
-    let f = d2.dot(r);
-    let tiny = 1e-300;
-    let (s, t) = if a <= tiny && e <= tiny {
-        (0.0, 0.0)
-    } else if a <= tiny {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e <= tiny {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 0.0 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + f) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    (p0 + s * d1, q0 + t * d2)
+    point_segment(p, &Segment::new(a, b)).distance
 }
 
 #[cfg(test)]
@@ -286,8 +242,8 @@ mod tests {
             .fold(f64::MAX, f64::min);
         assert!(gap <= min_b - max_a && gap > min_b - max_a - 1e-12);
         // and the segments' distance minus the radii is at least the gap
-        let (x, y) = closest_points(wa[0], wa[1], wb[0], wb[1]);
-        assert!((y - x).length() - a.radius - b.radius >= gap - 1e-12);
+        let d = segment_segment(&Segment::new(wa[0], wa[1]), &Segment::new(wb[0], wb[1]));
+        assert!(d.distance - a.radius - b.radius >= gap - 1e-12);
         // crossing segments: no direction
         let c = Capsule {
             p0: DVec3::new(0.0, -1.0, 0.0),
