@@ -23,15 +23,18 @@
 //! 1. **Spatial culling** (Sec. 5): the world transforms of all links over `[0, 1]` as
 //!    Taylor models (or intervals, [`EnclosureKind`]) in one pass down each tree
 //!    ([`ArticulatedMotion::enclosures`](ccd_kinematics::ArticulatedMotion::enclosures)); the
-//!    bounded corners of each link's OBB give its swept box; boxes are tested against each
+//!    bounded corners of each link's OBB give its swept box (with Taylor models a coarse box
+//!    of the OBB's centre first, [`ccd_taylor::Transform::aabb_of_centred`], and the corners'
+//!    box before environment tests, where it pays); boxes are tested against each
 //!    other (self pairs after the filter, other bodies, rigid bodies) and against the
 //!    environment's hierarchy. Surviving pairs are the potentially colliding links (PCLs).
 //!    A link turning about a coordinate axis of its frame (most URDF joints) is composed
 //!    onto its parent with a plane rotation of two columns
-//!    ([`ccd_taylor::Transform::compose_motion`]: 12 model products instead of 27; panda
-//!    planner edges 85 → 69 µs, the same culling).
+//!    ([`ccd_taylor::Transform::compose_motion`]: 12 model products instead of 27, none for
+//!    the parent's quarter-turn frame; panda planner edges 85 → 69 µs, the same culling).
 //! 2. **Temporal culling** (Sec. 7, Alg. 1): a lower bound of each PCL's time of contact by
-//!    CA on the links' convex hulls (GJK); for a pair with the environment, the start of the
+//!    CA on the links' convex hulls (GJK, after a first stage on bounding capsules where the
+//!    hulls are elongated); for a pair with the environment, the start of the
 //!    first of 2 equal time windows whose Taylor swept box meets an environment triangle
 //!    (none: the pair is free); the first mesh CA step for other pairs without hulls. Pairs
 //!    are processed in increasing order of it, each abandoned once its CA time passes the
