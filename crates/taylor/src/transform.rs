@@ -216,6 +216,11 @@ impl<E: Enclosure> Mat3<E> {
         }
     }
 
+    /// Cheap bounds ([`Enclosure::bound_cheap`]) of row `i`'s entries over the domain.
+    fn row_bounds_cheap(&self, i: usize) -> [Interval; 3] {
+        self.rows[i].each_ref().map(Enclosure::bound_cheap)
+    }
+
     /// Entry bounds over the domain, `[row][col]`.
     #[must_use]
     pub fn bound(&self) -> [[Interval; 3]; 3] {
@@ -499,9 +504,8 @@ impl<E: Enclosure> Transform<E> {
         let (cos, sin) = E::cos_sin_affine(omega, phi, domain);
         let nsin = -sin;
         // |R_self| entry bounds, for R_self D
-        let mag: [[f64; 3]; 3] = std::array::from_fn(|row| {
-            std::array::from_fn(|l| self.rotation.rows[row][l].bound_cheap().mag())
-        });
+        let mag: [[f64; 3]; 3] =
+            std::array::from_fn(|row| self.rotation.row_bounds_cheap(row).map(|b| b.mag()));
         let rows = std::array::from_fn(|row| {
             let xr = &x.rows[row];
             let mut out = [xr[0], xr[1], xr[2]];
@@ -685,12 +689,10 @@ impl<E: Enclosure> Transform<E> {
                     .unwrap_or(Interval::ZERO)
             })
         });
-        let rows = &self.rotation.rows;
         let mut lo = [0.0; 3];
         let mut hi = [0.0; 3];
         for i in 0..3 {
-            let r = &rows[i];
-            let rb = [r[0].bound_cheap(), r[1].bound_cheap(), r[2].bound_cheap()];
+            let rb = self.rotation.row_bounds_cheap(i);
             // bit j of `fixed`: the sign along edge direction j is certain; of `up`: it is
             // non-negative (the upper corner wins the maximum)
             let (mut fixed, mut up) = (0usize, 0usize);
@@ -746,12 +748,10 @@ impl<E: Enclosure> Transform<E> {
     /// ```
     #[must_use]
     pub fn aabb_of_centred(&self, corners: &CentredCorners) -> Aabb {
-        let rows = &self.rotation.rows;
         let mut lo = [0.0; 3];
         let mut hi = [0.0; 3];
         for i in 0..3 {
-            let r = &rows[i];
-            let rb = [r[0].bound_cheap(), r[1].bound_cheap(), r[2].bound_cheap()];
+            let rb = self.rotation.row_bounds_cheap(i);
             // each entry as mid ± rad (rad rounded up), so |R_i h| ≤ |mid·h| + rad·|h|
             let mid = DVec3::new(rb[0].midpoint(), rb[1].midpoint(), rb[2].midpoint());
             let rad = DVec3::new(
