@@ -492,6 +492,58 @@ fn pair_in(slots: &[Slot], key: u64) -> (&Body, &Body) {
     (get(a), get(b))
 }
 
+/// [`World::refresh_dynamic`] on the world's slots, swept boxes and dynamic bodies (so
+/// that it can run beside the sweep-and-prune's flush, which holds another part).
+fn refresh_in(
+    slots: &mut [Slot],
+    swept: &mut [Aabb],
+    dynamic: &[u32],
+    half: f64,
+    parallel: bool,
+) -> usize {
+    #[cfg(feature = "parallel")]
+    if parallel && dynamic.len() >= PAR_MIN_BODIES {
+        use rayon::prelude::*;
+        // (every slot is visited: the dynamic ones are the live bodies not static)
+        return slots
+            .par_iter_mut()
+            .zip(swept.par_iter_mut())
+            .with_min_len(PAR_MIN_BODIES / 4)
+            .map(|(slot, swept)| match slot.body.as_mut() {
+                Some(body) if !body.is_static => {
+                    let renew = body.refresh_dynamic(half);
+                    *swept = body.sap_box;
+                    usize::from(renew)
+                }
+                _ => 0,
+            })
+            .sum();
+    }
+    let _ = parallel;
+    let mut renewed = 0;
+    for &i in dynamic {
+        let Some(body) = slots[i as usize].body.as_mut() else {
+            continue;
+        };
+        renewed += usize::from(body.refresh_dynamic(half));
+        swept[i as usize] = body.sap_box;
+    }
+    renewed
+}
+
+/// The sweep-and-prune's pairs in key order, its pending insertions and removals applied
+/// first (the joined parallel step's first guess of the due pairs,
+/// [`World::all_work_joined`]).
+#[cfg(feature = "parallel")]
+fn listed_pairs(sap: &mut GridSap) -> Vec<u64> {
+    sap.flush();
+    let mut keys: Vec<u64> = Vec::new();
+    sap.pairs_into(&mut keys);
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// [`World::toc_lower_bound`] on the world's parts (slots, the last step's end bounds,
 /// the warm starts, the tolerance `eps`), so that it can run beside the sweep-and-prune's
 /// update.
@@ -1280,6 +1332,32 @@ impl World {
         self.removed.clear();
         // 1. speeds, envelopes, boxes
         // (static bodies never move: their boxes were set at insertion)
+        #[cfg(feature = "parallel")]
+        let (epochs_needed, listed) = if parallel
+            && opts.mode == Mode::All
+            && opts.broad_phase == BroadPhase::SweepAndPrune
+            && self.dynamic.len() >= PAR_MIN_BODIES
+        {
+            // beside the refresh, the sweep-and-prune's pending insertions and removals
+            // and its pairs (sorted), which the joined step below starts from: they read
+            // none of the refreshed boxes (60–90 µs per step serial on the rigid pile while
+            // bodies fall asleep)
+            self.sap.set_parallel(true);
+            let (slots, swept, dynamic, sap) = (
+                &mut self.slots,
+                &mut self.swept,
+                &self.dynamic,
+                &mut self.sap,
+            );
+            let (renewed, listed) = rayon::join(
+                || refresh_in(slots, swept, dynamic, half, true),
+                || listed_pairs(sap),
+            );
+            (renewed, Some(listed))
+        } else {
+            (self.refresh_dynamic(half, parallel), None)
+        };
+        #[cfg(not(feature = "parallel"))]
         let epochs_needed = self.refresh_dynamic(half, parallel);
         if epochs_needed > 0 {
             for &i in &self.dynamic {
@@ -1299,7 +1377,7 @@ impl World {
         #[cfg(feature = "parallel")]
         if parallel && opts.mode == Mode::All && opts.broad_phase == BroadPhase::SweepAndPrune {
             self.sap.set_parallel(true);
-            if let Some(work) = self.all_work_joined(opts.scheduling, &mut stats) {
+            if let Some(work) = self.all_work_joined(opts.scheduling, listed, &mut stats) {
                 let contacts = self.record_all(work?, opts, &mut stats);
                 return self.finish_step(contacts, stats);
             }
@@ -1492,35 +1570,13 @@ impl World {
     /// list) and counts those whose epochs must be renewed (see [`Body::refresh_dynamic`]);
     /// on rayon's current pool when `parallel` and there are enough of them.
     fn refresh_dynamic(&mut self, half: f64, parallel: bool) -> usize {
-        #[cfg(feature = "parallel")]
-        if parallel && self.dynamic.len() >= PAR_MIN_BODIES {
-            use rayon::prelude::*;
-            // (every slot is visited: the dynamic ones are the live bodies not static)
-            return self
-                .slots
-                .par_iter_mut()
-                .zip(self.swept.par_iter_mut())
-                .with_min_len(PAR_MIN_BODIES / 4)
-                .map(|(slot, swept)| match slot.body.as_mut() {
-                    Some(body) if !body.is_static => {
-                        let renew = body.refresh_dynamic(half);
-                        *swept = body.sap_box;
-                        usize::from(renew)
-                    }
-                    _ => 0,
-                })
-                .sum();
-        }
-        let _ = parallel;
-        let mut renewed = 0;
-        for &i in &self.dynamic {
-            let Some(body) = self.slots[i as usize].body.as_mut() else {
-                continue;
-            };
-            renewed += usize::from(body.refresh_dynamic(half));
-            self.swept[i as usize] = body.sap_box;
-        }
-        renewed
+        refresh_in(
+            &mut self.slots,
+            &mut self.swept,
+            &self.dynamic,
+            half,
+            parallel,
+        )
     }
 
     /// Steps 2.–4. of the all-contacts step with `parallel` and the sweep-and-prune, as one
@@ -1532,7 +1588,12 @@ impl World {
     /// ([`Parts::pair_work`]) on rayon's pool while the calling thread updates the
     /// sweep-and-prune (serial when the boxes fit one cell), filters its pairs, takes the
     /// schedule's verdicts and computes the due pairs the first set missed (pairs new to
-    /// the sweep-and-prune), then helps with the rest. A pair's work reads only its
+    /// the sweep-and-prune), then helps with the rest. The certain pairs are pulled one at
+    /// a time, in key order, by both threads from one atomic counter: the calling thread
+    /// joins in as soon as its side is done, whether or not rayon's sleeping threads notice
+    /// new work (with a parallel iterator it sometimes did not: 8 steps of a rigid-pile run
+    /// with every pair on the worker). `listed`: the sweep-and-prune's pairs listed beside
+    /// the refresh ([`listed_pairs`]; else listed here). A pair's work reads only its
     /// refreshed bodies, the last step's end bounds and warm starts, none of which the
     /// update or the verdicts touch: it is the one the usual path computes, and the counters
     /// and pairs are the usual path's. Returns the due pairs' work in key order (the first
@@ -1541,14 +1602,14 @@ impl World {
     fn all_work_joined(
         &mut self,
         scheduling: bool,
+        listed: Option<Vec<u64>>,
         stats: &mut StepStats,
     ) -> Option<Result<Vec<PairWork>, WorldError>> {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicUsize, Ordering};
         // (the pending insertions and removals first: their pairs are then known; the
-        // update's own flush finds nothing left)
-        self.sap.flush();
-        let mut likely: Vec<u64> = Vec::new();
-        self.sap.pairs_into(&mut likely);
+        // update's own flush finds nothing left; `listed`: done beside the refresh)
+        let mut likely = listed.unwrap_or_else(|| listed_pairs(&mut self.sap));
         if likely.len() < PAR_MIN_PAIRS {
             return None;
         }
@@ -1560,8 +1621,6 @@ impl World {
             ca: &self.ca,
             step,
         };
-        likely.sort_unstable();
-        likely.dedup();
         likely.retain(|&k| {
             let (a, b) = pair_in(parts.slots, k);
             !(a.is_static && b.is_static)
@@ -1569,10 +1628,21 @@ impl World {
                 && overlaps(&a.sap_box, &b.sap_box)
                 && !(scheduling && self.schedule.is_deferred(k, step, [a.epoch, b.epoch]))
         });
+        // the pairs pulled one at a time, in key order, by both threads (a step's pairs
+        // differ 100× in cost: none waits behind others in a task; the calling thread
+        // joins in as soon as its side is done, whatever rayon's idle threads do)
+        let next = AtomicUsize::new(0);
+        let pull = || {
+            let mut out: Vec<Ahead> = Vec::new();
+            while let Some(&k) = likely.get(next.fetch_add(1, Ordering::Relaxed)) {
+                out.push((k, Some(parts.pair_work(k, scheduling))));
+            }
+            out
+        };
         let schedule = &mut self.schedule;
         let (sap, swept) = (&mut self.sap, &self.swept);
         let likely = &likely;
-        let ((keys, rest), mut ahead) = rayon::join(
+        let ((keys, rest, mut ahead), theirs) = rayon::join(
             || {
                 stats.swaps = sap.update(swept);
                 let mut keys: Vec<u64> = Vec::new();
@@ -1604,16 +1674,13 @@ impl World {
                     .with_max_len(1)
                     .map(|&k| parts.pair_work(k, scheduling))
                     .collect();
-                (keys, rest)
+                (keys, rest, pull())
             },
-            || {
-                likely
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|&k| (k, Some(parts.pair_work(k, scheduling))))
-                    .collect::<Vec<Ahead>>()
-            },
+            pull,
         );
+        // (each thread's pairs come in key order: merged by key)
+        ahead.extend(theirs);
+        ahead.sort_unstable_by_key(|x| x.0);
         let mut rest = rest.into_iter();
         let mut work = Vec::with_capacity(keys.len());
         for k in &keys {
