@@ -504,11 +504,13 @@ fn refresh_in(
     #[cfg(feature = "parallel")]
     if parallel && dynamic.len() >= PAR_MIN_BODIES {
         use rayon::prelude::*;
-        // (every slot is visited: the dynamic ones are the live bodies not static)
+        // (every slot is visited: the dynamic ones are the live bodies not static; pieces
+        // of 16 slots, as bodies fall asleep the dynamic ones are spread unevenly: with
+        // 64 the rigid pile's 2-thread speed-up was 1.72× against 1.77×, 14 alternations)
         return slots
             .par_iter_mut()
             .zip(swept.par_iter_mut())
-            .with_min_len(PAR_MIN_BODIES / 4)
+            .with_min_len(PAR_MIN_BODIES / 16)
             .map(|(slot, swept)| match slot.body.as_mut() {
                 Some(body) if !body.is_static => {
                     let renew = body.refresh_dynamic(half);
