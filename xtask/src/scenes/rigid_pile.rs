@@ -524,8 +524,10 @@ pub(crate) fn power_law_exponent(points: &[(f64, f64)]) -> Option<f64> {
     (sxx > 1e-12).then(|| sxy / sxx)
 }
 
-/// Back-to-back pairs of 1- and 2-thread runs behind the 2-thread speed-up (full run).
-const SPEEDUP_PAIRS: usize = 5;
+/// Back-to-back pairs of 1- and 2-thread runs behind the 2-thread speed-up (full run;
+/// 11 since 2026-11-28: with 5 the median of one bench run moved over 1.68–1.80× between
+/// consecutive runs of one build).
+const SPEEDUP_PAIRS: usize = 11;
 
 /// Milliseconds of load on a run's threads before each timed run of the speed-up pairs
 /// ([`warm_up`]).
