@@ -25,8 +25,8 @@ use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
 use glam::{DAffine3, DVec3};
 use serde_json::json;
 
-use super::SceneConfig;
 use super::catch::meshes::{MeshBuilder, limb};
+use super::{SceneConfig, median};
 use crate::report::{Plot, SceneReport, Series};
 use crate::rng::SceneRng;
 
@@ -696,20 +696,14 @@ fn point(label: &str, links: usize, active: usize, t: &Timing) -> Point {
             .zip(&t.full_ms)
             .map(|(a, f)| a / f)
             .fold(0.0, f64::max),
-        median: {
-            let mut r: Vec<f64> = t
+        median: median(
+            &mut t
                 .adaptive_ms
                 .iter()
                 .zip(&t.full_ms)
                 .map(|(a, f)| a / f)
-                .collect();
-            r.sort_by(f64::total_cmp);
-            match r.len() {
-                0 => f64::NAN,
-                n if n % 2 == 1 => r[n / 2],
-                n => 0.5 * (r[n / 2 - 1] + r[n / 2]),
-            }
-        },
+                .collect::<Vec<_>>(),
+        ),
         contacts: t.contacts,
         steps: t.full_ms.len(),
         disagreements: t.disagreements,

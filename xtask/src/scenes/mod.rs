@@ -105,3 +105,14 @@ pub(crate) const ALL: &[Scene] = &[
         run: rigid_pile::run,
     },
 ];
+
+/// The median of `v` (sorted in place; the mean of the middle two for an even count; NaN
+/// when empty).
+pub(crate) fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
+    }
+}

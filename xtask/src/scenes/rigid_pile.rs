@@ -30,7 +30,7 @@ use serde_json::json;
 
 use crate::report::{Plot, SceneReport, Series};
 use crate::rng::SceneRng;
-use crate::scenes::SceneConfig;
+use crate::scenes::{SceneConfig, median};
 
 /// Gravity, in units per step² (bodies have radius 0.5).
 const GRAVITY: f64 = 0.005;
@@ -554,16 +554,6 @@ fn warm_up(pool: Option<&rayon::ThreadPool>, ms: f64) {
             p.install(|| rayon::join(spin, spin));
         }
         None => spin(),
-    }
-}
-
-/// The median of `v` (the mean of the middle two for an even count; NaN when empty).
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::report::{Plot, SceneReport, Series};
 use crate::rng::SceneRng;
-use crate::scenes::SceneConfig;
+use crate::scenes::{SceneConfig, median};
 
 const MAX_ANGLE_DEG: f64 = 45.0;
 const MAX_SHIFT: f64 = 0.1;
@@ -73,18 +73,6 @@ fn time_us(reps: usize, mut f: impl FnMut() -> Aabb) -> f64 {
         std::hint::black_box(f());
     }
     start.elapsed().as_secs_f64() * 1e6 / reps as f64
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
 }
 
 /// One row of the table.
