@@ -10,27 +10,46 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::report;
+use crate::robot_data::RobotSources;
 use crate::scenes::{self, SceneConfig};
 
 /// Options of `cargo xtask bench`.
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
-    /// Run a reduced set (for CI; well under two minutes).
+    /// Run a reduced set (for CI; a few minutes). Its target verdicts are not meaningful.
     #[arg(long)]
     quick: bool,
-    /// Folder of real inputs (default: ../shared/data beside the workspace, when present).
+    /// Folder of real inputs (`unc-frames/`, `mocap/`, `robots/`); tried before the shared
+    /// checkout's `data/`.
     #[arg(long)]
     data: Option<PathBuf>,
+    /// The shared checkout (default: `$CCD_SHARED_DIR`, else `../shared` beside the
+    /// workspace); its `data/` is used when present. Point it at an empty folder to run as on
+    /// a machine without it.
+    #[arg(long)]
+    shared: Option<PathBuf>,
+    /// Never use the `example-robot-data` package from PyPI (default: installed on first use
+    /// when no data folder has the robots; `CCD_ROBOT_REGISTRY=off` does the same).
+    #[arg(long)]
+    no_registry: bool,
+    /// Fail unless the robot scenes ran on real robots (a data folder or the registry
+    /// package), not on the procedural stand-ins (CI's check of the registry lookup).
+    #[arg(long)]
+    require_real_robots: bool,
     /// Only run these scenes (repeatable); default: all.
     #[arg(long = "scene")]
     scenes: Vec<String>,
     /// Also rewrite the benchmark table in README.md.
     #[arg(long)]
     readme: bool,
-    /// Output folder (default: target/bench-report).
+    /// Output folder (default: `bench-report` in the target folder: `$CARGO_TARGET_DIR` or
+    /// `target/`).
     #[arg(long)]
     out: Option<PathBuf>,
 }
+
+/// The robot scenes, checked by `--require-real-robots`.
+const ROBOT_SCENES: &[&str] = &["pr2", "panda-planner"];
 
 pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     let root = crate::workspace_root();
@@ -40,24 +59,52 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             bail!("unknown scene {s:?}; scenes: {}", names.join(", "));
         }
     }
+    let shared_data = crate::shared_dir(args.shared.as_deref()).join("data");
+    if let Some(d) = &args.data
+        && !d.is_dir()
+    {
+        println!(
+            "real data: --data {} is not a folder; looking in the shared folder and the registry",
+            d.display()
+        );
+    }
     let data = args
         .data
         .clone()
-        .unwrap_or_else(|| root.join("../shared/data"));
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(|| shared_data.clone());
     if data.is_dir() {
         println!("real data: {}", data.display());
     } else {
         println!(
-            "real data: {} not found; running the built-in procedural scenes only",
+            "real data: {} not found; robots from the registry package when it can be installed, procedural stand-ins for the rest",
             data.display()
         );
     }
     let cfg = SceneConfig {
         quick: args.quick,
         data: Some(data),
+        robots: RobotSources::new(
+            args.data.as_deref().filter(|d| d.is_dir()),
+            Some(&shared_data)
+                .filter(|d| d.is_dir())
+                .map(PathBuf::as_path),
+            !args.no_registry,
+        ),
     };
+    if args.quick {
+        println!(
+            "quick run: reduced sizes for CI; its target verdicts are NOT meaningful (run without --quick for them)"
+        );
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| crate::target_dir().join("bench-report"));
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
+    let mut failed: Vec<report::Failed> = Vec::new();
+    let mut seconds: Vec<(String, f64)> = Vec::new();
     let started = Instant::now();
     let load_start = load_average();
     let selected: Vec<_> = scenes::ALL
@@ -79,26 +126,57 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             );
         }
         bar.set_style(
-            ProgressStyle::with_template("{prefix:>14} [{bar:40}] {pos}/{len} {elapsed}")
+            ProgressStyle::with_template("{prefix:>14} [{bar:40}] {pos}/{len} {msg} {elapsed}")
                 .expect("valid template")
                 .progress_chars("=> "),
         );
         bar.set_prefix(scene.name);
         let t0 = Instant::now();
-        let r = if plain {
-            with_heartbeat(scene.name, &bar, || (scene.run)(&cfg, &bar))?
+        let run_scene = || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (scene.run)(&cfg, &bar)))
+                .unwrap_or_else(|p| {
+                    let what = p
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Err(anyhow::anyhow!("panicked: {what}"))
+                })
+        };
+        let result = if plain {
+            with_heartbeat(scene.name, &bar, run_scene)
         } else {
-            (scene.run)(&cfg, &bar)?
+            run_scene()
         };
         bar.finish_and_clear();
+        let secs = t0.elapsed().as_secs_f64();
+        seconds.push((scene.name.to_string(), secs));
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                let error = format!("{e:#}");
+                eprintln!(
+                    "scene {} of {}: {} FAILED after {secs:.1} s: {error}",
+                    k + 1,
+                    selected.len(),
+                    scene.name
+                );
+                println!("{}: FAILED after {secs:.1} s: {error}\n", scene.name);
+                failed.push(report::Failed {
+                    name: scene.name.to_string(),
+                    error,
+                    seconds: secs,
+                });
+                continue;
+            }
+        };
         if plain {
             eprintln!(
-                "scene {} of {}: {} {} in {:.1} s",
+                "scene {} of {}: {} {} in {secs:.1} s",
                 k + 1,
                 selected.len(),
                 scene.name,
                 if r.rows.is_empty() { "skipped" } else { "done" },
-                t0.elapsed().as_secs_f64()
             );
         }
         if r.rows.is_empty() {
@@ -110,13 +188,23 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             });
             continue;
         }
-        println!("{}({:.1} s)\n", r.to_text(), t0.elapsed().as_secs_f64());
+        println!("{}({secs:.1} s)\n", r.to_text());
         reports.push(r);
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| root.join("target/bench-report"));
+    if args.require_real_robots {
+        for r in reports
+            .iter()
+            .filter(|r| ROBOT_SCENES.contains(&r.name.as_str()))
+        {
+            if r.description.contains("stand-in") {
+                failed.push(report::Failed {
+                    name: r.name.clone(),
+                    error: "--require-real-robots: the scene ran on its procedural stand-in".into(),
+                    seconds: 0.0,
+                });
+            }
+        }
+    }
     let cpus = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -134,11 +222,34 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             "note": "every column is single-threaded except the 2-thr columns (a 2-thread rayon pool)",
         },
         "seconds": started.elapsed().as_secs_f64(),
+        "scene_seconds": seconds.iter().map(|(n, s)| (n.clone(), serde_json::json!(s))).collect::<serde_json::Map<_, _>>(),
         "load_average": { "start": load_start, "end": load_average() },
     });
-    report::write_all(&out, &reports, &skipped, meta.clone())?;
+    let plot_errors = report::write_all(&out, &reports, &skipped, &failed, meta.clone())?;
+    for e in &plot_errors {
+        println!("warning: {e}");
+    }
     println!("report: {}/results.json, table.md, *.svg", out.display());
-    if args.readme {
+    println!("\nseconds per scene:");
+    for (name, s) in &seconds {
+        let state = if failed.iter().any(|f| &f.name == name) {
+            "FAILED"
+        } else if skipped.iter().any(|k| &k.name == name) {
+            "skipped"
+        } else {
+            "done"
+        };
+        println!("  {name:<18} {s:>7.1} s  {state}");
+    }
+    println!(
+        "  {:<18} {:>7.1} s  ({} done, {} skipped, {} failed)",
+        "total",
+        started.elapsed().as_secs_f64(),
+        reports.len(),
+        skipped.len(),
+        failed.len()
+    );
+    if args.readme && failed.is_empty() {
         report::update_readme(
             &root.join("README.md"),
             &reports,
@@ -146,6 +257,18 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             &report::readme_meta_line(&meta),
         )?;
         println!("README.md benchmark table updated");
+    } else if args.readme {
+        println!("README.md NOT updated: {} scene(s) failed", failed.len());
+    }
+    if !failed.is_empty() {
+        let names: Vec<&str> = failed.iter().map(|f| f.name.as_str()).collect();
+        bail!(
+            "{} of {} scenes failed: {} (errors in {}/table.md)",
+            failed.len(),
+            selected.len(),
+            names.join(", "),
+            out.display()
+        );
     }
     Ok(())
 }
@@ -160,22 +283,18 @@ fn load_average() -> Option<f64> {
         .ok()
 }
 
-/// Runs `f`, printing the scene's progress to stderr every 30 s (for output without a
-/// terminal, where the progress bar is hidden).
+/// Runs `f`, printing what the scene is doing to stderr every 20 s (for output without a
+/// terminal, where the progress bar is hidden): the bar's message (what a unit of work is,
+/// "edge", "step", or a setup phase) and its position, "edge 3,200 of 10,000".
 fn with_heartbeat<T>(name: &str, bar: &ProgressBar, f: impl FnOnce() -> T) -> T {
     let (done, wait) = mpsc::channel::<()>();
     let (bar2, name2) = (bar.clone(), name.to_string());
     let t0 = Instant::now();
     let ticker = std::thread::spawn(move || {
-        while wait.recv_timeout(Duration::from_secs(30)) == Err(mpsc::RecvTimeoutError::Timeout) {
-            let len = bar2.length().unwrap_or(0);
-            let progress = if len > 0 {
-                format!("{}/{len}", bar2.position())
-            } else {
-                "running".to_string()
-            };
+        while wait.recv_timeout(Duration::from_secs(20)) == Err(mpsc::RecvTimeoutError::Timeout) {
             eprintln!(
-                "  {name2}: {progress} ({:.0} s)",
+                "  {name2}: {} ({:.0} s)",
+                progress_line(&bar2.message(), bar2.position(), bar2.length().unwrap_or(0)),
                 t0.elapsed().as_secs_f64()
             );
         }
@@ -183,6 +302,34 @@ fn with_heartbeat<T>(name: &str, bar: &ProgressBar, f: impl FnOnce() -> T) -> T 
     let out = f();
     let _ = done.send(());
     let _ = ticker.join();
+    out
+}
+
+/// "edge 3,200 of 10,000" from a bar's message, position and length ("step" when the scene
+/// set no message; the message alone while the length is unknown, e.g. during a setup).
+fn progress_line(message: &str, pos: u64, len: u64) -> String {
+    let unit = if message.is_empty() { "step" } else { message };
+    if len == 0 {
+        if message.is_empty() {
+            "setting up".into()
+        } else {
+            message.into()
+        }
+    } else {
+        format!("{unit} {} of {}", thousands(pos), thousands(len))
+    }
+}
+
+/// `10000` as `10,000`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
     out
 }
 
@@ -253,7 +400,18 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::civil_from_days;
+    use super::{civil_from_days, progress_line};
+
+    #[test]
+    fn heartbeat_lines_say_what_runs() {
+        assert_eq!(progress_line("edge", 3200, 10_000), "edge 3,200 of 10,000");
+        assert_eq!(progress_line("", 5, 17), "step 5 of 17");
+        assert_eq!(progress_line("", 0, 0), "setting up");
+        assert_eq!(
+            progress_line("finding free edges", 0, 0),
+            "finding free edges"
+        );
+    }
 
     #[test]
     fn civil_dates() {

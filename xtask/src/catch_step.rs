@@ -58,12 +58,11 @@ pub(crate) struct CatchStepArgs {
 }
 
 pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
-    let data = args
-        .data
-        .clone()
-        .unwrap_or_else(|| crate::workspace_root().join("../shared/data"));
+    let shared = crate::shared_dir(None).join("data");
+    let data = args.data.clone().unwrap_or_else(|| shared.clone());
     let cfg = SceneConfig {
         quick: args.quick,
+        robots: crate::robot_data::RobotSources::new(args.data.as_deref(), Some(&shared), true),
         data: Some(data),
     };
     let t = Instant::now();

@@ -19,6 +19,9 @@
 //!   `results.json` files (default `target/bench-report/results.json`; a later file's scene
 //!   replaces an earlier one's) without re-running scenes.
 //! - `cargo xtask plots --from FILE --out DIR`: renders a saved report's SVG plots again.
+//! - `cargo xtask robots [--force]`: installs the Panda, the PR2 and the other robots of the
+//!   `example-robot-data` package (PyPI) under `target/robot-data/` for the tests and the
+//!   bench, unless the shared data folder has them (`robot_data` says where robots come from).
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
@@ -30,6 +33,7 @@ mod la_step;
 mod pile;
 mod report;
 mod rng;
+mod robot_data;
 mod scenes;
 mod tidy;
 
@@ -75,6 +79,13 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Install the robots of the `example-robot-data` package (PyPI) for the tests and the
+    /// bench, unless the shared data folder has them (prints where each comes from).
+    Robots {
+        /// Install the package even when the shared data folder has the robots.
+        #[arg(long)]
+        force: bool,
+    },
     /// Check source conventions (module docs, no stubs).
     Tidy,
 }
@@ -90,7 +101,7 @@ fn main() -> Result<()> {
         Command::Readme { from } => {
             let root = workspace_root();
             let from = if from.is_empty() {
-                vec![root.join("target/bench-report/results.json")]
+                vec![target_dir().join("bench-report/results.json")]
             } else {
                 from
             };
@@ -107,8 +118,35 @@ fn main() -> Result<()> {
             println!("{n} plots written to {}", out.display());
             Ok(())
         }
+        Command::Robots { force } => robot_data::run_robots(force),
         Command::Tidy => tidy::run(&workspace_root()),
     }
+}
+
+/// The build output folder: `$CARGO_TARGET_DIR` when set, else `target/` in the workspace.
+/// The bench report and the registry robots go there.
+pub(crate) fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) => {
+            let d = PathBuf::from(d);
+            if d.is_absolute() {
+                d
+            } else {
+                workspace_root().join(d)
+            }
+        }
+        None => workspace_root().join("target"),
+    }
+}
+
+/// The shared checkout (real data and conformance cases): `arg` (`--shared`) when given,
+/// else `$CCD_SHARED_DIR`, else `../shared` beside the workspace.
+pub(crate) fn shared_dir(arg: Option<&std::path::Path>) -> PathBuf {
+    if let Some(d) = arg {
+        return d.to_path_buf();
+    }
+    std::env::var_os("CCD_SHARED_DIR")
+        .map_or_else(|| workspace_root().join("../shared"), PathBuf::from)
 }
 
 /// The workspace root (the parent of this crate's directory).

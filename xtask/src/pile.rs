@@ -48,11 +48,10 @@ pub(crate) struct PileArgs {
 }
 
 pub(crate) fn run(args: &PileArgs) -> Result<()> {
-    let data = args
-        .data
-        .clone()
-        .unwrap_or_else(|| crate::workspace_root().join("../shared/data"));
-    let (shapes, note) = library(Some(&data), !args.meshes_only)?;
+    let shared = crate::shared_dir(None).join("data");
+    let data = args.data.clone().unwrap_or_else(|| shared.clone());
+    let robots = crate::robot_data::RobotSources::new(args.data.as_deref(), Some(&shared), true);
+    let (shapes, note) = library(Some(&data), &robots, !args.meshes_only)?;
     println!("{note}");
     let mut opts = StepOptions::default()
         .with_mode(Mode::All)

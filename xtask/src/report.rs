@@ -39,6 +39,15 @@ pub(crate) struct Skipped {
     pub(crate) reason: String,
 }
 
+/// A scene that started and failed, with its error (the other scenes still run).
+#[derive(Serialize, Deserialize, Clone)]
+pub(crate) struct Failed {
+    pub(crate) name: String,
+    pub(crate) error: String,
+    /// Seconds the scene ran before it failed.
+    pub(crate) seconds: f64,
+}
+
 /// What a scene measured, in the paper's own columns.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct SceneReport {
@@ -111,25 +120,43 @@ impl SceneReport {
     }
 }
 
-/// Writes `results.json`, `table.md` and the plots into `out`; skipped scenes are listed in
-/// both with their reason.
+/// Writes `results.json`, `table.md` and the plots into `out`; skipped and failed scenes are
+/// listed in both with their reason or error. A plot that cannot be drawn does not stop the
+/// others: its error is returned in the list (empty when every plot was written).
 pub(crate) fn write_all(
     out: &Path,
     reports: &[SceneReport],
     skipped: &[Skipped],
+    failed: &[Failed],
     meta: serde_json::Value,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let json = serde_json::json!({ "meta": meta, "scenes": reports, "skipped": skipped });
+    let json = serde_json::json!({
+        "meta": meta, "scenes": reports, "skipped": skipped, "failed": failed,
+    });
     fs::write(
         out.join("results.json"),
         serde_json::to_string_pretty(&json)?,
     )?;
-    let mut md: String = reports
-        .iter()
-        .map(SceneReport::to_markdown)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let mut md = String::new();
+    if !failed.is_empty() {
+        md.push_str("#### Failed scenes\n\n");
+        for f in failed {
+            let _ = writeln!(
+                md,
+                "- {}: FAILED after {:.1} s: {}",
+                f.name, f.seconds, f.error
+            );
+        }
+        md.push('\n');
+    }
+    md.push_str(
+        &reports
+            .iter()
+            .map(SceneReport::to_markdown)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
     if !skipped.is_empty() {
         md.push_str("\n#### Skipped scenes\n\n");
         for s in skipped {
@@ -137,12 +164,15 @@ pub(crate) fn write_all(
         }
     }
     fs::write(out.join("table.md"), &md)?;
+    let mut plot_errors = Vec::new();
     for r in reports {
         for p in &r.plots {
-            plot_svg(&out.join(&p.file), p)?;
+            if let Err(e) = plot_svg(&out.join(&p.file), p) {
+                plot_errors.push(format!("{}: plot {}: {e:#}", r.name, p.file));
+            }
         }
     }
-    Ok(())
+    Ok(plot_errors)
 }
 
 /// The first line of the README benchmark section: what ran, when, where, under which load.

@@ -13,18 +13,19 @@ use ccd_distance::{MeshDistanceOptions, mesh_distance};
 use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot, read_srdf_disabled_pairs};
 use ccd_kinematics::{ArticulatedMotion, Joint, LinkId};
 
-/// `$CCD_SHARED_DIR/data/robots/NAME`, else `../shared/data/robots/NAME` beside the
-/// repository. The tests are ignored when the folder is absent at build time (`build.rs`);
+/// The robot's folder: `$CCD_SHARED_DIR/data/robots/NAME` (else `../shared/data/robots/NAME`
+/// beside the repository), or the registry robots of `cargo xtask robots`, as `build.rs`
+/// chose (`CCD_ROBOT_<NAME>`). The tests are ignored when neither was there at build time;
 /// run anyway (`--include-ignored`) without it, they fail here.
 fn robot_dir(name: &str, urdf: &str) -> PathBuf {
-    let data = match std::env::var_os("CCD_SHARED_DIR") {
-        Some(shared) => PathBuf::from(shared).join("data"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let dir = data.join("robots").join(name);
+    let dir = PathBuf::from(match name {
+        "panda" => env!("CCD_ROBOT_PANDA"),
+        "pr2" => env!("CCD_ROBOT_PR2"),
+        other => panic!("no robot folder for {other}"),
+    });
     assert!(
         dir.join("urdf").join(urdf).is_file(),
-        "{name} tests: {} not found (set CCD_SHARED_DIR)",
+        "{name} tests: {} not found (set CCD_SHARED_DIR, or run `cargo xtask robots`)",
         dir.display()
     );
     dir
@@ -115,7 +116,7 @@ fn exact_distance(
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_loads_with_the_srdf_filter() {
     let dir = robot_dir("panda", "panda.urdf");
@@ -142,7 +143,7 @@ fn panda_loads_with_the_srdf_filter() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_self_collision_is_reported() {
     let dir = robot_dir("panda", "panda.urdf");
@@ -302,7 +303,7 @@ fn never_reports_disabled(
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_srdf_disabled_pairs_are_never_reported() {
     let dir = robot_dir("panda", "panda.urdf");
@@ -319,7 +320,7 @@ fn panda_srdf_disabled_pairs_are_never_reported() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "pr2",
-    ignore = "needs ../shared/data/robots/pr2 (absent at build time)"
+    ignore = "needs ../shared/data/robots/pr2 or `cargo xtask robots` (absent at build time)"
 )]
 fn pr2_loads_and_never_reports_disabled_pairs() {
     let dir = robot_dir("pr2", "pr2.urdf");
@@ -356,7 +357,7 @@ fn pr2_loads_and_never_reports_disabled_pairs() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_near_miss_edges_agree_with_and_without_temporal_culling() {
     const EDGES: [([f64; 7], [f64; 7]); 3] = [

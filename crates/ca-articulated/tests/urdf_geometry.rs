@@ -76,14 +76,11 @@ fn visual_and_collision_geometry_give_their_own_meshes_and_answers() {
 }
 
 fn pr2_dir() -> PathBuf {
-    let data = match std::env::var_os("CCD_SHARED_DIR") {
-        Some(shared) => PathBuf::from(shared).join("data"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let dir = data.join("robots").join("pr2");
+    // the shared checkout's robots/pr2, or the registry robots (build.rs chose)
+    let dir = PathBuf::from(env!("CCD_ROBOT_PR2"));
     assert!(
         dir.join("urdf").is_dir(),
-        "{} not found (set CCD_SHARED_DIR)",
+        "{} not found (set CCD_SHARED_DIR, or run `cargo xtask robots`)",
         dir.display()
     );
     dir
@@ -92,7 +89,7 @@ fn pr2_dir() -> PathBuf {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "pr2",
-    ignore = "needs ../shared/data/robots/pr2 (absent at build time)"
+    ignore = "needs ../shared/data/robots/pr2 or `cargo xtask robots` (absent at build time)"
 )]
 fn pr2_loads_with_visual_or_collision_meshes() {
     let dir = pr2_dir();

@@ -69,11 +69,16 @@ fn unc_frames_match_the_readme_table() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda-meshes",
-    ignore = "needs ../shared/data/robots/panda/meshes/collision (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda/meshes/collision or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_collision_stls() {
-    let shared = support::shared_data("Panda collision STLs");
-    let dir = shared.join("robots/panda/meshes/collision");
+    // the shared checkout's robots/panda, or the registry robots (build.rs chose)
+    let dir = std::path::PathBuf::from(env!("CCD_ROBOT_PANDA")).join("meshes/collision");
+    assert!(
+        dir.is_dir(),
+        "Panda collision STLs: {} not found",
+        dir.display()
+    );
     // (file, triangles) as counted from the binary headers; every one is a closed hull.
     let expected = [
         ("finger.stl", 32),
@@ -111,11 +116,11 @@ fn panda_collision_stls() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "pr2-meshes",
-    ignore = "needs ../shared/data/robots/pr2/meshes (absent at build time)"
+    ignore = "needs ../shared/data/robots/pr2/meshes or `cargo xtask robots` (absent at build time)"
 )]
 fn pr2_stls_starting_with_solid_are_binary() {
-    let shared = support::shared_data("PR2 STLs");
-    let root = shared.join("robots/pr2/meshes");
+    let root = std::path::PathBuf::from(env!("CCD_ROBOT_PR2")).join("meshes");
+    assert!(root.is_dir(), "PR2 STLs: {} not found", root.display());
     let mut files: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
         .filter_map(Result::ok)

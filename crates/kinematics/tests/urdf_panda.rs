@@ -10,20 +10,17 @@ use ccd_kinematics::glam::{DAffine3, DMat3, DVec3};
 use ccd_kinematics::urdf::{CollisionGeometry, UrdfOptions, UrdfRobot};
 use ccd_kinematics::{Joint, KinematicsError, Pose};
 
-/// `$CCD_SHARED_DIR/data/robots/panda`, else `../shared/data/robots/panda` beside the
-/// repository. The tests are ignored when it is absent at build time (`build.rs`); run
-/// anyway (`--include-ignored`) without it, they fail here.
+/// `$CCD_SHARED_DIR/data/robots/panda` (else `../shared/data/robots/panda` beside the
+/// repository), or the registry robots of `cargo xtask robots`, as `build.rs` chose. The
+/// tests are ignored when neither was there at build time; run anyway
+/// (`--include-ignored`) without it, they fail here.
 fn panda_dir() -> PathBuf {
-    let data = match std::env::var_os("CCD_SHARED_DIR") {
-        Some(shared) => PathBuf::from(shared).join("data"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let dir = data.join("robots/panda");
+    let dir = PathBuf::from(env!("CCD_ROBOT_PANDA"));
     // canonical, as the loader resolves mesh paths (confinement)
     let dir = dir.canonicalize().unwrap_or(dir);
     assert!(
         dir.join("urdf/panda.urdf").is_file(),
-        "Panda URDF tests: {} not found (set CCD_SHARED_DIR)",
+        "Panda URDF tests: {} not found (set CCD_SHARED_DIR, or run `cargo xtask robots`)",
         dir.join("urdf/panda.urdf").display()
     );
     dir
@@ -149,7 +146,7 @@ fn joint_vector(robot: &UrdfRobot, q: [f64; 7], fingers: [f64; 2]) -> Vec<f64> {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_links_joints_and_collision_meshes() {
     let dir = panda_dir();
@@ -218,7 +215,7 @@ fn panda_links_joints_and_collision_meshes() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_poses_match_the_joint_chain_by_hand() {
     let dir = panda_dir();
@@ -269,7 +266,7 @@ fn panda_poses_match_the_joint_chain_by_hand() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_srdf_disable_collisions() {
     let dir = panda_dir();
@@ -299,7 +296,7 @@ fn panda_srdf_disable_collisions() {
 #[test]
 #[cfg_attr(
     ccd_missing_data = "panda",
-    ignore = "needs ../shared/data/robots/panda (absent at build time)"
+    ignore = "needs ../shared/data/robots/panda or `cargo xtask robots` (absent at build time)"
 )]
 fn panda_joint_space_motion_turns_joint_one_the_long_way() {
     use ccd_kinematics::ArticulatedMotion;

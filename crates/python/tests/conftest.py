@@ -19,6 +19,22 @@ def shared_dir():
     return pathlib.Path(env) if env else REPO.parent / "shared"
 
 
+def robot_dir(name):
+    """A robot's folder (`urdf/`, `srdf/`, `meshes/`): the shared data folder's
+    `data/robots/NAME`, else the registry robots `cargo xtask robots` installs
+    ($CCD_ROBOT_DATA, else $CARGO_TARGET_DIR/robot-data, else target/robot-data)."""
+    shared = shared_dir() / "data" / "robots" / name
+    if shared.is_dir():
+        return shared
+    if os.environ.get("CCD_ROBOT_DATA"):
+        data = pathlib.Path(os.environ["CCD_ROBOT_DATA"])
+    elif os.environ.get("CARGO_TARGET_DIR"):
+        data = REPO / os.environ["CARGO_TARGET_DIR"] / "robot-data"
+    else:
+        data = REPO / "target" / "robot-data"
+    return data / "robots" / name
+
+
 TETRA_V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
 TETRA_F = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ccd
-from conftest import cube, shared_dir
+from conftest import cube, robot_dir
 
 ARM_URDF = """<robot name="arm">
   <link name="base"><collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
@@ -113,12 +113,12 @@ def test_bad_input(arm, post, tmp_path):
         ccd.Robot.load(tmp_path / "mesh.urdf")
 
 
-PANDA = shared_dir() / "data" / "robots" / "panda"
+PANDA = robot_dir("panda")
 READY = [0.0, -math.pi / 4, 0.0, -3 * math.pi / 4, 0.0, math.pi / 2, math.pi / 4]
 FOLDED = [0.9597538034, -1.6311082632, -1.4391236776, -2.928121278, -1.3434548316, 1.96276413, -2.5193819826]
 
 
-@pytest.mark.skipif(not (PANDA / "urdf" / "panda.urdf").is_file(), reason="needs ../shared/data/robots/panda")
+@pytest.mark.skipif(not (PANDA / "urdf" / "panda.urdf").is_file(), reason="needs ../shared/data/robots/panda or `cargo xtask robots`")
 def test_panda_from_urdf_and_srdf():
     robot = ccd.Robot.load(
         PANDA / "urdf" / "panda.urdf",

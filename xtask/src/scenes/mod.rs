@@ -16,6 +16,7 @@ pub(crate) mod unc_frames;
 use std::path::PathBuf;
 
 use crate::report::SceneReport;
+use crate::robot_data::RobotSources;
 
 /// Settings shared by all scenes.
 pub(crate) struct SceneConfig {
@@ -23,6 +24,8 @@ pub(crate) struct SceneConfig {
     pub(crate) quick: bool,
     /// Folder of real inputs (`--data`), when given or present by default.
     pub(crate) data: Option<PathBuf>,
+    /// Where real robots are read from (`--data`, the shared folder, the registry package).
+    pub(crate) robots: RobotSources,
 }
 
 /// A scene: name, paper anchor, and how to run it.

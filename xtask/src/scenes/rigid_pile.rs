@@ -30,6 +30,7 @@ use serde_json::json;
 
 use crate::report::{Plot, SceneReport, Series};
 use crate::rng::SceneRng;
+use crate::robot_data::RobotSources;
 use crate::scenes::{SceneConfig, median};
 
 /// Gravity, in units per step² (bodies have radius 0.5).
@@ -142,7 +143,11 @@ fn scaled_cuboid(h: DVec3, radius: f64) -> Result<ccd_ca_rigid::Shape> {
 /// analytic cuboids and balls, capsules and cylinders join (the scene's mix); without, the
 /// boxes and plates are convex meshes and there are no analytic shapes (the library before
 /// the world took analytic shapes, kept for comparisons: `cargo xtask pile --meshes-only`).
-pub(crate) fn library(data: Option<&Path>, analytic_shapes: bool) -> Result<(Vec<Shape>, String)> {
+pub(crate) fn library(
+    data: Option<&Path>,
+    robots: &RobotSources,
+    analytic_shapes: bool,
+) -> Result<(Vec<Shape>, String)> {
     let mut shapes = Vec::new();
     let mut add = |name: String, c: Collider| {
         let tris = c
@@ -186,30 +191,31 @@ pub(crate) fn library(data: Option<&Path>, analytic_shapes: bool) -> Result<(Vec
             add("armadillo".into(), mesh_collider(largest_piece(&m)?)?);
             real.push("armadillo".to_string());
         }
-        let links = [
-            (
-                "pr2 upper_arm",
-                "robots/pr2/meshes/upper_arm_v0/upper_arm.stl",
-            ),
-            ("pr2 forearm", "robots/pr2/meshes/forearm_v0/forearm.stl"),
-            (
-                "pr2 gripper_palm",
-                "robots/pr2/meshes/gripper_v0/gripper_palm.stl",
-            ),
-            ("pr2 head_tilt", "robots/pr2/meshes/head_v0/head_tilt.stl"),
-            ("panda link1", "robots/panda/meshes/collision/link1.stl"),
-            ("panda link4", "robots/panda/meshes/collision/link4.stl"),
-            ("panda hand", "robots/panda/meshes/collision/hand.stl"),
-            ("panda finger", "robots/panda/meshes/collision/finger.stl"),
-        ];
-        for (name, rel) in links {
-            let p = dir.join(rel);
-            if p.is_file() {
-                let m = ccd_geometry::io::read_mesh(&p)
-                    .with_context(|| format!("reading {}", p.display()))?;
-                add(name.into(), mesh_collider(m)?);
-                real.push(name.to_string());
-            }
+    }
+    let links = [
+        ("pr2", "pr2 upper_arm", "meshes/upper_arm_v0/upper_arm.stl"),
+        ("pr2", "pr2 forearm", "meshes/forearm_v0/forearm.stl"),
+        (
+            "pr2",
+            "pr2 gripper_palm",
+            "meshes/gripper_v0/gripper_palm.stl",
+        ),
+        ("pr2", "pr2 head_tilt", "meshes/head_v0/head_tilt.stl"),
+        ("panda", "panda link1", "meshes/collision/link1.stl"),
+        ("panda", "panda link4", "meshes/collision/link4.stl"),
+        ("panda", "panda hand", "meshes/collision/hand.stl"),
+        ("panda", "panda finger", "meshes/collision/finger.stl"),
+    ];
+    let robot_dirs = [("pr2", robots.all("pr2")), ("panda", robots.all("panda"))];
+    for (robot, name, rel) in links {
+        let Some(dirs) = robot_dirs.iter().find(|(r, _)| *r == robot).map(|(_, d)| d) else {
+            continue;
+        };
+        if let Some(p) = dirs.iter().map(|d| d.path.join(rel)).find(|p| p.is_file()) {
+            let m = ccd_geometry::io::read_mesh(&p)
+                .with_context(|| format!("reading {}", p.display()))?;
+            add(name.into(), mesh_collider(m)?);
+            real.push(name.to_string());
         }
     }
     let procedural = if analytic_shapes {
@@ -218,7 +224,7 @@ pub(crate) fn library(data: Option<&Path>, analytic_shapes: bool) -> Result<(Vec
         "procedural tori and convex-mesh boxes and plates"
     };
     let note = if real.is_empty() {
-        format!("procedural shapes only ({procedural}): ../shared/data not found")
+        format!("procedural shapes only ({procedural}): no data folder or robot package found")
     } else {
         format!("real meshes ({}) and {procedural}", real.join(", "))
     };
@@ -558,7 +564,7 @@ fn warm_up(pool: Option<&rayon::ThreadPool>, ms: f64) {
 }
 
 pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
-    let (shapes, note) = library(cfg.data.as_deref(), true)?;
+    let (shapes, note) = library(cfg.data.as_deref(), &cfg.robots, true)?;
     let (n, steps) = if cfg.quick { (300, 60) } else { (1000, 200) };
     let scaling: &[usize] = if cfg.quick {
         &[100, 300]
@@ -780,7 +786,7 @@ mod tests {
 
     #[test]
     fn procedural_pile_runs_and_runs_agree() {
-        let (shapes, note) = library(None, true).unwrap();
+        let (shapes, note) = library(None, &crate::robot_data::RobotSources::none(), true).unwrap();
         assert!(note.contains("procedural shapes only"));
         let base = StepOptions::default().with_mode(Mode::All);
         let a = simulate(&shapes, 27, 40, base, None).unwrap();

@@ -3,9 +3,9 @@
 //! random joint-space edges inside the joint limits; procedural arms standing in for the
 //! robots when the data folder is absent.
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
+use ccd_ca_articulated::ArticulatedBody;
+use ccd_distance::mesh_overlap;
 use ccd_geometry::TriMesh;
 use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot, read_srdf_disabled_pairs};
 use ccd_kinematics::{ArticulatedModel, Joint, Limits, LinkId, LinkSpec};
@@ -13,6 +13,7 @@ use glam::{DAffine3, DQuat, DVec3};
 
 use super::meshes::{MeshBuilder, limb};
 use crate::rng::SceneRng;
+use crate::robot_data::{RobotDir, RobotSources};
 
 /// A robot ready for a scene: kinematics, a collision mesh per link, the SRDF pairs, and
 /// which joint values move.
@@ -93,13 +94,14 @@ fn rest_of(model: &ArticulatedModel) -> Vec<f64> {
 }
 
 fn load_urdf(
-    dir: &Path,
+    robot_dir: &RobotDir,
     package: &str,
     urdf: &str,
     srdf: &str,
     moving: &[&str],
     fixed: &[(&str, f64)],
 ) -> Result<Robot> {
+    let dir = robot_dir.path.as_path();
     let opts = UrdfOptions::default().with_package(package, dir);
     let path = dir.join("urdf").join(urdf);
     let robot = UrdfRobot::from_file(&path, &opts)
@@ -137,14 +139,39 @@ fn load_urdf(
         disabled,
         moving,
         rest,
-        source: format!("{} + {}", path.display(), srdf),
+        source: format!("real data: {urdf} + {srdf} from {}", robot_dir.origin),
     })
 }
 
+/// The first robot of `sources` that loads with `load`, or `None` (each source that exists
+/// but does not load is reported in one line).
+fn first_real(
+    sources: &RobotSources,
+    name: &str,
+    load: impl Fn(&RobotDir) -> Result<Robot>,
+) -> Option<Robot> {
+    let try_load = |dir: &RobotDir| match load(dir) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            eprintln!(
+                "robots: {name} from {} ({}) does not load: {e:#}; trying the next source",
+                dir.origin,
+                dir.path.display()
+            );
+            None
+        }
+    };
+    sources
+        .candidates(name)
+        .iter()
+        .find_map(try_load)
+        .or_else(|| sources.registry(name).as_ref().and_then(try_load))
+}
+
 /// The PR2 with both 7-dof arms moving (torso lifted 0.1 m), or a procedural two-arm
-/// stand-in when `data/robots/pr2` is absent.
-pub(crate) fn pr2(data: Option<&Path>) -> Result<Robot> {
-    if let Some(dir) = data.map(|d| d.join("robots/pr2")).filter(|d| d.is_dir()) {
+/// stand-in when no source has it.
+pub(crate) fn pr2(sources: &RobotSources) -> Result<Robot> {
+    let real = first_real(sources, "pr2", |dir| {
         let arm = |s: &str| {
             [
                 "shoulder_pan",
@@ -159,14 +186,17 @@ pub(crate) fn pr2(data: Option<&Path>) -> Result<Robot> {
         };
         let names: Vec<String> = arm("r").into_iter().chain(arm("l")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        return load_urdf(
-            &dir,
+        load_urdf(
+            dir,
             "example-robot-data/robots/pr2_description",
             "pr2.urdf",
             "pr2.srdf",
             &refs,
             &[("torso_lift_joint", 0.1)],
-        );
+        )
+    });
+    if let Some(r) = real {
+        return Ok(r);
     }
     let mut specs = vec![LinkSpec {
         name: "torso".into(),
@@ -175,32 +205,42 @@ pub(crate) fn pr2(data: Option<&Path>) -> Result<Robot> {
         offset: DAffine3::IDENTITY,
     }];
     let mut meshes = vec![Some(torso_mesh()?)];
-    for (side, y) in [("r", -0.19), ("l", 0.19)] {
+    // shoulders clear of the torso (|y| ≤ 0.14), pans turning mostly outwards and lifts
+    // mostly downwards, as the PR2's (r: −2.29…0.71, lift −0.52…1.40 rad)
+    for (side, y, pan) in [("r", -0.26, (-2.1, 0.7)), ("l", 0.26, (-0.7, 2.1))] {
         let (s, m) = arm_chain(
             side,
             "torso",
             DAffine3::from_translation(DVec3::new(0.0, y, 1.0)),
+            [pan, (-0.5, 1.4)],
         )?;
         specs.extend(s);
         meshes.extend(m);
     }
-    stand_in(specs, meshes, "procedural two-arm torso (PR2 data absent)")
+    stand_in(
+        specs,
+        meshes,
+        "procedural two-arm torso stand-in (no PR2 data)",
+    )
 }
 
 /// The Panda with its 7 arm joints moving (fingers at 0.02), or a procedural 7-dof arm when
-/// `data/robots/panda` is absent.
-pub(crate) fn panda(data: Option<&Path>) -> Result<Robot> {
-    if let Some(dir) = data.map(|d| d.join("robots/panda")).filter(|d| d.is_dir()) {
+/// no source has it.
+pub(crate) fn panda(sources: &RobotSources) -> Result<Robot> {
+    let real = first_real(sources, "panda", |dir| {
         let names: Vec<String> = (1..=7).map(|i| format!("panda_joint{i}")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        return load_urdf(
-            &dir,
+        load_urdf(
+            dir,
             "example-robot-data/robots/panda_description",
             "panda.urdf",
             "panda.srdf",
             &refs,
             &[("panda_finger_joint1", 0.02), ("panda_finger_joint2", 0.02)],
-        );
+        )
+    });
+    if let Some(r) = real {
+        return Ok(r);
     }
     let mut b = MeshBuilder::new();
     b.cylinder(DVec3::ZERO, DVec3::new(0.0, 0.0, 0.2), 0.09, 32);
@@ -215,10 +255,15 @@ pub(crate) fn panda(data: Option<&Path>) -> Result<Robot> {
         "arm",
         "base",
         DAffine3::from_translation(DVec3::new(0.0, 0.0, 0.2)),
+        [(-2.0, 2.0), (-1.4, 1.4)],
     )?;
     specs.extend(s);
     meshes.extend(m);
-    stand_in(specs, meshes, "procedural 7-dof arm (Panda data absent)")
+    stand_in(
+        specs,
+        meshes,
+        "procedural 7-dof arm stand-in (no Panda data)",
+    )
 }
 
 fn stand_in(specs: Vec<LinkSpec>, meshes: Vec<Option<TriMesh>>, source: &str) -> Result<Robot> {
@@ -243,14 +288,76 @@ fn stand_in(specs: Vec<LinkSpec>, meshes: Vec<Option<TriMesh>>, source: &str) ->
         })
         .collect();
     let rest = rest_of(&model);
-    Ok(Robot {
+    let mut robot = Robot {
         model,
         meshes,
         disabled: Vec::new(),
         moving,
         rest,
         source: source.into(),
-    })
+    };
+    robot.disabled = srdf_rule_filter(&robot, FILTER_SAMPLES, 0x5eed)?;
+    Ok(robot)
+}
+
+/// Random configurations [`srdf_rule_filter`] samples.
+const FILTER_SAMPLES: usize = 200;
+
+/// The self-collision filter of a stand-in, built by the rules that produced the real robots'
+/// SRDF files (MoveIt's setup assistant): a pair is disabled when it is **adjacent** (joined by
+/// a joint, links without geometry skipped: parent–child adjacency itself is built into
+/// [`ArticulatedBody`]) or **always in collision** (touching within the query tolerance at
+/// every one of `samples` seeded random configurations: the zero-length knuckles' neighbours,
+/// say, which touch whatever the joint does). The setup assistant's other rules ("never in
+/// collision" over its samples, "default": touching at the zero pose) are not applied: they
+/// would hide contacts a query must find.
+fn srdf_rule_filter(robot: &Robot, samples: usize, seed: u64) -> Result<Vec<(LinkId, LinkId)>> {
+    let body = ArticulatedBody::from_meshes(robot.model.clone(), robot.meshes.clone())?;
+    let model = body.model();
+    let has_mesh = |l: LinkId| body.link_shape(l).is_some();
+    // the nearest ancestor with geometry
+    let parent_with_geometry = |l: LinkId| {
+        let mut p = model.links()[l.index()].parent;
+        while let Some(x) = p {
+            if has_mesh(x) {
+                return Some(x);
+            }
+            p = model.links()[x.index()].parent;
+        }
+        None
+    };
+    let pairs: Vec<(LinkId, LinkId)> = body.self_pairs().collect();
+    let mut disabled: Vec<(LinkId, LinkId)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(a, b)| parent_with_geometry(a) == Some(b) || parent_with_geometry(b) == Some(a))
+        .collect();
+    let eps = ccd_ca_articulated::QueryOptions::default().tolerance;
+    let mut always: Vec<(LinkId, LinkId)> = pairs
+        .iter()
+        .copied()
+        .filter(|p| !disabled.contains(p))
+        .collect();
+    let mesh = |l: LinkId| body.link_shape(l).map(|s| s.body().mesh_bvh());
+    let mut rng = SceneRng::new(seed);
+    for _ in 0..samples {
+        if always.is_empty() {
+            break;
+        }
+        let q = robot.random_config(&mut rng);
+        let w = model.pose_from_joints(&q)?.world_transforms(model)?;
+        let mut still = Vec::with_capacity(always.len());
+        for &(a, b) in &always {
+            if let (Some(ma), Some(mb)) = (mesh(a), mesh(b))
+                && mesh_overlap(ma, &w[a.index()], mb, &w[b.index()], eps)?.is_some()
+            {
+                still.push((a, b));
+            }
+        }
+        always = still;
+    }
+    disabled.extend(always);
+    Ok(disabled)
 }
 
 fn torso_mesh() -> Result<TriMesh> {
@@ -277,22 +384,19 @@ fn arm_chain(
     prefix: &str,
     parent: &str,
     mount: DAffine3,
+    shoulder: [(f64, f64); 2],
 ) -> Result<(Vec<LinkSpec>, Vec<Option<TriMesh>>)> {
-    let lim = |a: f64| {
-        Some(Limits {
-            lower: -a,
-            upper: a,
-        })
-    };
-    // (axis, limit, offset to the next joint along x, radius)
+    let lim = |(lower, upper): (f64, f64)| Some(Limits { lower, upper });
+    // (axis, limits, offset to the next joint along x, radius); the shoulder's pan and lift
+    // limits are the caller's (a PR2 arm does not swing into its torso)
     let joints = [
-        (DVec3::Z, 2.0, 0.0, 0.07),
-        (DVec3::Y, 1.4, 0.1, 0.065),
-        (DVec3::X, 2.8, 0.3, 0.055),
-        (DVec3::Y, 2.0, 0.0, 0.05),
-        (DVec3::X, 2.8, 0.3, 0.045),
-        (DVec3::Y, 1.8, 0.0, 0.04),
-        (DVec3::X, 2.8, 0.12, 0.035),
+        (DVec3::Z, shoulder[0], 0.0, 0.07),
+        (DVec3::Y, shoulder[1], 0.1, 0.065),
+        (DVec3::X, (-2.8, 2.8), 0.3, 0.055),
+        (DVec3::Y, (-2.0, 2.0), 0.0, 0.05),
+        (DVec3::X, (-2.8, 2.8), 0.3, 0.045),
+        (DVec3::Y, (-1.8, 1.8), 0.0, 0.04),
+        (DVec3::X, (-2.8, 2.8), 0.12, 0.035),
     ];
     let mut specs = Vec::new();
     let mut meshes = Vec::new();
@@ -558,7 +662,9 @@ mod tests {
 
     #[test]
     fn stand_ins_have_moving_joints_inside_limits_and_scenes_have_their_sizes() {
-        let (p, a) = (pr2(None).unwrap(), panda(None).unwrap());
+        let none = RobotSources::none();
+        let (p, a) = (pr2(&none).unwrap(), panda(&none).unwrap());
+        assert!(p.source.contains("stand-in") && a.source.contains("stand-in"));
         assert_eq!((p.moving.len(), a.moving.len()), (14, 7));
         let mut rng = SceneRng::new(1);
         let q = p.random_config(&mut rng);
@@ -570,12 +676,74 @@ mod tests {
         let s = shelf(1).unwrap().triangle_count();
         assert!((5_000..40_000).contains(&s), "{s}");
     }
+
+    /// The share of seeded random configurations of `robot` free of self-collision.
+    fn self_free_share(robot: &Robot, n: usize) -> f64 {
+        let mut body =
+            ArticulatedBody::from_meshes(robot.model.clone(), robot.meshes.clone()).unwrap();
+        body.disable_pairs(robot.disabled.iter().copied()).unwrap();
+        let empty = ccd_bvh::MeshBvh::<ccd_bvh::Rss>::new(
+            TriMesh::new(
+                vec![
+                    DVec3::splat(50.0),
+                    DVec3::new(51.0, 50.0, 50.0),
+                    DVec3::new(50.0, 51.0, 50.0),
+                ],
+                vec![[0, 1, 2]],
+            )
+            .unwrap(),
+            &ccd_bvh::BvhOptions::default(),
+        )
+        .unwrap();
+        let check = super::super::discrete::Discrete::new(&body, &empty, 1e-3);
+        let mut rng = SceneRng::new(3);
+        let free = (0..n)
+            .filter(|_| !check.collides(&robot.random_config(&mut rng)).unwrap())
+            .count();
+        free as f64 / n as f64
+    }
+
+    #[test]
+    fn stand_in_filters_drop_the_always_touching_pairs_and_keep_the_others() {
+        let none = RobotSources::none();
+        for robot in [panda(&none).unwrap(), pr2(&none).unwrap()] {
+            // the knuckles' neighbours touch at every configuration: filtered ...
+            assert!(!robot.disabled.is_empty(), "{}", robot.source);
+            // ... and a self-collision check still has pairs to test
+            let body =
+                ArticulatedBody::from_meshes(robot.model.clone(), robot.meshes.clone()).unwrap();
+            let all = body.self_pairs().count();
+            assert!(
+                robot.disabled.len() < all,
+                "{} of {all}",
+                robot.disabled.len()
+            );
+            // a robot a planner can use: many configurations free of self-collision
+            let share = self_free_share(&robot, 200);
+            assert!(share > 0.2, "{}: {share}", robot.source);
+        }
+        // without the filter the stand-in arm touches itself everywhere (the bug it fixes)
+        let mut bare = panda(&none).unwrap();
+        bare.disabled.clear();
+        assert!(self_free_share(&bare, 50) < 0.05);
+    }
+
+    #[test]
+    fn a_broken_urdf_falls_back_to_the_next_source() {
+        let tmp = std::env::temp_dir().join(format!("ccd-broken-robot-{}", std::process::id()));
+        let dir = tmp.join("robots/panda");
+        std::fs::create_dir_all(dir.join("urdf")).unwrap();
+        std::fs::create_dir_all(dir.join("srdf")).unwrap();
+        std::fs::write(dir.join("urdf/panda.urdf"), "<robot name=\"broken\"><link").unwrap();
+        let sources = RobotSources::new(Some(&tmp), None, false);
+        let a = panda(&sources).unwrap();
+        assert!(a.source.contains("stand-in"), "{}", a.source);
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
 }
 
 #[cfg(test)]
 mod real_data {
-    use super::*;
-
     fn data() -> Option<std::path::PathBuf> {
         let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
         if d.is_dir() {
@@ -583,24 +751,6 @@ mod real_data {
         } else {
             println!("skipped: {} absent", d.display());
             None
-        }
-    }
-
-    #[test]
-    fn pr2_and_panda_load_with_their_srdf_filters() {
-        let Some(d) = data() else { return };
-        let p = pr2(Some(&d)).unwrap();
-        assert!(p.source.contains("pr2.urdf"));
-        assert_eq!(p.moving.len(), 14);
-        assert!(!p.disabled.is_empty());
-        assert!(p.triangles() > 1000, "{}", p.triangles());
-        let a = panda(Some(&d)).unwrap();
-        assert_eq!(a.moving.len(), 7);
-        assert!(!a.disabled.is_empty());
-        let mut rng = SceneRng::new(2);
-        for _ in 0..20 {
-            assert!(a.model.pose_from_joints(&a.random_config(&mut rng)).is_ok());
-            assert!(p.model.pose_from_joints(&p.random_config(&mut rng)).is_ok());
         }
     }
 

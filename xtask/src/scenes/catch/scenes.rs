@@ -114,7 +114,7 @@ pub(crate) fn setup(name: &str, cfg: &SceneConfig) -> Result<Setup> {
         "four-trains" => four_trains_setup(cfg),
         "falling-train" => falling_train_setup(cfg),
         "pr2" => pr2_setup(cfg),
-        "panda-planner" => Ok(panda_planner_setup(cfg)?.0),
+        "panda-planner" => Ok(panda_planner_setup(cfg, &indicatif::ProgressBar::hidden())?.0),
         other => bail!(
             "unknown CATCH scene {other:?} (walking-mannequin, exercise, four-trains, falling-train, pr2, panda-planner)"
         ),
@@ -476,7 +476,7 @@ fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
 }
 
 fn pr2_setup(cfg: &SceneConfig) -> Result<Setup> {
-    let robot = pr2(cfg.data.as_deref())?;
+    let robot = pr2(&cfg.robots)?;
     let env = kitchen(22, 30)?;
     let env_tris = env.triangle_count();
     let body = robot_body(&robot)?;
@@ -516,6 +516,7 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
         description,
         ..
     } = pr2_setup(cfg)?;
+    bar.set_message("edge (3 variants)");
     let runs = run_all(&scene, &motions, Mode::Toc, bar)?;
     let d = &runs[0].1[0];
     let targets = [Target::at_most("T_a", d.table1()[0], 0.5, "ms")];
@@ -535,40 +536,68 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
     ))
 }
 
-fn panda_planner_setup(cfg: &SceneConfig) -> Result<(Setup, Arc<MeshBvh<Rss>>)> {
-    let robot = panda(cfg.data.as_deref())?;
+/// `n` planner edges from seeded random collision-free configurations to collision-free
+/// configurations at most 0.7 rad per joint away. Stops with an error, within seconds, when
+/// the robot has too few free configurations: after [`PROBE_TRIES`] start configurations
+/// with no edge, or after `EDGE_TRIES_PER_EDGE × n` in all.
+fn free_edges(
+    robot: &Robot,
+    body: &ArticulatedBody,
+    env: &MeshBvh<Rss>,
+    n: usize,
+    eps: f64,
+    bar: &indicatif::ProgressBar,
+) -> Result<Vec<(Vec<f64>, Vec<f64>)>> {
+    /// Start configurations tried before giving up when none has given an edge.
+    const PROBE_TRIES: usize = 2_000;
+    /// Start configurations tried per edge wanted, in all.
+    const EDGE_TRIES_PER_EDGE: usize = 50;
+    let check = Discrete::new(body, env, eps);
+    let mut rng = SceneRng::new(77);
+    let mut out = Vec::with_capacity(n);
+    let mut tries = 0usize;
+    bar.set_message("free edge found");
+    bar.set_length(n as u64);
+    while out.len() < n {
+        tries += 1;
+        if (out.is_empty() && tries > PROBE_TRIES) || tries > EDGE_TRIES_PER_EDGE * n + PROBE_TRIES
+        {
+            bail!(
+                "panda-planner: too few collision-free configurations of {} ({} edges of {n} in {} start configurations): its self-collision filter or its scene is broken",
+                robot.source,
+                out.len(),
+                tries - 1
+            );
+        }
+        let q0 = robot.random_config(&mut rng);
+        if check.collides(&q0)? {
+            continue;
+        }
+        for _ in 0..100 {
+            let q1 = robot.nearby_config(&q0, 0.7, &mut rng);
+            if !check.collides(&q1)? {
+                out.push((q0, q1));
+                bar.inc(1);
+                break;
+            }
+        }
+    }
+    bar.set_position(0);
+    bar.set_message("edge");
+    Ok(out)
+}
+
+fn panda_planner_setup(
+    cfg: &SceneConfig,
+    bar: &indicatif::ProgressBar,
+) -> Result<(Setup, Arc<MeshBvh<Rss>>)> {
+    let robot = panda(&cfg.robots)?;
     let env = env_bvh(shelf(7)?)?;
     let env_tris = env.mesh().triangle_count();
     let body = robot_body(&robot)?;
     let n = if cfg.quick { 60 } else { 10_000 };
     let eps = ccd_ca_articulated::QueryOptions::default().tolerance;
-    let mut rng = SceneRng::new(77);
-    let edges: Vec<(Vec<f64>, Vec<f64>)> = {
-        let check = Discrete::new(&body, &env, eps);
-        let mut out = Vec::with_capacity(n);
-        let mut attempts = 0usize;
-        while out.len() < n {
-            attempts += 1;
-            if attempts > 1000 * n {
-                bail!(
-                    "panda-planner: too few collision-free configurations ({} edges in {attempts} tries)",
-                    out.len()
-                );
-            }
-            let q0 = robot.random_config(&mut rng);
-            if check.collides(&q0)? {
-                continue;
-            }
-            for _ in 0..100 {
-                let q1 = robot.nearby_config(&q0, 0.7, &mut rng);
-                if !check.collides(&q1)? {
-                    out.push((q0, q1));
-                    break;
-                }
-            }
-        }
-        out
-    };
+    let edges = free_edges(&robot, &body, &env, n, eps, bar)?;
     let mut scene = Scene::new();
     scene.add_articulated(body);
     scene.set_environment(Arc::clone(&env));
@@ -603,10 +632,11 @@ pub(crate) fn panda_planner(
             ..
         },
         env,
-    ) = panda_planner_setup(cfg)?;
+    ) = panda_planner_setup(cfg, bar)?;
     let Some((_, Motion::Edges(edges))) = motions.first() else {
         bail!("panda-planner: the setup gives one list of edges");
     };
+    bar.set_message("edge (3 variants)");
     let runs = run_all(&scene, &motions, Mode::Boolean, bar)?;
     let d = &runs[0].1[0];
     let body = &scene.bodies()[0];
@@ -629,7 +659,11 @@ pub(crate) fn panda_planner(
             stats: Vec::new(),
         };
         let mut poses = 0usize;
+        bar.set_message(format!("{label}: edge"));
+        bar.set_length(edges.len() as u64);
+        bar.set_position(0);
         for (q0, q1) in edges {
+            bar.inc(1);
             let watch = Stopwatch::start();
             let (hit, k) = check.edge(q0, q1, deg, len)?;
             let (cpu, wall) = watch.ms();
