@@ -21,7 +21,7 @@ pub(crate) struct Series {
     pub(crate) band: Option<(Vec<f64>, Vec<f64>)>,
 }
 
-/// A line plot written as SVG.
+/// A plot written as SVG: lines over a numeric `x`, or grouped bars over named categories.
 #[derive(Serialize, Deserialize, Clone)]
 pub(crate) struct Plot {
     pub(crate) file: String,
@@ -29,7 +29,21 @@ pub(crate) struct Plot {
     pub(crate) x_label: String,
     pub(crate) y_label: String,
     pub(crate) log_y: bool,
+    /// Targets drawn as dashed horizontal lines with their label (same unit as `y`).
+    #[serde(default)]
+    pub(crate) targets: Vec<TargetLine>,
+    /// Names of categorical workloads: when not empty, series `x` values are 1-based indices
+    /// into it and the plot draws labelled bars instead of lines.
+    #[serde(default)]
+    pub(crate) categories: Vec<String>,
     pub(crate) series: Vec<Series>,
+}
+
+/// A target drawn across a plot.
+#[derive(Serialize, Deserialize, Clone)]
+pub(crate) struct TargetLine {
+    pub(crate) label: String,
+    pub(crate) y: f64,
 }
 
 /// A scene that did not run, and why (e.g. its real data is absent).
@@ -607,6 +621,15 @@ fn tick_label(v: f64) -> String {
 /// Series with more points than this are drawn as thin lines without markers.
 const DENSE_SERIES: usize = 400;
 
+/// The powers of ten in `[lo, hi]`, as exponents.
+fn decades(lo: f64, hi: f64) -> Vec<i32> {
+    if !(lo > 0.0 && hi >= lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    (a..=b).collect()
+}
+
 fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
     // the legend gets its own column to the right of the chart, never over the data, as wide
     // as its longest label (about 7.5 px per character at 14 px)
@@ -614,13 +637,29 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
         .series
         .iter()
         .map(|s| s.name.chars().count())
+        .chain(p.targets.iter().map(|t| t.label.chars().count()))
         .chain(std::iter::once("lowest to highest repeat".len()))
         .max()
         .unwrap_or(0);
     let legend_width = u32::try_from(48 + longest * 15 / 2)
         .unwrap_or(600)
         .clamp(220, 600);
-    let root = SVGBackend::new(path, (640 + legend_width, 480)).into_drawing_area();
+    let categorical = !p.categories.is_empty();
+    // categorical labels are written under the axis, turned: room for the longest
+    let x_label_area = if categorical {
+        let longest_cat = p
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0);
+        u32::try_from(30 + longest_cat * 8)
+            .unwrap_or(320)
+            .clamp(40, 320)
+    } else {
+        40
+    };
+    let root = SVGBackend::new(path, (640 + legend_width, 440 + x_label_area)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let (chart_area, legend_area) = root.split_horizontally(640);
     let xs = p.series.iter().flat_map(|s| s.x.iter().copied());
@@ -631,6 +670,7 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
             let band = s.band.iter().flat_map(|(lo, hi)| lo.iter().chain(hi));
             s.y.iter().chain(band).copied()
         })
+        .chain(p.targets.iter().map(|t| t.y))
         .filter(|y| y.is_finite() && (*y > 0.0 || !p.log_y));
     let (mut x0, mut x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
@@ -641,8 +681,10 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
     if !(x0.is_finite() && y0.is_finite()) {
         return Ok(());
     }
-    // a single x (e.g. one step in quick mode): centre it in a unit-wide range
-    if x1 - x0 < 1e-12 * x0.abs().max(1.0) {
+    if categorical {
+        (x0, x1) = (0.5, p.categories.len() as f64 + 0.5);
+    } else if x1 - x0 < 1e-12 * x0.abs().max(1.0) {
+        // a single x (e.g. one step in quick mode): centre it in a unit-wide range
         (x0, x1) = (x0 - 1.0, x1 + 1.0);
     } else {
         let pad = (x1 - x0) * 0.02;
@@ -654,22 +696,45 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
         .flat_map(|s| s.x.iter())
         .all(|x| (x - x.round()).abs() < 1e-9);
     // integer x (links, frames, sequences): one tick per integer when few, so that every
-    // tick has a label
-    let x_ticks = if integer_x {
+    // tick has a label; categories: one tick per category
+    let x_ticks = if categorical {
+        p.categories.len() + 1
+    } else if integer_x {
         ((x1 - x0).floor() as usize + 1).clamp(2, 12)
     } else {
         10
     };
+    let (ylo, yhi) = if p.log_y {
+        (y0 * 0.8, y1 * 1.25)
+    } else {
+        (y0.min(0.0), y1 * 1.1)
+    };
+    // a log axis spanning a decade or more: a labelled tick at every decade
+    let log_decades = if p.log_y {
+        decades(ylo, yhi)
+    } else {
+        Vec::new()
+    };
+    let decade_points: Vec<f64> = log_decades.iter().map(|&k| 10f64.powi(k)).collect();
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let draw_err = |e| anyhow::anyhow!("plotting {}: {e:?}", path.display());
     let mut builder = ChartBuilder::on(&chart_area);
     builder
         .caption(&p.title, ("sans-serif", 18))
         .margin(12)
-        .x_label_area_size(40)
+        .x_label_area_size(x_label_area)
         .y_label_area_size(70);
     let x_fmt = |x: &f64| {
-        if integer_x {
+        if categorical {
+            let k = x.round();
+            if (x - k).abs() < 1e-9 && k >= 1.0 {
+                // drawn below the axis after the chart (turned, starting at the axis)
+                let _ = k;
+                String::new()
+            } else {
+                String::new()
+            }
+        } else if integer_x {
             if (x - x.round()).abs() < 1e-9 {
                 format!("{}", x.round() as i64)
             } else {
@@ -680,21 +745,26 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
         }
     };
     let y_fmt = |y: &f64| tick_label(*y);
+    let n_series = p.series.len().max(1) as f64;
     macro_rules! draw {
-        ($chart:expr) => {{
+        ($chart:expr, $floor:expr) => {{
             let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_desc(&p.x_label)
+            let mut mesh = chart.configure_mesh();
+            mesh.x_desc(&p.x_label)
                 .y_desc(&p.y_label)
                 .x_labels(x_ticks)
                 .x_label_formatter(&x_fmt)
-                .y_label_formatter(&y_fmt)
-                .draw()
-                .map_err(draw_err)?;
+                .y_label_formatter(&y_fmt);
+            if categorical {
+                mesh.disable_x_mesh();
+            }
+            mesh.draw().map_err(draw_err)?;
             // bands first, so that every line stays visible on top of them
             for (i, s) in p.series.iter().enumerate() {
                 let Some((lo, hi)) = &s.band else { continue };
+                if categorical {
+                    break;
+                }
                 let c = colors[i % colors.len()];
                 let outline: Vec<(f64, f64)> =
                     s.x.iter()
@@ -719,49 +789,135 @@ fn plot_svg(path: &Path, p: &Plot) -> Result<()> {
             }
             for (i, s) in p.series.iter().enumerate() {
                 let c = colors[i % colors.len()];
-                let pts = || s.x.iter().copied().zip(s.y.iter().copied());
-                if s.x.len() > DENSE_SERIES {
+                let pts = || {
+                    s.x.iter()
+                        .copied()
+                        .zip(s.y.iter().copied())
+                        .filter(|(_, y)| y.is_finite() && (*y > 0.0 || !p.log_y))
+                };
+                if categorical {
+                    // grouped bars: series i takes its slot of each category's width
+                    let w = 0.8 / n_series;
+                    let left = -0.4 + w * i as f64;
+                    chart
+                        .draw_series(pts().map(|(x, y)| {
+                            Rectangle::new(
+                                [(x + left, $floor), (x + left + w * 0.9, y)],
+                                c.filled(),
+                            )
+                        }))
+                        .map_err(draw_err)?;
+                } else if s.x.len() > DENSE_SERIES {
                     // thousands of points (one per step or edge): thin lines, no markers,
                     // half transparent so that overlapping series stay readable
                     chart
                         .draw_series(LineSeries::new(pts(), c.mix(0.6).stroke_width(1)))
                         .map_err(draw_err)?;
                 } else {
+                    // fewer than 3 points are no trend: points only
+                    if s.x.len() >= 3 {
+                        chart
+                            .draw_series(LineSeries::new(pts(), c.stroke_width(2)))
+                            .map_err(draw_err)?;
+                    }
                     chart
-                        .draw_series(LineSeries::new(pts(), c.stroke_width(2)))
-                        .map_err(draw_err)?;
-                    chart
-                        .draw_series(pts().map(|xy| Circle::new(xy, 3, c.filled())))
+                        .draw_series(pts().map(|xy| Circle::new(xy, 4, c.filled())))
                         .map_err(draw_err)?;
                 }
             }
+            // category names under their bars, turned to read downwards from the axis
+            for (k, name) in p.categories.iter().enumerate() {
+                let (px, py) = chart.backend_coord(&((k + 1) as f64, $floor));
+                root.draw(&Text::new(
+                    name.clone(),
+                    (px - 6, py + 6),
+                    ("sans-serif", 12)
+                        .into_font()
+                        .transform(FontTransform::Rotate90),
+                ))
+                .map_err(draw_err)?;
+            }
+            for t in &p.targets {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(x0, t.y), (x1, t.y)],
+                        8,
+                        5,
+                        BLACK.stroke_width(2),
+                    ))
+                    .map_err(draw_err)?;
+            }
         }};
     }
-    if p.log_y {
+    if p.log_y && decade_points.len() >= 2 {
+        // a tick and a label at every decade, nothing between
         draw!(
             builder
-                .build_cartesian_2d(x0..x1, (y0 * 0.8..y1 * 1.25).log_scale())
-                .map_err(draw_err)?
+                .build_cartesian_2d(
+                    x0..x1,
+                    (ylo..yhi)
+                        .log_scale()
+                        .with_key_points(decade_points.clone())
+                )
+                .map_err(draw_err)?,
+            ylo
+        );
+    } else if p.log_y {
+        draw!(
+            builder
+                .build_cartesian_2d(x0..x1, (ylo..yhi).log_scale())
+                .map_err(draw_err)?,
+            ylo
         );
     } else {
         draw!(
             builder
-                .build_cartesian_2d(x0..x1, y0.min(0.0)..y1 * 1.1)
-                .map_err(draw_err)?
+                .build_cartesian_2d(x0..x1, ylo..yhi)
+                .map_err(draw_err)?,
+            ylo.max(0.0).min(yhi)
         );
     }
+    let mut y = 60;
     for (i, s) in p.series.iter().enumerate() {
         let c = colors[i % colors.len()];
-        let y = 60 + 24 * i32::try_from(i).unwrap_or(0);
-        legend_area
-            .draw(&PathElement::new(vec![(8, y), (32, y)], c.stroke_width(2)))
-            .map_err(draw_err)?;
+        if categorical {
+            legend_area
+                .draw(&Rectangle::new([(8, y - 6), (32, y + 6)], c.filled()))
+                .map_err(draw_err)?;
+        } else {
+            if s.x.len() >= 3 {
+                legend_area
+                    .draw(&PathElement::new(vec![(8, y), (32, y)], c.stroke_width(2)))
+                    .map_err(draw_err)?;
+            }
+            legend_area
+                .draw(&Circle::new((20, y), 4, c.filled()))
+                .map_err(draw_err)?;
+        }
         legend_area
             .draw(&Text::new(s.name.clone(), (38, y - 7), ("sans-serif", 14)))
             .map_err(draw_err)?;
+        y += 24;
     }
-    if p.series.iter().any(|s| s.band.is_some()) {
-        let y = 60 + 24 * i32::try_from(p.series.len()).unwrap_or(0);
+    for t in &p.targets {
+        legend_area
+            .draw(&PathElement::new(
+                vec![(8, y), (16, y)],
+                BLACK.stroke_width(2),
+            ))
+            .map_err(draw_err)?;
+        legend_area
+            .draw(&PathElement::new(
+                vec![(22, y), (32, y)],
+                BLACK.stroke_width(2),
+            ))
+            .map_err(draw_err)?;
+        legend_area
+            .draw(&Text::new(t.label.clone(), (38, y - 7), ("sans-serif", 14)))
+            .map_err(draw_err)?;
+        y += 24;
+    }
+    if p.series.iter().any(|s| s.band.is_some()) && !categorical {
         legend_area
             .draw(&Rectangle::new(
                 [(8, y - 6), (32, y + 6)],
@@ -941,6 +1097,8 @@ mod tests {
             x_label: "x".into(),
             y_label: "y".into(),
             log_y: true,
+            targets: Vec::new(),
+            categories: Vec::new(),
             series: vec![
                 Series {
                     name: "a legend label much longer than the default legend column".into(),
@@ -967,6 +1125,66 @@ mod tests {
         assert!(!svg.contains("width=\"860\""));
         assert!(!dir.join("escape").exists());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn decades_of_a_log_axis() {
+        assert_eq!(decades(0.08, 1250.0), vec![-1, 0, 1, 2, 3]);
+        assert_eq!(decades(2.0, 9.0), Vec::<i32>::new());
+        assert_eq!(decades(0.0, 9.0), Vec::<i32>::new());
+    }
+
+    #[test]
+    fn plots_of_every_kind_are_written() {
+        let dir = std::env::var_os("CCD_PLOT_TEST_DIR").map_or_else(
+            || std::env::temp_dir().join(format!("ccd-plots-{}", std::process::id())),
+            std::path::PathBuf::from,
+        );
+        std::fs::create_dir_all(&dir).unwrap();
+        let series = |name: &str, n: usize| Series {
+            name: name.into(),
+            x: (1..=n).map(|i| i as f64).collect(),
+            y: (1..=n).map(|i| 0.01 * 10f64.powi(i as i32)).collect(),
+            band: None,
+        };
+        let plot = |file: &str, categories: Vec<String>, n: usize| Plot {
+            file: file.into(),
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            log_y: true,
+            targets: vec![TargetLine {
+                label: "target ≤ 5".into(),
+                y: 5.0,
+            }],
+            categories,
+            series: vec![series("a", n), series("b", n)],
+        };
+        for p in [
+            plot(
+                "bars.svg",
+                vec!["ball-ball".into(), "mesh-mesh".into(), "c".into()],
+                3,
+            ),
+            plot("two.svg", Vec::new(), 2),
+            plot("lines.svg", Vec::new(), 6),
+        ] {
+            plot_svg(&dir.join(&p.file), &p).unwrap();
+            let svg = std::fs::read_to_string(dir.join(&p.file)).unwrap();
+            assert!(svg.contains("target ≤ 5"), "{}", p.file);
+            if p.file == "bars.svg" {
+                assert!(svg.contains("ball-ball") && svg.contains("mesh-mesh"));
+            }
+            if p.file == "lines.svg" {
+                // every decade of the log axis has its label (0.1 … 10⁴)
+                for label in ["0.1", "1", "10", "100", "1000", "10⁴"] {
+                    assert!(svg.contains(&format!("\n{label}\n</text>")), "{label}");
+                }
+            }
+        }
+        if std::env::var_os("CCD_PLOT_TEST_DIR").is_none() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 
     #[test]

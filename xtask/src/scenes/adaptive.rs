@@ -768,6 +768,8 @@ fn plot_of(file: &str, title: &str, groups: &[(&str, &[Point])]) -> Plot {
         x_label: "active joints".into(),
         y_label: "CCD ms per step".into(),
         log_y: false,
+        targets: Vec::new(),
+        categories: Vec::new(),
         series: s,
     }
 }
@@ -998,6 +1000,8 @@ pub(crate) fn pendulum_scene(
         // log scale: 0.02–160 ms across the runs
         plots: vec![Plot {
             log_y: true,
+            targets: Vec::new(),
+            categories: Vec::new(),
             ..plot_of(
                 "pendulum.svg",
                 "Pendulum: CCD time per step vs active joints",

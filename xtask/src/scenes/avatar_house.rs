@@ -1289,6 +1289,8 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
             x_label: "100 Hz frame".into(),
             y_label: "µs per step (log)".into(),
             log_y: true,
+            targets: Vec::new(),
+            categories: Vec::new(),
             series: vec![
                 series(&rows[0].1, 1, true, "SV method, 100 Hz"),
                 series(&rows[0].1, 1, false, "exact CA, 100 Hz"),

@@ -454,6 +454,15 @@ pub(crate) fn run_spec(spec: &LaSpec<'_>, bar: &indicatif::ProgressBar) -> Resul
             x_label: "frame".into(),
             y_label: "ms per step".into(),
             log_y: false,
+            targets: spec
+                .target_global_ms
+                .map(|t| crate::report::TargetLine {
+                    label: format!("target: LA global ToC ≤ {t} ms"),
+                    y: t,
+                })
+                .into_iter()
+                .collect(),
+            categories: Vec::new(),
             series: vec![
                 series("LA global ToC", 0, |r| r.global_ms),
                 series("LA all ToCs", 1, |r| r.all_ms),

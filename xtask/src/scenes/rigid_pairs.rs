@@ -588,10 +588,12 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
     let xs: Vec<f64> = (1..=rows.len()).map(|i| i as f64).collect();
     let plot = Plot {
         file: "rigid-pairs.svg".into(),
-        title: "Time per query, ours vs parry3d-f64 (workloads in table order)".into(),
+        title: "Time per query, ours vs parry3d-f64".into(),
         x_label: "workload".into(),
         y_label: "µs per query (log)".into(),
         log_y: true,
+        targets: Vec::new(),
+        categories: rows.iter().map(|r| r.name.to_string()).collect(),
         series: vec![
             Series {
                 name: "ours".into(),

@@ -756,6 +756,8 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                 x_label: "step".into(),
                 y_label: "ms per step (log)".into(),
                 log_y: true,
+                targets: Vec::new(),
+                categories: Vec::new(),
                 series: vec![
                     series("SaP + scheduling", &main),
                     series("scheduling off", &no_sched),
@@ -769,6 +771,8 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                 x_label: "bodies".into(),
                 y_label: "ms per step (log)".into(),
                 log_y: true,
+                targets: Vec::new(),
+                categories: Vec::new(),
                 series: vec![Series {
                     name: "ms per step".into(),
                     x: scale_rows.iter().map(|r| r.0 as f64).collect(),

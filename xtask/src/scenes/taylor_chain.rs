@@ -182,6 +182,8 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
             x_label: "links N".into(),
             y_label: "volume ratio (log)".into(),
             log_y: true,
+            targets: Vec::new(),
+            categories: Vec::new(),
             series: vec![
                 Series {
                     name: "interval arithmetic".into(),

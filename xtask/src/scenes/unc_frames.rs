@@ -394,6 +394,8 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
             x_label: "sequence".into(),
             y_label: "ms per step".into(),
             log_y: true,
+            targets: Vec::new(),
+            categories: Vec::new(),
             series: vec![
                 Series {
                     name: "LA global ToC".into(),

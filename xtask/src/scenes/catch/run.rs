@@ -357,6 +357,8 @@ pub(crate) fn plot(file: &str, title: &str, runs: &[&Measured]) -> Plot {
         x_label: "step".into(),
         y_label: "CPU ms per step (log)".into(),
         log_y: true,
+        targets: Vec::new(),
+        categories: Vec::new(),
         series: runs
             .iter()
             .map(|m| Series {

@@ -469,6 +469,15 @@ pub(crate) fn falling_train_scene(
     ))
 }
 
+/// `plot` with a target drawn across it (in its `y` unit).
+fn with_target(mut plot: crate::report::Plot, label: &str, y: f64) -> crate::report::Plot {
+    plot.targets.push(crate::report::TargetLine {
+        label: label.into(),
+        y,
+    });
+    plot
+}
+
 fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
     let mut body = ArticulatedBody::from_meshes(r.model.clone(), r.meshes.clone())?;
     body.disable_pairs(r.disabled.iter().copied())?;
@@ -528,10 +537,14 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
         &targets,
         &[note],
         numbers(&runs),
-        vec![plot(
-            "pr2.svg",
-            "PR2: time per edge",
-            &runs[0].1.iter().collect::<Vec<_>>(),
+        vec![with_target(
+            plot(
+                "pr2.svg",
+                "PR2: time per edge",
+                &runs[0].1.iter().collect::<Vec<_>>(),
+            ),
+            "target: mean T_a ≤ 0.5 ms",
+            0.5,
         )],
     ))
 }
@@ -745,10 +758,14 @@ pub(crate) fn panda_planner(
         &notes,
         json!({ "catch": numbers(&runs), "us_per_edge": us, "free_share_pct": free_share, "speedup_vs_1deg": speedup,
                 "discrete_missed_1deg": missed, "discrete_missed_5deg": discrete_runs[1].2, "catch_missed": catch_missed }),
-        vec![plot(
-            "panda-planner.svg",
-            "Panda planner edges: time per edge",
-            &plots_runs,
+        vec![with_target(
+            plot(
+                "panda-planner.svg",
+                "Panda planner edges: time per edge",
+                &plots_runs,
+            ),
+            "target: mean ≤ 50 µs per edge",
+            0.05,
         )],
     ))
 }
