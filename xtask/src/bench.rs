@@ -104,7 +104,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
     let mut failed: Vec<report::Failed> = Vec::new();
-    let mut seconds: Vec<(String, f64)> = Vec::new();
+    // (scene, wall seconds, CPU seconds of the process while it ran)
+    let mut seconds: Vec<(String, f64, f64)> = Vec::new();
     let started = Instant::now();
     let load_start = load_average();
     let selected: Vec<_> = scenes::ALL
@@ -132,6 +133,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         );
         bar.set_prefix(scene.name);
         let t0 = Instant::now();
+        let cpu0 = crate::clock::process_cpu_seconds();
         let run_scene = || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (scene.run)(&cfg, &bar)))
                 .unwrap_or_else(|p| {
@@ -150,7 +152,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         };
         bar.finish_and_clear();
         let secs = t0.elapsed().as_secs_f64();
-        seconds.push((scene.name.to_string(), secs));
+        seconds.push((
+            scene.name.to_string(),
+            secs,
+            crate::clock::process_cpu_seconds() - cpu0,
+        ));
         let r = match result {
             Ok(r) => r,
             Err(e) => {
@@ -222,7 +228,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             "note": "every column is single-threaded except the 2-thr columns (a 2-thread rayon pool)",
         },
         "seconds": started.elapsed().as_secs_f64(),
-        "scene_seconds": seconds.iter().map(|(n, s)| (n.clone(), serde_json::json!(s))).collect::<serde_json::Map<_, _>>(),
+        "scene_seconds": seconds.iter().map(|(n, s, c)| (n.clone(), serde_json::json!({ "wall": s, "cpu": c }))).collect::<serde_json::Map<_, _>>(),
+        "cpu_seconds": crate::clock::process_cpu_seconds(),
         "load_average": { "start": load_start, "end": load_average() },
     });
     let plot_errors = report::write_all(&out, &reports, &skipped, &failed, meta.clone())?;
@@ -230,8 +237,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         println!("warning: {e}");
     }
     println!("report: {}/results.json, table.md, *.svg", out.display());
-    println!("\nseconds per scene:");
-    for (name, s) in &seconds {
+    println!("\nseconds per scene (wall, and CPU of all threads):");
+    for (name, s, c) in &seconds {
         let state = if failed.iter().any(|f| &f.name == name) {
             "FAILED"
         } else if skipped.iter().any(|k| &k.name == name) {
@@ -239,12 +246,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         } else {
             "done"
         };
-        println!("  {name:<18} {s:>7.1} s  {state}");
+        println!("  {name:<18} {s:>7.1} s  {c:>7.1} s CPU  {state}");
     }
     println!(
-        "  {:<18} {:>7.1} s  ({} done, {} skipped, {} failed)",
+        "  {:<18} {:>7.1} s  {:>7.1} s CPU  ({} done, {} skipped, {} failed)",
         "total",
         started.elapsed().as_secs_f64(),
+        crate::clock::process_cpu_seconds(),
         reports.len(),
         skipped.len(),
         failed.len()

@@ -10,6 +10,12 @@
 use std::time::Instant;
 
 /// CPU time of the calling thread in ms, from an arbitrary origin.
+/// CPU seconds of the whole process so far (all threads).
+pub(crate) fn process_cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
 pub(crate) fn thread_cpu_ms() -> f64 {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6
