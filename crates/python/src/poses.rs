@@ -59,6 +59,13 @@ fn read_any(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Vec<f64>, Vec<usize
     let a = np.call_method1("asarray", (obj,)).map_err(|_| {
         PyTypeError::new_err(format!("{name} must be a pose ({FORMS}), got {}", crate::shapes::type_name(obj)))
     })?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "f" | "i" | "u") {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a pose of real numbers ({FORMS}), got dtype {}",
+            a.getattr("dtype")?
+        )));
+    }
     let ndim: usize = a.getattr("ndim")?.extract()?;
     let (v, dims) = match ndim {
         1 => f64_array(&a, name, &[None], "N", false)?,

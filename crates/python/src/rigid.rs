@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::arrays::{f64_array, points, pose, triangles, u32_array};
+use crate::poses::any_pose;
 use crate::errors::{CcdError, require_file, to_py};
 use ccd::ca_rigid::Shape;
 
@@ -295,7 +296,9 @@ impl PyContact {
 /// The first time of contact of two rigid meshes, each moving with constant linear and
 /// angular velocity from its start pose (t = 0) to its end pose (t = 1), the short way round.
 ///
-/// Poses are 4x4 homogeneous matrices (local -> world, rotation block orthonormal). Returns
+/// Poses are 4x4 homogeneous matrices (local -> world, rotation block orthonormal) or any
+/// other pose form :func:`toc` takes (3x4, ``(R, t)``, ``(quaternion xyzw, t)``); for other
+/// shapes and motions of any angle use :func:`toc`. Returns
 /// ``None`` when the meshes stay apart over [0, 1] (their distance stays above
 /// ``tolerance / 2``), else a :class:`Contact` whose ``toc`` is conservative: no contact
 /// before it, distance <= ``tolerance`` at it. ``boolean=True`` answers only "is the path
@@ -330,7 +333,7 @@ pub(crate) fn rigid_toc(
     boolean: bool,
 ) -> PyResult<Option<PyContact>> {
     let motion = |p0: &Bound<'_, PyAny>, n0: &str, p1: &Bound<'_, PyAny>, n1: &str| {
-        let (s, e) = (pose(p0, n0)?, pose(p1, n1)?);
+        let (s, e) = (any_pose(p0, n0)?, any_pose(p1, n1)?);
         RigidMotion::between(s, e).map_err(to_py)
     };
     let ma = motion(pose_a0, "pose_a0", pose_a1, "pose_a1")?;
