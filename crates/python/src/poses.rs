@@ -322,7 +322,9 @@ pub(crate) fn motion_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<RigidMo
     }
     let p = any_pose(obj, name)
         .map_err(|e| {
-            if e.is_instance_of::<PyTypeError>(obj.py()) {
+            if e.is_instance_of::<PyTypeError>(obj.py())
+                && obj.cast::<numpy::PyUntypedArray>().is_err()
+            {
                 PyTypeError::new_err(format!(
                     "{name} must be a ccd.Motion or a pose ({FORMS}), got {}",
                     crate::shapes::type_name(obj)

@@ -35,7 +35,19 @@ fn init<T: pyo3::PyClass<BaseType = PyShape>>(shape: Shape, sub: T) -> PyClassIn
     PyClassInitializer::from(PyShape { shape }).add_subclass(sub)
 }
 
+/// A float argument, the `TypeError` naming it.
+fn float_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    obj.extract::<f64>().map_err(|_| {
+        PyTypeError::new_err(format!("{name} must be a real number, got {}", type_name(obj)))
+    })
+}
+
 /// A positive finite size argument (radius, length, …) as a `ValueError` naming it.
+fn positive_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    positive(float_arg(obj, name)?, name)
+}
+
+/// A positive finite size as a `ValueError` naming it.
 fn positive(value: f64, name: &str) -> PyResult<f64> {
     if value.is_finite() && value > 0.0 && value <= 1e100 {
         Ok(value)
@@ -64,8 +76,8 @@ pub(crate) struct PyBall;
 #[pymethods]
 impl PyBall {
     #[new]
-    fn new(radius: f64) -> PyResult<PyClassInitializer<Self>> {
-        let b = RustBall::new(positive(radius, "radius")?).map_err(shape_err)?;
+    fn new(radius: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let b = RustBall::new(positive_arg(radius, "radius")?).map_err(shape_err)?;
         Ok(init(Shape::Ball(b), Self))
     }
     /// The radius.
@@ -104,8 +116,9 @@ pub(crate) struct PyCapsule {
 #[pymethods]
 impl PyCapsule {
     #[new]
-    fn new(radius: f64, length: f64) -> PyResult<PyClassInitializer<Self>> {
-        let r = positive(radius, "radius")?;
+    fn new(radius: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let r = positive_arg(radius, "radius")?;
+        let length = float_arg(length, "length")?;
         if !(length.is_finite() && (0.0..=1e100).contains(&length)) {
             return Err(CcdError::new_err(format!(
                 "length must be finite and non-negative, got {length}"
@@ -221,9 +234,9 @@ pub(crate) struct PyCylinder {
 #[pymethods]
 impl PyCylinder {
     #[new]
-    fn new(radius: f64, length: f64) -> PyResult<PyClassInitializer<Self>> {
-        let r = positive(radius, "radius")?;
-        let l = positive(length, "length")?;
+    fn new(radius: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let r = positive_arg(radius, "radius")?;
+        let l = positive_arg(length, "length")?;
         let c = Cylinder::new(0.5 * l, r).map_err(shape_err)?;
         let k = RustCompound::new(vec![(y_to_z(), Shape::Cylinder(c))]).map_err(crate::errors::to_py)?;
         Ok(init(

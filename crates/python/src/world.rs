@@ -163,6 +163,11 @@ impl PyWorld {
         let collider = Collider::shape(s.shape().clone())
             .map_err(|e| CcdError::new_err(format!("shape: {e}")))?;
         let h = if r#static {
+            if motion.cast::<crate::poses::PyMotion>().is_ok() {
+                return Err(CcdError::new_err(
+                    "motion: a static body takes a pose, not a ccd.Motion",
+                ));
+            }
             let pose: DAffine3 = any_pose(motion, "motion")?;
             self.world.insert_static(collider, pose).map_err(world_err)?
         } else {
