@@ -96,19 +96,27 @@ pub(crate) fn matrix_pose(m: &[f64], dims: &[usize], name: &str) -> PyResult<DAf
             dims_text(dims)
         )));
     }
-    finite(m, name)?;
-    if dims[0] == 4 {
+    rows_pose(m, dims[0] == 4).map_err(|msg| CcdError::new_err(format!("{name}{msg}")))
+}
+
+/// A pose from the rows of a 4x4 (`full`) or 3x4 matrix, row-major, without the GIL: the
+/// error is the message's tail after the argument's name (" has a non-finite value ...").
+pub(crate) fn rows_pose(m: &[f64], full: bool) -> Result<DAffine3, String> {
+    if let Some(x) = m.iter().find(|x| !x.is_finite()) {
+        return Err(format!(" has a non-finite value ({x})"));
+    }
+    if full {
         let last = [m[12], m[13], m[14], m[15]];
         let want = [0.0, 0.0, 0.0, 1.0];
         if last.iter().zip(want).any(|(a, b)| (a - b).abs() > 1e-9) {
-            return Err(CcdError::new_err(format!(
-                "{name} must be a homogeneous 4x4 pose with last row [0, 0, 0, 1], got {last:?}"
-            )));
+            return Err(format!(
+                " must be a homogeneous 4x4 pose with last row [0, 0, 0, 1], got {last:?}"
+            ));
         }
     }
     // row-major rows of the numpy matrix -> glam columns
     let col = |j: usize| DVec3::new(m[j], m[4 + j], m[8 + j]);
-    checked(DMat3::from_cols(col(0), col(1), col(2)), col(3), name)
+    checked_msg(DMat3::from_cols(col(0), col(1), col(2)), col(3))
 }
 
 fn finite(v: &[f64], name: &str) -> PyResult<()> {
@@ -156,18 +164,21 @@ fn rotation_translation(
 
 /// Checks the rotation block and the translation's domain.
 fn checked(r: DMat3, t: DVec3, name: &str) -> PyResult<DAffine3> {
+    checked_msg(r, t).map_err(|msg| CcdError::new_err(format!("{name}{msg}")))
+}
+
+/// [`checked`] without the GIL (the message's tail after the argument's name).
+fn checked_msg(r: DMat3, t: DVec3) -> Result<DAffine3, String> {
     let g = r.transpose() * r - DMat3::IDENTITY;
     let dev = g.to_cols_array().iter().fold(0.0_f64, |m, x| m.max(x.abs()));
     let det = r.determinant();
     if !(dev <= 1e-6 && det > 0.0) {
-        return Err(CcdError::new_err(format!(
-            "{name}: the rotation block is not a rotation (|R^T R - I| = {dev:.3e}, det R = {det:.6})"
-        )));
+        return Err(format!(
+            ": the rotation block is not a rotation (|R^T R - I| = {dev:.3e}, det R = {det:.6})"
+        ));
     }
     if let Some(x) = t.to_array().iter().find(|x| x.abs() > MAX_COORDINATE) {
-        return Err(CcdError::new_err(format!(
-            "{name}: translation {x:e} is beyond the domain |x| <= 1e100"
-        )));
+        return Err(format!(": translation {x:e} is beyond the domain |x| <= 1e100"));
     }
     Ok(DAffine3::from_mat3_translation(r, t))
 }

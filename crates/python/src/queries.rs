@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use crate::arrays::f64_array;
 use crate::errors::{CcdError, to_py};
 use crate::kernels::{CONVERGED, INITIALLY_TOUCHING, NO_CONTACT, OUT_OF_ITERATIONS, STALLED, with_threads};
-use crate::poses::{any_pose, matrix_pose, motion_arg};
+use crate::poses::{any_pose, motion_arg, rows_pose};
 use crate::rigid::{feature_tuple, status_name};
 use crate::shapes::shape_arg;
 
@@ -300,7 +300,13 @@ pub(crate) fn toc(
     let mb = motion_arg(motion_b, "motion_b")?;
     let opts = options(tolerance, max_iterations, boolean);
     let (sa, sb) = (sa.shape(), sb.shape());
-    let out = py.detach(|| ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts));
+    let query = || ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts);
+    // releasing the GIL costs about as much as an analytic query: only for meshes
+    let out = if has_mesh(sa) || has_mesh(sb) {
+        py.detach(query)
+    } else {
+        query()
+    };
     Ok(out.map_err(to_py)?.map(|c| PyShapeContact { c }))
 }
 
@@ -337,7 +343,12 @@ pub(crate) fn collide(
     let mb = RigidMotion::stationary(any_pose(pose_b, "pose_b")?).map_err(to_py)?;
     let opts = options(tolerance, 1000, false);
     let (sa, sb) = (sa.shape(), sb.shape());
-    let out = py.detach(|| ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts));
+    let query = || ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts);
+    let out = if has_mesh(sa) || has_mesh(sb) {
+        py.detach(query)
+    } else {
+        query()
+    };
     Ok(out
         .map_err(to_py)?
         .filter(|c| c.status == Status::InitiallyTouching)
@@ -368,8 +379,23 @@ pub(crate) fn distance(
     let pa = any_pose(pose_a, "pose_a")?;
     let pb = any_pose(pose_b, "pose_b")?;
     let (sa, sb) = (sa.shape(), sb.shape());
-    let d = py.detach(|| shape_distance(sa, &pa, sb, &pb))?;
+    let d = if has_mesh(sa) || has_mesh(sb) {
+        py.detach(|| shape_distance(sa, &pa, sb, &pb))
+    } else {
+        shape_distance(sa, &pa, sb, &pb)
+    };
+    let d = d.map_err(CcdError::new_err)?;
     Ok(PyDistance { d })
+}
+
+/// True for a mesh or a compound with a mesh part (the queries that may take long enough to
+/// release the GIL for).
+pub(crate) fn has_mesh(s: &Shape) -> bool {
+    match s {
+        Shape::Mesh(_) => true,
+        Shape::Compound(k) => k.parts().iter().any(|(_, p)| matches!(p, Shape::Mesh(_))),
+        _ => false,
+    }
 }
 
 /// The parts of a shape with their world poses.
@@ -404,7 +430,7 @@ fn rigid_inverse(p: &DAffine3) -> DAffine3 {
     }
 }
 
-fn shape_distance(a: &Shape, pa: &DAffine3, b: &Shape, pb: &DAffine3) -> Result<Dist, PyErr> {
+fn shape_distance(a: &Shape, pa: &DAffine3, b: &Shape, pb: &DAffine3) -> Result<Dist, String> {
     let mut best: Option<Dist> = None;
     for (ia, qa, xa) in world_parts(a, pa) {
         for (ib, qb, xb) in world_parts(b, pb) {
@@ -420,7 +446,7 @@ fn shape_distance(a: &Shape, pa: &DAffine3, b: &Shape, pb: &DAffine3) -> Result<
             }
         }
     }
-    best.ok_or_else(|| CcdError::new_err("distance: no parts to compare"))
+    best.ok_or_else(|| "distance: no parts to compare".to_string())
 }
 
 fn from_shape_distance(d: ShapeDistance, frame: &DAffine3) -> Dist {
@@ -443,11 +469,11 @@ fn part_distance(
     b: &Shape,
     pb: &DAffine3,
     bound: f64,
-) -> PyResult<Option<Dist>> {
+) -> Result<Option<Dist>, String> {
     match (a, b) {
         (Shape::Mesh(ma), Shape::Mesh(mb)) => {
             let r = mesh_distance(ma.mesh_bvh(), pa, mb.mesh_bvh(), pb, &MeshDistanceOptions::default())
-                .map_err(|e| CcdError::new_err(e.to_string()))?;
+                .map_err(|e| e.to_string())?;
             let c = r.closest;
             Ok(Some(Dist {
                 distance: c.distance,
@@ -466,7 +492,7 @@ fn part_distance(
                 let pos12 = rigid_inverse(pa) * *pb;
                 Ok(Some(from_shape_distance(convex_distance(ca, cb, &pos12), pa)))
             }
-            _ => Err(CcdError::new_err("distance: unsupported shape pair")),
+            _ => Err("distance: unsupported shape pair".to_string()),
         },
     }
 }
@@ -569,10 +595,9 @@ pub(crate) fn toc_batch<'py>(
         read_poses(poses_b0, "poses_b0")?,
         read_poses(poses_b1, "poses_b1")?,
     ];
-    let n = arrays.iter().filter_map(|p| (p.len() != 1 || p.broadcast.is_none()).then_some(p.len())).max();
-    let n = n.unwrap_or(1);
+    let n = arrays.iter().map(Poses::len).max().unwrap_or(1);
     for p in &arrays {
-        if p.broadcast.is_none() && p.len() != n {
+        if !p.broadcast && p.len() != n {
             return Err(PyValueError::new_err(format!(
                 "{} has {} poses, the others {n}: the (N, 4, 4) arrays must have the same N",
                 p.name,
@@ -580,29 +605,22 @@ pub(crate) fn toc_batch<'py>(
             )));
         }
     }
-    let motion = |p0: &Poses, p1: &Poses, i: usize, side: &str| -> PyResult<RigidMotion> {
-        RigidMotion::between(p0.get(i), p1.get(i))
-            .map_err(|e| CcdError::new_err(format!("motion of {side} at index {i}: {e}")))
-    };
-    let mut motions = Vec::with_capacity(n);
-    for i in 0..n {
-        motions.push((motion(&arrays[0], &arrays[1], i, "a")?, motion(&arrays[2], &arrays[3], i, "b")?));
-    }
-    let opts = options(tolerance, max_iterations, false);
     check_options(tolerance, max_iterations)?;
+    let opts = options(tolerance, max_iterations, false);
     let (sa, sb) = (sa.shape(), sb.shape());
-    let out = py.detach(|| {
-        with_threads(threads, || {
-            motions
-                .par_iter()
-                .map(|(ma, mb)| ca_rigid::time_of_contact_shapes(sa, ma, sb, mb, &opts))
-                .collect::<Vec<_>>()
-        })
-    });
+    // poses, motions and queries all run without the GIL, on the pool
+    let one = |i: usize| -> Result<Option<ShapeContact>, String> {
+        let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|k| arrays[k].get(i));
+        let (a0, a1, b0, b1) = (a0?, a1?, b0?, b1?);
+        let ma = RigidMotion::between(a0, a1).map_err(|e| format!("motion of a at index {i}: {e}"))?;
+        let mb = RigidMotion::between(b0, b1).map_err(|e| format!("motion of b at index {i}: {e}"))?;
+        ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts).map_err(|e| format!("element {i}: {e}"))
+    };
+    let out = py.detach(|| with_threads(threads, || (0..n).into_par_iter().map(one).collect::<Vec<_>>()));
     let out = out.map_err(PyValueError::new_err)?;
     let mut tocs = Vec::with_capacity(n);
     let mut codes = Vec::with_capacity(n);
-    for (i, r) in out.into_iter().enumerate() {
+    for r in out {
         match r {
             Ok(Some(c)) => {
                 tocs.push(c.toc);
@@ -612,45 +630,48 @@ pub(crate) fn toc_batch<'py>(
                 tocs.push(f64::NAN);
                 codes.push(NO_CONTACT);
             }
-            Err(e) => return Err(CcdError::new_err(format!("element {i}: {}", to_py(e).value(py)))),
+            Err(msg) => return Err(CcdError::new_err(msg)),
         }
     }
     Ok((PyArray1::from_vec(py, tocs), PyArray1::from_vec(py, codes)))
 }
 
-/// Poses read from an `(N, 4, 4)` (or `(4, 4)`, broadcast) array.
+/// Poses read from an `(N, 4, 4)` (or `(4, 4)`, broadcast) array, checked when used.
 struct Poses {
     name: &'static str,
-    poses: Vec<DAffine3>,
-    broadcast: Option<DAffine3>,
+    values: Vec<f64>,
+    broadcast: bool,
 }
 
 impl Poses {
     fn len(&self) -> usize {
-        self.poses.len().max(usize::from(self.broadcast.is_some()))
+        if self.broadcast { 1 } else { self.values.len() / 16 }
     }
-    fn get(&self, i: usize) -> DAffine3 {
-        self.broadcast.unwrap_or_else(|| self.poses[i])
+    fn get(&self, i: usize) -> Result<DAffine3, String> {
+        let k = if self.broadcast { 0 } else { i };
+        rows_pose(&self.values[16 * k..16 * k + 16], true).map_err(|msg| {
+            if self.broadcast {
+                format!("{}{msg}", self.name)
+            } else {
+                format!("{}[{i}]{msg}", self.name)
+            }
+        })
     }
 }
 
 fn read_poses(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Poses> {
-    if let Ok((_, _)) = f64_array(obj, name, &[Some(4), Some(4)], "", true) {
+    if let Ok((values, _)) = f64_array(obj, name, &[Some(4), Some(4)], "", false) {
         return Ok(Poses {
             name,
-            poses: Vec::new(),
-            broadcast: Some(any_pose(obj, name)?),
+            values,
+            broadcast: true,
         });
     }
-    let (v, dims) = f64_array(obj, name, &[None, Some(4), Some(4)], "N", true)?;
-    let mut poses = Vec::with_capacity(dims[0]);
-    for (i, m) in v.chunks_exact(16).enumerate() {
-        poses.push(matrix_pose(m, &[4, 4], &format!("{name}[{i}]"))?);
-    }
+    let (values, _) = f64_array(obj, name, &[None, Some(4), Some(4)], "N", false)?;
     Ok(Poses {
         name,
-        poses,
-        broadcast: None,
+        values,
+        broadcast: false,
     })
 }
 

@@ -236,6 +236,33 @@ impl PyWorld {
         self.world.len()
     }
 
+    /// Benchmark aid (docs/python.md): runs ``steps`` steps in a Rust loop (no Python
+    /// objects built) and returns the seconds taken; the difference to :meth:`step` called
+    /// from Python is the binding's overhead per step.
+    #[pyo3(name = "_time_steps", signature = (steps, mode = "toc", parallel = false))]
+    fn time_steps(&mut self, py: Python<'_>, steps: u32, mode: &str, parallel: bool) -> PyResult<f64> {
+        let m = match mode {
+            "toc" => WorldMode::Toc,
+            "all" => WorldMode::All,
+            "boolean" => WorldMode::Boolean,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "mode must be 'toc', 'all' or 'boolean', got {other:?}"
+                )));
+            }
+        };
+        let opts = StepOptions::default().with_mode(m).with_parallel(parallel);
+        let world = &mut self.world;
+        let out = py.detach(|| -> Result<f64, WorldError> {
+            let start = std::time::Instant::now();
+            for _ in 0..steps {
+                std::hint::black_box(world.step(&opts)?);
+            }
+            Ok(start.elapsed().as_secs_f64())
+        });
+        out.map_err(|e| self.step_err(e))
+    }
+
     /// Runs the step: ``mode="toc"`` returns the earliest :class:`WorldContact` (or
     /// ``None``), ``mode="all"`` the list of every touching pair's first contact (sorted by
     /// body pair), ``mode="boolean"`` whether anything touches. Then every body moves to its

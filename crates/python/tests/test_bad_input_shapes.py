@@ -105,6 +105,8 @@ def test_unit_quaternion_within_1e3_is_normalised():
         (lambda: ccd.Motion(E).pose_at(float("nan")), ccd.CcdError, "t must be finite"),
         (lambda: ccd.Motion(E, "x"), TypeError, "end must be a pose"),
         (lambda: ccd.toc_batch(BALL, np.zeros((3, 4, 4)), E, BALL, E, E), ccd.CcdError, r"poses_a0\[0\] must be a homogeneous"),
+        (lambda: ccd.toc_batch(BALL, E, E, BALL, E, np.full((4, 4), np.nan)), ccd.CcdError, r"poses_b1 has a non-finite value"),
+        (lambda: ccd.toc_batch(BALL, E, np.tile(np.diag([1.0, 1, -1, 1]), (2, 1, 1)), BALL, E, E), ccd.CcdError, r"poses_a1\[0\]: the rotation block"),
         (lambda: ccd.toc_batch(BALL, np.tile(E, (3, 1, 1)), np.tile(E, (2, 1, 1)), BALL, E, E), ValueError, "poses_a1 has 2 poses, the others 3"),
         (lambda: ccd.toc_batch(BALL, np.zeros((3, 3, 4)), E, BALL, E, E), ValueError, r"poses_a0 must have shape \(N, 4, 4\)"),
         (lambda: ccd.toc_batch(BALL, E, E, BALL, E, E, threads=0), ValueError, "threads"),
