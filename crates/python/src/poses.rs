@@ -57,7 +57,10 @@ pub(crate) fn any_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<DAffine3>
 fn read_any(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Vec<f64>, Vec<usize>)> {
     let np = obj.py().import("numpy")?;
     let a = np.call_method1("asarray", (obj,)).map_err(|_| {
-        PyTypeError::new_err(format!("{name} must be a pose ({FORMS}), got {}", crate::shapes::type_name(obj)))
+        PyTypeError::new_err(format!(
+            "{name} must be a pose ({FORMS}), got {}",
+            crate::shapes::type_name(obj)
+        ))
     })?;
     let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
     if !matches!(kind.as_str(), "f" | "i" | "u") {
@@ -170,7 +173,10 @@ fn checked(r: DMat3, t: DVec3, name: &str) -> PyResult<DAffine3> {
 /// [`checked`] without the GIL (the message's tail after the argument's name).
 fn checked_msg(r: DMat3, t: DVec3) -> Result<DAffine3, String> {
     let g = r.transpose() * r - DMat3::IDENTITY;
-    let dev = g.to_cols_array().iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    let dev = g
+        .to_cols_array()
+        .iter()
+        .fold(0.0_f64, |m, x| m.max(x.abs()));
     let det = r.determinant();
     if !(dev <= 1e-6 && det > 0.0) {
         return Err(format!(
@@ -178,13 +184,18 @@ fn checked_msg(r: DMat3, t: DVec3) -> Result<DAffine3, String> {
         ));
     }
     if let Some(x) = t.to_array().iter().find(|x| x.abs() > MAX_COORDINATE) {
-        return Err(format!(": translation {x:e} is beyond the domain |x| <= 1e100"));
+        return Err(format!(
+            ": translation {x:e} is beyond the domain |x| <= 1e100"
+        ));
     }
     Ok(DAffine3::from_mat3_translation(r, t))
 }
 
 /// A pose as a 4x4 float64 array.
-pub(crate) fn pose_array<'py>(py: Python<'py>, p: &DAffine3) -> PyResult<Bound<'py, PyArray2<f64>>> {
+pub(crate) fn pose_array<'py>(
+    py: Python<'py>,
+    p: &DAffine3,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let m = p.matrix3;
     let t = p.translation;
     let rows = vec![
@@ -331,18 +342,16 @@ pub(crate) fn motion_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<RigidMo
     if let Ok(m) = obj.cast::<PyMotion>() {
         return Ok(m.get().m);
     }
-    let p = any_pose(obj, name)
-        .map_err(|e| {
-            if e.is_instance_of::<PyTypeError>(obj.py())
-                && obj.cast::<numpy::PyUntypedArray>().is_err()
-            {
-                PyTypeError::new_err(format!(
-                    "{name} must be a ccd.Motion or a pose ({FORMS}), got {}",
-                    crate::shapes::type_name(obj)
-                ))
-            } else {
-                e
-            }
-        })?;
+    let p = any_pose(obj, name).map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) && obj.cast::<numpy::PyUntypedArray>().is_err()
+        {
+            PyTypeError::new_err(format!(
+                "{name} must be a ccd.Motion or a pose ({FORMS}), got {}",
+                crate::shapes::type_name(obj)
+            ))
+        } else {
+            e
+        }
+    })?;
     RigidMotion::stationary(p).map_err(|e| kin_err(e, name))
 }

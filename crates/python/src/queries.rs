@@ -8,7 +8,9 @@ use std::ops::ControlFlow;
 
 use ccd::bvh::{Rss, Workspace};
 use ccd::ca_rigid::{self, Shape, ShapeContact};
-use ccd::distance::{ConvexShape, MeshDistanceOptions, ShapeDistance, convex_distance, mesh_distance};
+use ccd::distance::{
+    ConvexShape, MeshDistanceOptions, ShapeDistance, convex_distance, mesh_distance,
+};
 use ccd::prelude::*;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
@@ -18,7 +20,9 @@ use rayon::prelude::*;
 
 use crate::arrays::f64_array;
 use crate::errors::{CcdError, to_py};
-use crate::kernels::{CONVERGED, INITIALLY_TOUCHING, NO_CONTACT, OUT_OF_ITERATIONS, STALLED, with_threads};
+use crate::kernels::{
+    CONVERGED, INITIALLY_TOUCHING, NO_CONTACT, OUT_OF_ITERATIONS, STALLED, with_threads,
+};
 use crate::poses::{any_pose, motion_arg, rows_pose};
 use crate::rigid::{feature_tuple, status_name};
 use crate::shapes::shape_arg;
@@ -434,7 +438,8 @@ fn shape_distance(a: &Shape, pa: &DAffine3, b: &Shape, pb: &DAffine3) -> Result<
     let mut best: Option<Dist> = None;
     for (ia, qa, xa) in world_parts(a, pa) {
         for (ib, qb, xb) in world_parts(b, pb) {
-            let mut d = part_distance(xa, &qa, xb, &qb, best.map_or(f64::INFINITY, |d| d.distance))?;
+            let mut d =
+                part_distance(xa, &qa, xb, &qb, best.map_or(f64::INFINITY, |d| d.distance))?;
             if let Some(d) = d.as_mut() {
                 d.part_a = ia;
                 d.part_b = ib;
@@ -472,8 +477,14 @@ fn part_distance(
 ) -> Result<Option<Dist>, String> {
     match (a, b) {
         (Shape::Mesh(ma), Shape::Mesh(mb)) => {
-            let r = mesh_distance(ma.mesh_bvh(), pa, mb.mesh_bvh(), pb, &MeshDistanceOptions::default())
-                .map_err(|e| e.to_string())?;
+            let r = mesh_distance(
+                ma.mesh_bvh(),
+                pa,
+                mb.mesh_bvh(),
+                pb,
+                &MeshDistanceOptions::default(),
+            )
+            .map_err(|e| e.to_string())?;
             let c = r.closest;
             Ok(Some(Dist {
                 distance: c.distance,
@@ -490,7 +501,10 @@ fn part_distance(
         _ => match (as_convex(a), as_convex(b)) {
             (Some(ca), Some(cb)) => {
                 let pos12 = rigid_inverse(pa) * *pb;
-                Ok(Some(from_shape_distance(convex_distance(ca, cb, &pos12), pa)))
+                Ok(Some(from_shape_distance(
+                    convex_distance(ca, cb, &pos12),
+                    pa,
+                )))
             }
             _ => Err("distance: unsupported shape pair".to_string()),
         },
@@ -500,9 +514,18 @@ fn part_distance(
 /// Lower bound of the distance from `p` to the RSS `r` (same frame).
 fn rss_point_lower(r: &Rss, p: DVec3) -> f64 {
     let l = r.rotation.transpose() * (p - r.origin);
-    let q = DVec3::new(l.x.clamp(0.0, r.lengths[0]), l.y.clamp(0.0, r.lengths[1]), 0.0);
+    let q = DVec3::new(
+        l.x.clamp(0.0, r.lengths[0]),
+        l.y.clamp(0.0, r.lengths[1]),
+        0.0,
+    );
     // rounding: a relative 1e-12 of the coordinates involved
-    let slack = 1e-12 * (p.abs().max_element() + r.origin.abs().max_element() + r.lengths[0] + r.lengths[1] + r.radius);
+    let slack = 1e-12
+        * (p.abs().max_element()
+            + r.origin.abs().max_element()
+            + r.lengths[0]
+            + r.lengths[1]
+            + r.radius);
     (l - q).length() - r.radius - slack
 }
 
@@ -612,11 +635,18 @@ pub(crate) fn toc_batch<'py>(
     let one = |i: usize| -> Result<Option<ShapeContact>, String> {
         let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|k| arrays[k].get(i));
         let (a0, a1, b0, b1) = (a0?, a1?, b0?, b1?);
-        let ma = RigidMotion::between(a0, a1).map_err(|e| format!("motion of a at index {i}: {e}"))?;
-        let mb = RigidMotion::between(b0, b1).map_err(|e| format!("motion of b at index {i}: {e}"))?;
-        ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts).map_err(|e| format!("element {i}: {e}"))
+        let ma =
+            RigidMotion::between(a0, a1).map_err(|e| format!("motion of a at index {i}: {e}"))?;
+        let mb =
+            RigidMotion::between(b0, b1).map_err(|e| format!("motion of b at index {i}: {e}"))?;
+        ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts)
+            .map_err(|e| format!("element {i}: {e}"))
     };
-    let out = py.detach(|| with_threads(threads, || (0..n).into_par_iter().map(one).collect::<Vec<_>>()));
+    let out = py.detach(|| {
+        with_threads(threads, || {
+            (0..n).into_par_iter().map(one).collect::<Vec<_>>()
+        })
+    });
     let out = out.map_err(PyValueError::new_err)?;
     let mut tocs = Vec::with_capacity(n);
     let mut codes = Vec::with_capacity(n);
@@ -645,7 +675,11 @@ struct Poses {
 
 impl Poses {
     fn len(&self) -> usize {
-        if self.broadcast { 1 } else { self.values.len() / 16 }
+        if self.broadcast {
+            1
+        } else {
+            self.values.len() / 16
+        }
     }
     fn get(&self, i: usize) -> Result<DAffine3, String> {
         let k = if self.broadcast { 0 } else { i };

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::arrays::{f64_array, points, pose, triangles, u32_array};
-use crate::poses::any_pose;
 use crate::errors::{CcdError, require_file, to_py};
+use crate::poses::any_pose;
 use ccd::ca_rigid::Shape;
 
 /// A triangle mesh in its local frame with its bounding-volume hierarchy (built once, shared

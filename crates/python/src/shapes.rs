@@ -38,7 +38,10 @@ fn init<T: pyo3::PyClass<BaseType = PyShape>>(shape: Shape, sub: T) -> PyClassIn
 /// A float argument, the `TypeError` naming it.
 fn float_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
     obj.extract::<f64>().map_err(|_| {
-        PyTypeError::new_err(format!("{name} must be a real number, got {}", type_name(obj)))
+        PyTypeError::new_err(format!(
+            "{name} must be a real number, got {}",
+            type_name(obj)
+        ))
     })
 }
 
@@ -116,7 +119,10 @@ pub(crate) struct PyCapsule {
 #[pymethods]
 impl PyCapsule {
     #[new]
-    fn new(radius: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        radius: &Bound<'_, PyAny>,
+        length: &Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let r = positive_arg(radius, "radius")?;
         let length = float_arg(length, "length")?;
         if !(length.is_finite() && (0.0..=1e100).contains(&length)) {
@@ -139,7 +145,10 @@ impl PyCapsule {
         self.length
     }
     fn __repr__(&self) -> String {
-        format!("ccd.Capsule(radius={}, length={})", self.radius, self.length)
+        format!(
+            "ccd.Capsule(radius={}, length={})",
+            self.radius, self.length
+        )
     }
     fn __reduce__<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
@@ -234,11 +243,15 @@ pub(crate) struct PyCylinder {
 #[pymethods]
 impl PyCylinder {
     #[new]
-    fn new(radius: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        radius: &Bound<'_, PyAny>,
+        length: &Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let r = positive_arg(radius, "radius")?;
         let l = positive_arg(length, "length")?;
         let c = Cylinder::new(0.5 * l, r).map_err(shape_err)?;
-        let k = RustCompound::new(vec![(y_to_z(), Shape::Cylinder(c))]).map_err(crate::errors::to_py)?;
+        let k = RustCompound::new(vec![(y_to_z(), Shape::Cylinder(c))])
+            .map_err(crate::errors::to_py)?;
         Ok(init(
             Shape::Compound(Arc::new(k)),
             Self {
@@ -258,7 +271,10 @@ impl PyCylinder {
         self.length
     }
     fn __repr__(&self) -> String {
-        format!("ccd.Cylinder(radius={}, length={})", self.radius, self.length)
+        format!(
+            "ccd.Cylinder(radius={}, length={})",
+            self.radius, self.length
+        )
     }
     fn __reduce__<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
@@ -379,12 +395,17 @@ impl PyCompound {
         let mut rust = Vec::with_capacity(seq.len());
         let mut py_parts = Vec::with_capacity(seq.len());
         for (i, item) in seq.iter().enumerate() {
-            let pair = item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).cloned().or_else(|| {
-                item.cast::<PyList>()
-                    .ok()
-                    .filter(|l| l.len() == 2)
-                    .map(|l| l.to_tuple())
-            });
+            let pair = item
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .cloned()
+                .or_else(|| {
+                    item.cast::<PyList>()
+                        .ok()
+                        .filter(|l| l.len() == 2)
+                        .map(|l| l.to_tuple())
+                });
             let Some(pair) = pair else {
                 return Err(PyTypeError::new_err(format!(
                     "parts[{i}] must be a (shape, pose) pair, got {}",
@@ -484,5 +505,11 @@ pub(crate) fn duck_mesh(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<M
     }
     let v = obj.getattr("vertices")?;
     let f = obj.getattr("faces")?;
-    Mesh::from_arrays(&v, &f, &format!("{name}.vertices"), &format!("{name}.faces")).map(Some)
+    Mesh::from_arrays(
+        &v,
+        &f,
+        &format!("{name}.vertices"),
+        &format!("{name}.faces"),
+    )
+    .map(Some)
 }

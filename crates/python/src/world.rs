@@ -158,7 +158,12 @@ impl PyWorld {
     /// a pose (the body is at rest there); ``static=True`` makes it a fixed obstacle at that
     /// pose (``motion`` must then be a pose).
     #[pyo3(signature = (shape, motion, r#static = false))]
-    fn add(&mut self, shape: &Bound<'_, PyAny>, motion: &Bound<'_, PyAny>, r#static: bool) -> PyResult<u64> {
+    fn add(
+        &mut self,
+        shape: &Bound<'_, PyAny>,
+        motion: &Bound<'_, PyAny>,
+        r#static: bool,
+    ) -> PyResult<u64> {
         let s = shape_arg(shape, "shape")?;
         let collider = Collider::shape(s.shape().clone())
             .map_err(|e| CcdError::new_err(format!("shape: {e}")))?;
@@ -169,7 +174,9 @@ impl PyWorld {
                 ));
             }
             let pose: DAffine3 = any_pose(motion, "motion")?;
-            self.world.insert_static(collider, pose).map_err(world_err)?
+            self.world
+                .insert_static(collider, pose)
+                .map_err(world_err)?
         } else {
             let m: RigidMotion = world_motion(motion, "motion")?;
             self.world
@@ -240,7 +247,13 @@ impl PyWorld {
     /// objects built) and returns the seconds taken; the difference to :meth:`step` called
     /// from Python is the binding's overhead per step.
     #[pyo3(name = "_time_steps", signature = (steps, mode = "toc", parallel = false))]
-    fn time_steps(&mut self, py: Python<'_>, steps: u32, mode: &str, parallel: bool) -> PyResult<f64> {
+    fn time_steps(
+        &mut self,
+        py: Python<'_>,
+        steps: u32,
+        mode: &str,
+        parallel: bool,
+    ) -> PyResult<f64> {
         let m = match mode {
             "toc" => WorldMode::Toc,
             "all" => WorldMode::All,
@@ -269,7 +282,12 @@ impl PyWorld {
     /// pose at ``t = 1``. ``parallel=True`` runs the step on all cores (same answers). The
     /// GIL is released.
     #[pyo3(signature = (mode = "toc", parallel = false))]
-    fn step<'py>(&mut self, py: Python<'py>, mode: &str, parallel: bool) -> PyResult<Bound<'py, PyAny>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        mode: &str,
+        parallel: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let m = match mode {
             "toc" => WorldMode::Toc,
             "all" => WorldMode::All,
@@ -292,9 +310,12 @@ impl PyWorld {
             })
         };
         match m {
-            WorldMode::Boolean => Ok(pyo3::types::PyBool::new(py, report.collides()).to_owned().into_any()),
+            WorldMode::Boolean => Ok(pyo3::types::PyBool::new(py, report.collides())
+                .to_owned()
+                .into_any()),
             WorldMode::All => {
-                let items: Vec<PyWorldContact> = report.contacts.iter().map(wrap).collect::<PyResult<_>>()?;
+                let items: Vec<PyWorldContact> =
+                    report.contacts.iter().map(wrap).collect::<PyResult<_>>()?;
                 Ok(PyList::new(py, items)?.into_any())
             }
             _ => match report.earliest() {
