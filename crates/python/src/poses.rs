@@ -33,10 +33,10 @@ pub(crate) fn any_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<DAffine3>
     // fast path: a float64 ndarray
     if let Ok(a) = obj.cast::<PyArrayDyn<f64>>() {
         let dims = a.shape().to_vec();
-        if let (Ok(ro), true) = (a.try_readonly(), dims.len() == 2) {
-            if let Ok(s) = ro.as_slice() {
-                return matrix_pose(s, &dims, name);
-            }
+        if let (Ok(ro), true) = (a.try_readonly(), dims.len() == 2)
+            && let Ok(s) = ro.as_slice()
+        {
+            return matrix_pose(s, &dims, name);
         }
     }
     let pair = if let Ok(t) = obj.cast::<PyTuple>() {

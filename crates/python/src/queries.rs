@@ -574,6 +574,9 @@ fn mesh_convex(
     hit
 }
 
+/// The `(toc, status)` arrays of a batch.
+type TocArrays<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<u8>>);
+
 /// Many motions of one pair of shapes, on all cores with the GIL released: ``poses_a0``,
 /// ``poses_a1``, ``poses_b0``, ``poses_b1`` are float arrays of shape ``(N, 4, 4)`` (or
 /// ``(4, 4)``, the same pose for every element), query ``i`` moving A from ``poses_a0[i]`` to
@@ -609,7 +612,7 @@ pub(crate) fn toc_batch<'py>(
     tolerance: f64,
     max_iterations: u32,
     threads: Option<usize>,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<u8>>)> {
+) -> PyResult<TocArrays<'py>> {
     let sa = shape_arg(a, "a")?;
     let sb = shape_arg(b, "b")?;
     let arrays = [

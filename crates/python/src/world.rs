@@ -157,6 +157,12 @@ impl PyWorld {
     /// Adds a body and returns its id. ``motion``: a :class:`Motion` for the coming step or
     /// a pose (the body is at rest there); ``static=True`` makes it a fixed obstacle at that
     /// pose (``motion`` must then be a pose).
+    ///
+    /// Example:
+    ///     >>> import numpy as np, ccd
+    ///     >>> world = ccd.World()
+    ///     >>> world.add(ccd.Ball(1.0), np.eye(4)), world.add(ccd.Box([1, 1, 1]), ([0, 0, 0, 1], [5, 0, 0]), static=True)
+    ///     (0, 1)
     #[pyo3(signature = (shape, motion, r#static = false))]
     fn add(
         &mut self,
@@ -190,7 +196,14 @@ impl PyWorld {
         Ok(id)
     }
 
-    /// Removes the body ``body``.
+    /// Removes the body ``body`` (its id is not reused).
+    ///
+    /// Example:
+    ///     >>> import numpy as np, ccd
+    ///     >>> world = ccd.World()
+    ///     >>> b = world.add(ccd.Ball(1.0), np.eye(4))
+    ///     >>> world.remove(b); len(world)
+    ///     0
     fn remove(&mut self, body: u64) -> PyResult<()> {
         let h = self.handle(body, "body")?;
         self.world.remove(h).map_err(world_err)?;
@@ -201,6 +214,14 @@ impl PyWorld {
 
     /// Sets the motion of body ``body`` for the coming step (a :class:`Motion`, or a pose:
     /// at rest there; a motion need not start where the body is).
+    ///
+    /// Example:
+    ///     >>> import numpy as np, ccd
+    ///     >>> world = ccd.World()
+    ///     >>> b = world.add(ccd.Ball(1.0), np.eye(4))
+    ///     >>> world.set_motion(b, ccd.Motion(np.eye(4), ([0, 0, 0, 1], [2, 0, 0])))
+    ///     >>> world.step() is None, float(world.pose(b)[0, 3])
+    ///     (True, 2.0)
     fn set_motion(&mut self, body: u64, motion: &Bound<'_, PyAny>) -> PyResult<()> {
         let h = self.dynamic(body, "body")?;
         let m = world_motion(motion, "motion")?;
@@ -211,6 +232,14 @@ impl PyWorld {
 
     /// Sets the motion of body ``body`` from its current pose: ``linear`` velocity of its
     /// origin and ``angular`` velocity (world rotation vector, radians per step, any angle).
+    ///
+    /// Example:
+    ///     >>> import numpy as np, ccd
+    ///     >>> world = ccd.World()
+    ///     >>> b = world.add(ccd.Ball(1.0), np.eye(4))
+    ///     >>> world.set_velocities(b, [0, 0, 1], [0, 0, 4 * np.pi])   # two turns while rising by 1
+    ///     >>> _ = world.step(); np.round(world.pose(b), 6)[:, 3]
+    ///     array([0., 0., 1., 1.])
     fn set_velocities(
         &mut self,
         body: u64,
@@ -226,6 +255,13 @@ impl PyWorld {
     }
 
     /// The pose of body ``body`` at the start of the coming step (4x4).
+    ///
+    /// Example:
+    ///     >>> import ccd
+    ///     >>> world = ccd.World()
+    ///     >>> b = world.add(ccd.Ball(1.0), ([0, 0, 0, 1], [1, 2, 3]))
+    ///     >>> world.pose(b)[:3, 3]
+    ///     array([1., 2., 3.])
     fn pose<'py>(&self, py: Python<'py>, body: u64) -> PyResult<Bound<'py, numpy::PyArray2<f64>>> {
         let h = self.handle(body, "body")?;
         pose_array(py, &self.world.pose(h).map_err(world_err)?)
