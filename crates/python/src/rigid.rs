@@ -21,7 +21,9 @@ use ccd::ca_rigid::Shape;
 ///
 /// `Mesh(vertices, faces)` takes `vertices` as a float array of shape `(N, 3)` and `faces` as
 /// an integer array of shape `(M, 3)` (vertex indices); `Mesh.load(path)` reads an OBJ, PLY
-/// or STL file. Invalid input raises: `TypeError` (dtype), `ValueError` (shape, NaN,
+/// or STL file; `Mesh.from_trimesh(obj)` takes any object with `vertices` and `faces` (a
+/// `trimesh.Trimesh`). A mesh is a surface (a triangle soup), not a solid. Invalid input
+/// raises: `TypeError` (dtype), `ValueError` (shape, NaN,
 /// out-of-range index), `FileNotFoundError`.
 ///
 /// Example:

@@ -297,3 +297,40 @@ def test_world_bodies_and_bad_ids():
     with pytest.raises(OverflowError):
         world.remove(-1)
     assert world.step(mode="boolean") is False
+
+
+def random_rotation(rng):
+    q = rng.normal(size=4)
+    q /= np.linalg.norm(q)
+    x, y, z, w = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ]), q
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mesh_and_convex_distances_match_the_closed_form(seed):
+    """A box given as a mesh, as a convex hull, as a Box and inside a compound, at a random
+    pose, against a ball outside it: the distance is the ball centre's distance to the box
+    minus the radius, and the quaternion and matrix forms of the pose agree."""
+    rng = np.random.default_rng(seed)
+    v, f = cube(0.5)
+    h = np.array([0.5, 0.5, 0.5])
+    shapes = [ccd.Mesh(v, f), ccd.Convex(v), ccd.Box([1, 1, 1]), ccd.Compound([(ccd.Box([1, 1, 1]), EYE)])]
+    for _ in range(20):
+        r, q = random_rotation(rng)
+        t = rng.uniform(-2, 2, 3)
+        centre = t + r @ (rng.normal(size=3) * 2)
+        local = r.T @ (centre - t)
+        gap = np.linalg.norm(local - np.clip(local, -h, h))
+        if gap < 0.3:
+            continue
+        exact = gap - 0.25
+        for s in shapes:
+            for pose in ((r, t), (q, t)):
+                d = ccd.distance(s, pose, ccd.Ball(0.25), (np.eye(3), centre))
+                assert d.distance == pytest.approx(exact, abs=1e-9), (type(s).__name__, d)
+                d = ccd.distance(ccd.Ball(0.25), (np.eye(3), centre), s, pose)
+                assert d.distance == pytest.approx(exact, abs=1e-9)
