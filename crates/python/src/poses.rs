@@ -33,10 +33,11 @@ pub(crate) fn any_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<DAffine3>
     // fast path: a float64 ndarray
     if let Ok(a) = obj.cast::<PyArrayDyn<f64>>() {
         let dims = a.shape().to_vec();
-        if let (Ok(ro), true) = (a.try_readonly(), dims.len() == 2)
-            && let Ok(s) = ro.as_slice()
+        // (a copy, without the borrow tracking of `readonly`: cheaper for 16 values)
+        if dims.len() == 2
+            && let Ok(v) = a.to_vec()
         {
-            return matrix_pose(s, &dims, name);
+            return matrix_pose(&v, &dims, name);
         }
     }
     let pair = if let Ok(t) = obj.cast::<PyTuple>() {

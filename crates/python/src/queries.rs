@@ -636,37 +636,51 @@ pub(crate) fn toc_batch<'py>(
     let opts = options(tolerance, max_iterations, false);
     let (sa, sb) = (sa.shape(), sb.shape());
     // poses, motions and queries all run without the GIL, on the pool
-    let one = |i: usize| -> Result<Option<ShapeContact>, String> {
-        let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|k| arrays[k].get(i));
-        let (a0, a1, b0, b1) = (a0?, a1?, b0?, b1?);
-        let ma =
-            RigidMotion::between(a0, a1).map_err(|e| format!("motion of a at index {i}: {e}"))?;
-        let mb =
-            RigidMotion::between(b0, b1).map_err(|e| format!("motion of b at index {i}: {e}"))?;
-        ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts)
-            .map_err(|e| format!("element {i}: {e}"))
+    let motion = |p0: &Poses, p1: &Poses, i: usize, side: &str| -> Result<RigidMotion, String> {
+        let (s, e) = (p0.get(i)?, p1.get(i)?);
+        RigidMotion::between(s, e).map_err(|e| format!("motion of {side} at index {i}: {e}"))
+    };
+    // a side whose two poses are single 4x4 arrays has one motion for every element
+    let fixed = |k: usize, side: &str| -> PyResult<Option<RigidMotion>> {
+        if arrays[k].broadcast && arrays[k + 1].broadcast {
+            let m = motion(&arrays[k], &arrays[k + 1], 0, side).map_err(CcdError::new_err)?;
+            Ok(Some(m))
+        } else {
+            Ok(None)
+        }
+    };
+    let (fixed_a, fixed_b) = (fixed(0, "a")?, fixed(2, "b")?);
+    let one = |i: usize| -> Result<(f64, u8), String> {
+        let ma = match fixed_a {
+            Some(m) => m,
+            None => motion(&arrays[0], &arrays[1], i, "a")?,
+        };
+        let mb = match fixed_b {
+            Some(m) => m,
+            None => motion(&arrays[2], &arrays[3], i, "b")?,
+        };
+        match ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts) {
+            Ok(Some(c)) => Ok((c.toc, status_code(c.status))),
+            Ok(None) => Ok((f64::NAN, NO_CONTACT)),
+            Err(e) => Err(format!("element {i}: {e}")),
+        }
     };
     let out = py.detach(|| {
+        if threads == Some(1) {
+            // one thread: this one, no pool
+            return Ok((0..n).map(one).collect::<Result<Vec<_>, String>>());
+        }
         with_threads(threads, || {
-            (0..n).into_par_iter().map(one).collect::<Vec<_>>()
+            (0..n)
+                .into_par_iter()
+                .map(one)
+                .collect::<Result<Vec<_>, String>>()
         })
     });
-    let out = out.map_err(PyValueError::new_err)?;
-    let mut tocs = Vec::with_capacity(n);
-    let mut codes = Vec::with_capacity(n);
-    for r in out {
-        match r {
-            Ok(Some(c)) => {
-                tocs.push(c.toc);
-                codes.push(status_code(c.status));
-            }
-            Ok(None) => {
-                tocs.push(f64::NAN);
-                codes.push(NO_CONTACT);
-            }
-            Err(msg) => return Err(CcdError::new_err(msg)),
-        }
-    }
+    let out = out
+        .map_err(PyValueError::new_err)?
+        .map_err(CcdError::new_err)?;
+    let (tocs, codes): (Vec<f64>, Vec<u8>) = out.into_iter().unzip();
     Ok((PyArray1::from_vec(py, tocs), PyArray1::from_vec(py, codes)))
 }
 
