@@ -35,13 +35,14 @@ pub enum QueryError {
         /// The limit in bytes.
         limit: usize,
     },
-    /// A pose field is invalid.
-    #[error("{field}: {source}")]
+    /// A pose field is invalid. (The reason is part of the message and not an error
+    /// `source`, so that a printed error chain does not say it twice.)
+    #[error("{field}: {reason}")]
     Pose {
         /// Which pose (`a_start`, …).
         field: &'static str,
         /// What is wrong with it.
-        source: PoseError,
+        reason: PoseError,
     },
     /// A mesh or robot file could not be read, parsed or turned into a hierarchy (the
     /// message names the file; cached, so a file is tried once per run).

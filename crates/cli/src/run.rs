@@ -275,7 +275,7 @@ impl Runner {
     fn rigid(&self, q: &RigidQuery) -> Result<RigidResult, QueryError> {
         let pose = |p: &Pose, field| {
             p.to_affine()
-                .map_err(|source| QueryError::Pose { field, source })
+                .map_err(|reason| QueryError::Pose { field, reason })
         };
         let a0 = pose(&q.a_start, "a_start")?;
         let a1 = q.a_end.as_ref().map_or(Ok(a0), |p| pose(p, "a_end"))?;

@@ -112,7 +112,10 @@ pub type QueryId = serde_json::Value;
 /// In a batch, meshes given by path are read once and shared by every query naming the
 /// same path; relative paths are resolved against the batch file's folder.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a mesh: a file path (string) or {\"vertices\": [[x, y, z], ...], \"triangles\": [[i, j, k], ...]}"
+)]
 pub enum MeshSource {
     /// A mesh file: `"meshes/bunny.obj"`.
     Path(PathBuf),
@@ -137,7 +140,10 @@ pub enum MeshSource {
 /// # Ok::<(), ccd_cli::error::PoseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a pose: [x, y, z, qw, qx, qy, qz] (translation, then the unit quaternion scalar first) or a 4x4 matrix as 4 rows"
+)]
 pub enum Pose {
     /// `[x, y, z, qw, qx, qy, qz]`: the translation, then the rotation as a quaternion
     /// (scalar first). The quaternion is normalised when its norm is within `1e-3` of 1

@@ -348,6 +348,29 @@ fn missing_and_broken_files_are_clear_errors() {
 }
 
 #[test]
+fn a_bad_pose_is_explained_once_without_serde_names() {
+    // the reason of a pose error was also its error `source`, so the printed chain said it
+    // twice ("b_start: pose has a non-finite entry: pose has a non-finite entry")
+    let out = ccd(&[
+        "toc",
+        "tetra.obj",
+        "cube.stl",
+        "--b-start",
+        "nan,0,0,1,0,0,0",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), 1, "{err}");
+    assert_eq!(err.matches("non-finite").count(), 1, "{err}");
+    assert!(err.contains("b_start"), "{err}");
+    // a JSON pose that is neither form names the forms, not serde's "untagged enum Pose"
+    let out = ccd(&["toc", "tetra.obj", "cube.stl", "--b-start", "[1, 2]"]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(!err.contains("untagged"), "{err}");
+    assert!(err.contains("qw, qx, qy, qz"), "{err}");
+}
+
+#[test]
 fn bad_poses_and_options_are_errors_not_panics() {
     for (args, want) in [
         // parsed by clap: usage errors

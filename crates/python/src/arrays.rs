@@ -94,11 +94,8 @@ pub(crate) fn f64_array(
     // fast path: a C-contiguous float64 array of the right shape
     let values_shape = if let Ok(a) = obj.cast::<PyArrayDyn<f64>>() {
         let dims = check_shape(a.as_untyped(), name, shape, free)?;
-        let ro = a.readonly();
-        match ro.as_slice() {
-            Ok(s) => Some((s.to_vec(), dims)),
-            Err(_) => None,
-        }
+        // a copy under the GIL (no borrow tracking needed); `None` when not contiguous
+        a.to_vec().ok().map(|v| (v, dims))
     } else {
         None
     };

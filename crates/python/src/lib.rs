@@ -1,6 +1,8 @@
 //! Python bindings of `ccd` (the native module `ccd._ccd`, re-exported by the Python package
-//! `ccd`): rigid meshes and their first time of contact, the vectorised vertex–face and
-//! edge–edge kernels, deforming-mesh scenes and URDF robots, with numpy arrays in and out.
+//! `ccd`): shapes (analytic, convex, compound, meshes), poses and motions, their first time
+//! of contact, discrete collision and distance, a collision manager, the vectorised
+//! vertex–face and edge–edge kernels, deforming-mesh scenes and URDF robots, with numpy
+//! arrays in and out.
 //!
 //! Built with maturin (`pip install ./crates/python`); the functions are documented (with
 //! examples) in their Python docstrings and in `python/ccd/_ccd.pyi`, and tested by pytest
@@ -14,8 +16,12 @@ mod batch;
 mod deforming;
 mod errors;
 mod kernels;
+mod poses;
+mod queries;
 mod rigid;
 mod robot;
+mod shapes;
+mod world;
 
 use pyo3::prelude::*;
 
@@ -35,6 +41,23 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::batch, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::time_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(rigid::time_rigid, m)?)?;
+    m.add_class::<shapes::PyShape>()?;
+    m.add_class::<shapes::PyBall>()?;
+    m.add_class::<shapes::PyCapsule>()?;
+    m.add_class::<shapes::PyBox>()?;
+    m.add_class::<shapes::PyCylinder>()?;
+    m.add_class::<shapes::PyConvex>()?;
+    m.add_class::<shapes::PyCompound>()?;
+    m.add_class::<poses::PyMotion>()?;
+    m.add_class::<queries::PyShapeContact>()?;
+    m.add_class::<queries::PyDistance>()?;
+    m.add_class::<world::PyWorld>()?;
+    m.add_class::<world::PyWorldContact>()?;
+    m.add_function(wrap_pyfunction!(queries::toc, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::collide, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::distance, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::toc_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::time_toc, m)?)?;
     m.add("NO_CONTACT", kernels::NO_CONTACT)?;
     m.add("CONVERGED", kernels::CONVERGED)?;
     m.add("INITIALLY_TOUCHING", kernels::INITIALLY_TOUCHING)?;

@@ -12,14 +12,18 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::arrays::{f64_array, points, pose, triangles, u32_array};
-use crate::errors::{require_file, to_py};
+use crate::errors::{CcdError, require_file, to_py};
+use crate::poses::any_pose;
+use ccd::ca_rigid::Shape;
 
 /// A triangle mesh in its local frame with its bounding-volume hierarchy (built once, shared
 /// by every query; the mesh is immutable).
 ///
 /// `Mesh(vertices, faces)` takes `vertices` as a float array of shape `(N, 3)` and `faces` as
 /// an integer array of shape `(M, 3)` (vertex indices); `Mesh.load(path)` reads an OBJ, PLY
-/// or STL file. Invalid input raises: `TypeError` (dtype), `ValueError` (shape, NaN,
+/// or STL file; `Mesh.from_trimesh(obj)` takes any object with `vertices` and `faces` (a
+/// `trimesh.Trimesh`). A mesh is a surface (a triangle soup), not a solid. Invalid input
+/// raises: `TypeError` (dtype), `ValueError` (shape, NaN,
 /// out-of-range index), `FileNotFoundError`.
 ///
 /// Example:
@@ -31,14 +35,37 @@ use crate::errors::{require_file, to_py};
 #[pyclass(frozen, module = "ccd", name = "Mesh")]
 pub(crate) struct Mesh {
     pub(crate) body: RigidBody,
+    /// The same body as a [`Shape`] (for the shape queries; shares the hierarchy).
+    pub(crate) shape: Shape,
 }
 
 impl Mesh {
-    pub(crate) fn from_trimesh(mesh: TriMesh) -> PyResult<Self> {
+    pub(crate) fn from_tri_mesh(mesh: TriMesh) -> PyResult<Self> {
         let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(to_py)?;
+        let body = RigidBody::new(Arc::new(tree));
         Ok(Self {
-            body: RigidBody::new(Arc::new(tree)),
+            shape: Shape::Mesh(body.clone()),
+            body,
         })
+    }
+
+    /// A mesh from vertex and face arrays, the messages naming them `vname` and `fname`.
+    pub(crate) fn from_arrays(
+        vertices: &Bound<'_, PyAny>,
+        faces: &Bound<'_, PyAny>,
+        vname: &str,
+        fname: &str,
+    ) -> PyResult<Self> {
+        let (v, _) = f64_array(vertices, vname, &[None, Some(3)], "N", true)?;
+        let (f, _) = u32_array(faces, fname, &[None, Some(3)], "M")?;
+        if f.is_empty() {
+            return Err(CcdError::new_err(format!(
+                "{fname} is empty: a mesh needs at least one triangle"
+            )));
+        }
+        let mesh = TriMesh::new(points(&v), triangles(&f))
+            .map_err(|e| CcdError::new_err(format!("{fname}: {e}")))?;
+        Self::from_tri_mesh(mesh)
     }
 
     /// The shared hierarchy (for scenes that take an `Arc<MeshBvh<Rss>>`).
@@ -55,15 +82,29 @@ impl Mesh {
 impl Mesh {
     #[new]
     fn new(vertices: &Bound<'_, PyAny>, faces: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (v, _) = f64_array(vertices, "vertices", &[None, Some(3)], "N", true)?;
-        let (f, _) = u32_array(faces, "faces", &[None, Some(3)], "M")?;
-        if f.is_empty() {
-            return Err(PyValueError::new_err(
-                "faces is empty: a mesh needs at least one triangle",
-            ));
+        Self::from_arrays(vertices, faces, "vertices", "faces")
+    }
+
+    /// A mesh from any object with ``vertices`` ``(N, 3)`` and ``faces`` ``(M, 3)``
+    /// attributes: a ``trimesh.Trimesh``, an ``open3d`` mesh converted to arrays, a
+    /// ``SimpleNamespace``... Every query also accepts such an object directly (it is then
+    /// converted on every call: convert once with this for repeated queries).
+    ///
+    /// Example:
+    ///     >>> import types, ccd
+    ///     >>> tm = types.SimpleNamespace(vertices=[[0., 0, 0], [1, 0, 0], [0, 1, 0]], faces=[[0, 1, 2]])
+    ///     >>> ccd.Mesh.from_trimesh(tm)
+    ///     ccd.Mesh(3 vertices, 1 faces)
+    #[staticmethod]
+    #[pyo3(name = "from_trimesh")]
+    fn py_from_trimesh(mesh: &Bound<'_, PyAny>) -> PyResult<Self> {
+        match crate::shapes::duck_mesh(mesh, "mesh")? {
+            Some(m) => Ok(m),
+            None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "mesh must have vertices and faces attributes (a trimesh.Trimesh), got {}",
+                crate::shapes::type_name(mesh)
+            ))),
         }
-        let mesh = TriMesh::new(points(&v), triangles(&f)).map_err(to_py)?;
-        Self::from_trimesh(mesh)
     }
 
     /// Reads a mesh from an OBJ, PLY or STL file (by extension).
@@ -80,7 +121,7 @@ impl Mesh {
                 path.display()
             )));
         }
-        Self::from_trimesh(mesh)
+        Self::from_tri_mesh(mesh)
     }
 
     /// Vertex positions, shape `(N, 3)` (a copy).
@@ -257,7 +298,9 @@ impl PyContact {
 /// The first time of contact of two rigid meshes, each moving with constant linear and
 /// angular velocity from its start pose (t = 0) to its end pose (t = 1), the short way round.
 ///
-/// Poses are 4x4 homogeneous matrices (local -> world, rotation block orthonormal). Returns
+/// Poses are 4x4 homogeneous matrices (local -> world, rotation block orthonormal) or any
+/// other pose form :func:`toc` takes (3x4, ``(R, t)``, ``(quaternion xyzw, t)``); for other
+/// shapes and motions of any angle use :func:`toc`. Returns
 /// ``None`` when the meshes stay apart over [0, 1] (their distance stays above
 /// ``tolerance / 2``), else a :class:`Contact` whose ``toc`` is conservative: no contact
 /// before it, distance <= ``tolerance`` at it. ``boolean=True`` answers only "is the path
@@ -292,7 +335,7 @@ pub(crate) fn rigid_toc(
     boolean: bool,
 ) -> PyResult<Option<PyContact>> {
     let motion = |p0: &Bound<'_, PyAny>, n0: &str, p1: &Bound<'_, PyAny>, n1: &str| {
-        let (s, e) = (pose(p0, n0)?, pose(p1, n1)?);
+        let (s, e) = (any_pose(p0, n0)?, any_pose(p1, n1)?);
         RigidMotion::between(s, e).map_err(to_py)
     };
     let ma = motion(pose_a0, "pose_a0", pose_a1, "pose_a1")?;

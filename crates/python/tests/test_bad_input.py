@@ -57,7 +57,7 @@ def test_load_missing_and_malformed_files(tmp_path):
 @pytest.mark.parametrize(
     "pose, exc, match",
     [
-        (np.eye(3), ValueError, r"pose_b1 must have shape \(4, 4\), got \(3, 3\)"),
+        (np.eye(3), ValueError, r"pose_b1 must be a pose \(a 4x4 or 3x4 matrix.*got an array of shape \(3, 3\)"),
         (np.full((4, 4), np.nan), ValueError, "non-finite"),
         (np.diag([2.0, 1, 1, 1]), ccd.CcdError, "rigid|rotation"),
         (np.array([[1.0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 1, 1]]), ValueError, "last row"),

@@ -1,7 +1,7 @@
 """Type stubs of the native module ``ccd._ccd`` (re-exported by ``ccd``)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,10 @@ I64Array = npt.NDArray[np.int64]
 PathLike = Union[str, "os.PathLike[str]"]
 Feature = Union[Tuple[Literal["vertex"], int], Tuple[Literal["edge"], int, int], Tuple[Literal["face"], int]]
 Status = Literal["converged", "initially_touching", "out_of_iterations", "stalled"]
+# A pose (local -> world): a 4x4 or 3x4 matrix, (R 3x3, t), or (quaternion [x, y, z, w], t).
+# The quaternion is SCALAR LAST (scipy's Rotation.as_quat(), ROS); a norm within 1e-3 of 1
+# is normalised, farther from 1 it is rejected.
+Pose = Union[ArrayLike, Tuple[ArrayLike, ArrayLike]]
 
 class CcdError(ValueError):
     """Input rejected by a ccd query; the message says what and where."""
@@ -35,6 +39,9 @@ class Mesh:
     @staticmethod
     def load(path: PathLike) -> "Mesh":
         """Reads an OBJ, PLY or STL file (by extension)."""
+    @staticmethod
+    def from_trimesh(mesh: Any) -> "Mesh":
+        """A mesh from any object with ``vertices`` and ``faces`` (a ``trimesh.Trimesh``)."""
     @property
     def vertices(self) -> F64Array: ...
     @property
@@ -73,11 +80,11 @@ class Contact:
 
 def rigid_toc(
     mesh_a: Mesh,
-    pose_a0: ArrayLike,
-    pose_a1: ArrayLike,
+    pose_a0: Pose,
+    pose_a1: Pose,
     mesh_b: Mesh,
-    pose_b0: ArrayLike,
-    pose_b1: ArrayLike,
+    pose_b0: Pose,
+    pose_b1: Pose,
     tolerance: float = 1e-3,
     max_iterations: int = 1000,
     boolean: bool = False,
@@ -192,3 +199,197 @@ class Robot:
         self_collision: bool = True,
         threads: Optional[int] = None,
     ) -> Tuple[F64Array, U8Array]: ...
+
+class Shape:
+    """Base class of the analytic shapes (immutable, in their local frame)."""
+
+class Ball(Shape):
+    """A ball of radius ``radius`` centred at the origin (python-fcl's ``Sphere``)."""
+
+    def __init__(self, radius: float) -> None: ...
+    @property
+    def radius(self) -> float: ...
+
+class Capsule(Shape):
+    """Points within ``radius`` of the segment of length ``length`` along local z."""
+
+    def __init__(self, radius: float, length: float) -> None: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def length(self) -> float: ...
+
+class Box(Shape):
+    """A box of FULL side lengths ``extents`` (x, y, z) centred at the origin."""
+
+    def __init__(self, extents: ArrayLike) -> None: ...
+    @property
+    def extents(self) -> F64Array: ...
+    @property
+    def half_extents(self) -> F64Array: ...
+
+class Cylinder(Shape):
+    """A solid cylinder along local z (python-fcl's ``Cylinder(radius, lz)``)."""
+
+    def __init__(self, radius: float, length: float) -> None: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def length(self) -> float: ...
+
+class Convex(Shape):
+    """The convex hull of ``points`` ``(N, 3)``."""
+
+    def __init__(self, points: ArrayLike) -> None: ...
+    @property
+    def vertices(self) -> F64Array: ...
+    @property
+    def faces(self) -> I64Array: ...
+
+ShapeLike = Union[Shape, Mesh, Any]  # Any: an object with ``vertices`` and ``faces``
+
+class Compound(Shape):
+    """Shapes at local offsets: a non-empty sequence of ``(shape, pose)`` pairs."""
+
+    def __init__(self, parts: Sequence[Tuple[ShapeLike, Pose]]) -> None: ...
+    @property
+    def parts(self) -> List[Tuple[ShapeLike, F64Array]]: ...
+    def __len__(self) -> int: ...
+
+class Motion:
+    """A rigid motion over one step t in [0, 1] (constant linear and angular velocity)."""
+
+    def __init__(self, start: Pose, end: Optional[Pose] = None) -> None: ...
+    @staticmethod
+    def from_velocities(
+        start: Pose,
+        linear: Optional[ArrayLike] = None,
+        angular: Optional[ArrayLike] = None,
+        center: Optional[ArrayLike] = None,
+    ) -> "Motion":
+        """``angular``: world rotation vector, radians per step, any angle."""
+    def pose_at(self, t: float) -> F64Array: ...
+    @property
+    def start(self) -> F64Array: ...
+    @property
+    def end(self) -> F64Array: ...
+    @property
+    def linear_velocity(self) -> F64Array: ...
+    @property
+    def angular_velocity(self) -> F64Array: ...
+
+MotionLike = Union[Motion, Pose]
+
+class ShapeContact:
+    """A contact between two shapes: as :class:`Contact`, plus ``part_a`` / ``part_b``."""
+
+    @property
+    def toc(self) -> float: ...
+    @property
+    def point_a(self) -> F64Array: ...
+    @property
+    def point_b(self) -> F64Array: ...
+    @property
+    def points(self) -> F64Array: ...
+    @property
+    def normal(self) -> F64Array: ...
+    @property
+    def distance(self) -> float: ...
+    @property
+    def part_a(self) -> int: ...
+    @property
+    def part_b(self) -> int: ...
+    @property
+    def feature_a(self) -> Feature: ...
+    @property
+    def feature_b(self) -> Feature: ...
+    @property
+    def features(self) -> Tuple[Feature, Feature]: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def iterations(self) -> int: ...
+
+class Distance:
+    """A distance with world witness points, parts and features; ``float(d)`` is the distance."""
+
+    @property
+    def distance(self) -> float: ...
+    @property
+    def point_a(self) -> F64Array: ...
+    @property
+    def point_b(self) -> F64Array: ...
+    @property
+    def points(self) -> F64Array: ...
+    @property
+    def normal(self) -> F64Array: ...
+    @property
+    def part_a(self) -> int: ...
+    @property
+    def part_b(self) -> int: ...
+    @property
+    def feature_a(self) -> Feature: ...
+    @property
+    def feature_b(self) -> Feature: ...
+    def __float__(self) -> float: ...
+
+def toc(
+    a: ShapeLike,
+    motion_a: MotionLike,
+    b: ShapeLike,
+    motion_b: MotionLike,
+    tolerance: float = 1e-3,
+    max_iterations: int = 1000,
+    boolean: bool = False,
+) -> Optional[ShapeContact]:
+    """First time of contact of two shapes over one step (conservative)."""
+
+def collide(
+    a: ShapeLike, pose_a: Pose, b: ShapeLike, pose_b: Pose, tolerance: float = 1e-9
+) -> Optional[ShapeContact]:
+    """Discrete check: a contact (toc 0, ``"initially_touching"``) or ``None``."""
+
+def distance(a: ShapeLike, pose_a: Pose, b: ShapeLike, pose_b: Pose) -> Distance:
+    """Distance with world witness points."""
+
+def toc_batch(
+    a: ShapeLike,
+    poses_a0: ArrayLike,
+    poses_a1: ArrayLike,
+    b: ShapeLike,
+    poses_b0: ArrayLike,
+    poses_b1: ArrayLike,
+    tolerance: float = 1e-3,
+    max_iterations: int = 1000,
+    threads: Optional[int] = None,
+) -> Tuple[F64Array, U8Array]:
+    """``(N, 4, 4)`` pose arrays -> ``(toc, status)``; NaN / ``NO_CONTACT`` where apart."""
+
+class WorldContact:
+    @property
+    def body_a(self) -> int: ...
+    @property
+    def body_b(self) -> int: ...
+    @property
+    def contact(self) -> ShapeContact: ...
+    @property
+    def toc(self) -> float: ...
+
+class World:
+    """Collision manager: bodies with motions; ``step`` gives the step's contacts."""
+
+    def __init__(self, tolerance: float = 1e-3, max_iterations: int = 1000) -> None: ...
+    def add(self, shape: ShapeLike, motion: MotionLike, static: bool = False) -> int: ...
+    def remove(self, body: int) -> None: ...
+    def set_motion(self, body: int, motion: MotionLike) -> None: ...
+    def set_velocities(self, body: int, linear: ArrayLike, angular: ArrayLike) -> None: ...
+    def pose(self, body: int) -> F64Array: ...
+    @property
+    def bodies(self) -> List[int]: ...
+    def __len__(self) -> int: ...
+    @overload
+    def step(self, mode: Literal["toc"] = "toc", parallel: bool = False) -> Optional[WorldContact]: ...
+    @overload
+    def step(self, mode: Literal["all"], parallel: bool = False) -> List[WorldContact]: ...
+    @overload
+    def step(self, mode: Literal["boolean"], parallel: bool = False) -> bool: ...
