@@ -36,6 +36,10 @@ pub(crate) struct BenchArgs {
     /// package), not on the procedural stand-ins (CI's check of the registry lookup).
     #[arg(long)]
     require_real_robots: bool,
+    /// Fail when a scene was skipped (every scene has a procedural stand-in, so a skip means
+    /// a broken stand-in; CI's fresh-machine run).
+    #[arg(long)]
+    require_all_scenes: bool,
     /// Only run these scenes (repeatable); default: all.
     #[arg(long = "scene")]
     scenes: Vec<String>,
@@ -67,6 +71,16 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             "real data: --data {} is not a folder; looking in the shared folder and the registry",
             d.display()
         );
+    }
+    if let Some(d) = args.data.as_ref().filter(|d| d.is_dir()) {
+        for robot in ["panda", "pr2"] {
+            if !d.join("robots").join(robot).is_dir() {
+                println!(
+                    "real data: --data {} has no robots/{robot}: it comes from the next source",
+                    d.display()
+                );
+            }
+        }
     }
     let data = args
         .data
@@ -101,102 +115,18 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| crate::target_dir().join("bench-report"));
-    let mut reports = Vec::new();
-    let mut skipped = Vec::new();
-    let mut failed: Vec<report::Failed> = Vec::new();
-    // (scene, wall seconds, CPU seconds of the process while it ran)
-    let mut seconds: Vec<(String, f64, f64)> = Vec::new();
     let started = Instant::now();
     let load_start = load_average();
     let selected: Vec<_> = scenes::ALL
         .iter()
         .filter(|s| args.scenes.is_empty() || args.scenes.iter().any(|n| n == s.name))
         .collect();
-    // without a terminal (CI, redirected output) the bars are invisible: say what runs
-    let plain = !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some();
-    for (k, scene) in selected.iter().enumerate() {
-        let bar = ProgressBar::new(0);
-        if plain {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-            eprintln!(
-                "scene {} of {}: {} … (elapsed {:.0} s)",
-                k + 1,
-                selected.len(),
-                scene.name,
-                started.elapsed().as_secs_f64()
-            );
-        }
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>14} [{bar:40}] {pos}/{len} {msg} {elapsed}")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
-        bar.set_prefix(scene.name);
-        let t0 = Instant::now();
-        let cpu0 = crate::clock::process_cpu_seconds();
-        let run_scene = || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (scene.run)(&cfg, &bar)))
-                .unwrap_or_else(|p| {
-                    let what = p
-                        .downcast_ref::<&str>()
-                        .map(|s| (*s).to_string())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Err(anyhow::anyhow!("panicked: {what}"))
-                })
-        };
-        let result = if plain {
-            with_heartbeat(scene.name, &bar, run_scene)
-        } else {
-            run_scene()
-        };
-        bar.finish_and_clear();
-        let secs = t0.elapsed().as_secs_f64();
-        seconds.push((
-            scene.name.to_string(),
-            secs,
-            crate::clock::process_cpu_seconds() - cpu0,
-        ));
-        let r = match result {
-            Ok(r) => r,
-            Err(e) => {
-                let error = format!("{e:#}");
-                eprintln!(
-                    "scene {} of {}: {} FAILED after {secs:.1} s: {error}",
-                    k + 1,
-                    selected.len(),
-                    scene.name
-                );
-                println!("{}: FAILED after {secs:.1} s: {error}\n", scene.name);
-                failed.push(report::Failed {
-                    name: scene.name.to_string(),
-                    error,
-                    seconds: secs,
-                });
-                continue;
-            }
-        };
-        if plain {
-            eprintln!(
-                "scene {} of {}: {} {} in {secs:.1} s",
-                k + 1,
-                selected.len(),
-                scene.name,
-                if r.rows.is_empty() { "skipped" } else { "done" },
-            );
-        }
-        if r.rows.is_empty() {
-            // skipped (e.g. no real data): say why, and record it in the report
-            println!("{}: skipped: {}\n", r.name, r.description);
-            skipped.push(report::Skipped {
-                name: r.name,
-                reason: r.description,
-            });
-            continue;
-        }
-        println!("{}({secs:.1} s)\n", r.to_text());
-        reports.push(r);
-    }
+    let Outcome {
+        reports,
+        skipped,
+        mut failed,
+        seconds,
+    } = run_scenes(&selected, &cfg, started);
     if args.require_real_robots {
         for r in reports
             .iter()
@@ -209,6 +139,15 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
                     seconds: 0.0,
                 });
             }
+        }
+    }
+    if args.require_all_scenes {
+        for k in &skipped {
+            failed.push(report::Failed {
+                name: k.name.clone(),
+                error: format!("--require-all-scenes: skipped ({})", k.reason),
+                seconds: 0.0,
+            });
         }
     }
     let cpus = std::thread::available_parallelism()
@@ -279,6 +218,115 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What a run of scenes gave: reports, skipped and failed scenes, and (scene, wall seconds,
+/// CPU seconds of the process while it ran).
+struct Outcome {
+    reports: Vec<report::SceneReport>,
+    skipped: Vec<report::Skipped>,
+    failed: Vec<report::Failed>,
+    seconds: Vec<(String, f64, f64)>,
+}
+
+/// Runs `selected` in order. A scene that returns an error or panics is recorded as failed
+/// (with its error) and the next one runs: nothing here ends the run early.
+fn run_scenes(selected: &[&scenes::Scene], cfg: &SceneConfig, started: Instant) -> Outcome {
+    let mut reports = Vec::new();
+    let mut skipped = Vec::new();
+    let mut failed: Vec<report::Failed> = Vec::new();
+    let mut seconds: Vec<(String, f64, f64)> = Vec::new();
+    // without a terminal (CI, redirected output) the bars are invisible: say what runs
+    let plain = !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some();
+    for (k, scene) in selected.iter().enumerate() {
+        let bar = ProgressBar::new(0);
+        if plain {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+            eprintln!(
+                "scene {} of {}: {} … (elapsed {:.0} s)",
+                k + 1,
+                selected.len(),
+                scene.name,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>14} [{bar:40}] {pos}/{len} {msg} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(scene.name);
+        let t0 = Instant::now();
+        let cpu0 = crate::clock::process_cpu_seconds();
+        let run_scene = || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (scene.run)(cfg, &bar)))
+                .unwrap_or_else(|p| {
+                    let what = p
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Err(anyhow::anyhow!("panicked: {what}"))
+                })
+        };
+        let result = if plain {
+            with_heartbeat(scene.name, &bar, run_scene)
+        } else {
+            run_scene()
+        };
+        bar.finish_and_clear();
+        let secs = t0.elapsed().as_secs_f64();
+        seconds.push((
+            scene.name.to_string(),
+            secs,
+            crate::clock::process_cpu_seconds() - cpu0,
+        ));
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                let error = format!("{e:#}");
+                eprintln!(
+                    "scene {} of {}: {} FAILED after {secs:.1} s: {error}",
+                    k + 1,
+                    selected.len(),
+                    scene.name
+                );
+                println!("{}: FAILED after {secs:.1} s: {error}\n", scene.name);
+                failed.push(report::Failed {
+                    name: scene.name.to_string(),
+                    error,
+                    seconds: secs,
+                });
+                continue;
+            }
+        };
+        if plain {
+            eprintln!(
+                "scene {} of {}: {} {} in {secs:.1} s",
+                k + 1,
+                selected.len(),
+                scene.name,
+                if r.rows.is_empty() { "skipped" } else { "done" },
+            );
+        }
+        if r.rows.is_empty() {
+            // skipped (e.g. no real data): say why, and record it in the report
+            println!("{}: skipped: {}\n", r.name, r.description);
+            skipped.push(report::Skipped {
+                name: r.name,
+                reason: r.description,
+            });
+            continue;
+        }
+        println!("{}({secs:.1} s)\n", r.to_text());
+        reports.push(r);
+    }
+    Outcome {
+        reports,
+        skipped,
+        failed,
+        seconds,
+    }
 }
 
 /// The 1-minute load average (Linux `/proc/loadavg`), `None` elsewhere.
@@ -408,7 +456,69 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{civil_from_days, progress_line};
+    use super::{civil_from_days, progress_line, run_scenes};
+    use crate::report::SceneReport;
+    use crate::robot_data::RobotSources;
+    use crate::scenes::{Scene, SceneConfig};
+
+    fn ok(name: &str, rows: usize) -> SceneReport {
+        SceneReport {
+            name: name.into(),
+            paper: "p".into(),
+            description: "skipped: nothing".into(),
+            columns: vec!["a".into()],
+            rows: vec![vec!["1".into()]; rows],
+            headline: String::new(),
+            summary: serde_json::json!(null),
+            plots: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_failing_or_panicking_scene_is_recorded_and_the_others_run() {
+        let scenes = [
+            Scene {
+                name: "first",
+                run: |_, _| Ok(ok("first", 1)),
+            },
+            Scene {
+                name: "fails",
+                run: |_, _| anyhow::bail!("no valid inputs"),
+            },
+            Scene {
+                name: "panics",
+                run: |_, _| panic!("a bug"),
+            },
+            Scene {
+                name: "skips",
+                run: |_, _| Ok(ok("skips", 0)),
+            },
+            Scene {
+                name: "last",
+                run: |_, _| Ok(ok("last", 2)),
+            },
+        ];
+        let selected: Vec<&Scene> = scenes.iter().collect();
+        let cfg = SceneConfig {
+            quick: true,
+            data: None,
+            robots: RobotSources::none(),
+        };
+        let out = run_scenes(&selected, &cfg, std::time::Instant::now());
+        let names = |v: Vec<&str>| v.into_iter().map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            out.reports
+                .iter()
+                .map(|r| r.name.clone())
+                .collect::<Vec<_>>(),
+            names(vec!["first", "last"])
+        );
+        assert_eq!(out.skipped.len(), 1);
+        assert_eq!(out.failed.len(), 2);
+        assert!(out.failed[0].error.contains("no valid inputs"));
+        assert!(out.failed[1].error.contains("panicked: a bug"));
+        assert_eq!(out.seconds.len(), 5);
+    }
 
     #[test]
     fn heartbeat_lines_say_what_runs() {

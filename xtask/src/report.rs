@@ -1128,6 +1128,28 @@ mod tests {
     }
 
     #[test]
+    fn failed_scenes_are_in_table_md_and_results_json() {
+        let dir = std::env::temp_dir().join(format!("ccd-failed-{}", std::process::id()));
+        let failed = [Failed {
+            name: "panda-planner".into(),
+            error: "too few collision-free configurations".into(),
+            seconds: 1.5,
+        }];
+        let errors = write_all(&dir, &[], &[], &failed, serde_json::json!({})).unwrap();
+        assert!(errors.is_empty());
+        let md = std::fs::read_to_string(dir.join("table.md")).unwrap();
+        assert!(
+            md.contains("panda-planner: FAILED after 1.5 s: too few"),
+            "{md}"
+        );
+        let js: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap())
+                .unwrap();
+        assert_eq!(js["failed"][0]["name"], "panda-planner");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn decades_of_a_log_axis() {
         assert_eq!(decades(0.08, 1250.0), vec![-1, 0, 1, 2, 3]);
         assert_eq!(decades(2.0, 9.0), Vec::<i32>::new());

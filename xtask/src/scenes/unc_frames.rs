@@ -326,6 +326,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
     let mut notes = Vec::new();
     let mut summaries = serde_json::Map::new();
     let mut plot_x = Vec::new();
+    let mut plot_names = Vec::new();
     let mut plot_global = Vec::new();
     let mut plot_all = Vec::new();
     for (name, files) in &seqs {
@@ -371,6 +372,7 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
                 .join(", ")
         ));
         plot_x.push(rows.len() as f64);
+        plot_names.push(name.clone());
         plot_global.push(a.global_ms);
         plot_all.push(a.all_ms);
         summaries.insert(name.clone(), js);
@@ -390,12 +392,12 @@ pub(crate) fn run(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<Sce
         summary: serde_json::Value::Object(summaries),
         plots: vec![Plot {
             file: "unc-frames.svg".into(),
-            title: "frame pairs: ms per step (sequences in table order)".into(),
+            title: "frame pairs: ms per step".into(),
             x_label: "sequence".into(),
             y_label: "ms per step".into(),
             log_y: true,
             targets: Vec::new(),
-            categories: Vec::new(),
+            categories: plot_names,
             series: vec![
                 Series {
                     name: "LA global ToC".into(),
