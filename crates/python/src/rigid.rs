@@ -2,7 +2,9 @@
 //! and shared by every query.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use ccd::ca_articulated::PreparedEnvironment;
 
 use ccd::ca_rigid;
 use ccd::prelude::*;
@@ -31,6 +33,9 @@ use crate::errors::{require_file, to_py};
 #[pyclass(frozen, module = "ccd", name = "Mesh")]
 pub(crate) struct Mesh {
     pub(crate) body: RigidBody,
+    /// The mesh prepared as a robot's environment (node boxes, welded pieces and their
+    /// hulls), built by the first robot query that uses it and shared by the later ones.
+    prepared: OnceLock<Arc<PreparedEnvironment>>,
 }
 
 impl Mesh {
@@ -38,7 +43,17 @@ impl Mesh {
         let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(to_py)?;
         Ok(Self {
             body: RigidBody::new(Arc::new(tree)),
+            prepared: OnceLock::new(),
         })
+    }
+
+    /// The mesh prepared as a static environment, built on first use and cached with the
+    /// mesh (meshes are immutable, so it never goes stale).
+    pub(crate) fn prepared(&self) -> Arc<PreparedEnvironment> {
+        Arc::clone(
+            self.prepared
+                .get_or_init(|| Arc::new(PreparedEnvironment::new(self.tree()))),
+        )
     }
 
     /// The shared hierarchy (for scenes that take an `Arc<MeshBvh<Rss>>`).

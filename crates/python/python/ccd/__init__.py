@@ -2,7 +2,9 @@
 
 Rigid meshes (:class:`Mesh`, :func:`rigid_toc`), vectorised vertex-face and edge-edge
 kernels (:func:`vertex_face`, :func:`edge_edge`), deforming meshes
-(:class:`DeformingScene`), URDF robots (:class:`Robot`) and JSON Lines batches in the
+(:class:`DeformingScene`), URDF robots (:class:`Robot`), planning scenes
+(:class:`PlanningScene`: robots, objects, attached objects, allowed collisions; edge, path,
+in-collision and clearance queries) and JSON Lines batches in the
 command line's schema (:func:`batch`). Arrays in and out are numpy
 arrays; time is normalised to ``t`` in [0, 1] over a step; every answer is conservative (a
 contact may be reported early, within the tolerance, but never missed). Bad input raises
@@ -19,7 +21,11 @@ from ._ccd import (
     CcdError,
     Contact,
     DeformingScene,
+    Clearance,
     Mesh,
+    PathContact,
+    PlanningScene,
+    PlanningSceneError,
     Robot,
     RobotContact,
     __version__,
@@ -38,7 +44,11 @@ __all__ = [
     "CcdError",
     "Contact",
     "DeformingScene",
+    "Clearance",
     "Mesh",
+    "PathContact",
+    "PlanningScene",
+    "PlanningSceneError",
     "Robot",
     "RobotContact",
     "__version__",
