@@ -92,7 +92,7 @@ def edges(rng, lim, n):
     kinds = rng.choice(3, n, p=[0.4, 0.3, 0.3])
     step = np.where(kinds == 0, 0.1, np.where(kinds == 1, 0.5, 6.0))[:, None]
     q1 = np.clip(q0 + rng.uniform(-1, 1, q0.shape) * step, lo, hi)
-    return q0, q1
+    return q0, q1, kinds
 
 
 def median_time(repeats, f):
@@ -117,7 +117,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     v, f = clutter(rng)
     env = ccd.Mesh(v, f)
-    q0, q1 = edges(rng, limits(panda / "urdf" / "panda.urdf", robot.joint_names), args.edges)
+    q0, q1, kinds = edges(rng, limits(panda / "urdf" / "panda.urdf", robot.joint_names), args.edges)
     n = len(q0)
     print(f"Panda, clutter of {env.num_faces} triangles, {n} edges, medians of {args.repeats} runs")
     print()
@@ -145,6 +145,16 @@ def main():
     # prepares it (node boxes, welded pieces and their hulls)
     build, _ = median_time(args.repeats, lambda: ccd.Mesh(v, f))
     first, _ = median_time(args.repeats, lambda: robot.check_edge(q0[0], q0[0], environment=ccd.Mesh(v, f)))
+    # the batch's per-edge cost by kind of edge (Boolean, 1 thread): where long edges stand
+    print()
+    print("| edges (Boolean batch, 1 thread) | count | largest joint turn (rad, median) | per edge (us) |")
+    print("|---|---|---|---|")
+    for k, name in enumerate(("short (<= 0.1 rad)", "medium (<= 0.5 rad)", "long (<= 6 rad)")):
+        sel = kinds == k
+        a, b = q0[sel], q1[sel]
+        t, _ = median_time(args.repeats, lambda: robot.check_edges(a, b, environment=env, threads=1))
+        turn = float(np.median(np.abs(b - a).max(axis=1)))
+        print(f"| {name} | {int(sel.sum())} | {turn:.2f} | {1e6 * t / max(1, sel.sum()):.1f} |")
     print()
     print(f"preparing the environment (first call on a new Mesh, less building the Mesh): "
           f"{1e3 * (first - build - still / n):.2f} ms")
