@@ -210,6 +210,13 @@ impl ArticulatedBody {
                     .map(LinkShape::new)
             })
             .collect();
+        Ok(Self::from_shapes(model, links))
+    }
+
+    /// A body from a model and its links' shapes (one per link), with the built-in
+    /// self-collision filter (adjacent links, rigidly attached links).
+    fn from_shapes(model: ArticulatedModel, links: Vec<Option<LinkShape>>) -> Self {
+        let n = model.len();
         // rigid groups: links joined to their parent by a fixed joint share the parent's group
         let mut group = vec![0usize; n];
         for (i, l) in model.links().iter().enumerate() {
@@ -232,11 +239,142 @@ impl ArticulatedBody {
                 }
             }
         }
-        Ok(Self {
+        Self {
             model,
             links,
             excluded,
-        })
+        }
+    }
+
+    /// This body with extra links rigidly attached (`Joint::Fixed`) to existing ones,
+    /// e.g. objects grasped by a hand: `(name, parent link, offset in the parent's frame,
+    /// mesh in the new link's frame)` each. The joint vector is unchanged (fixed joints
+    /// take no values); link ids may change (the model keeps parents before children), so
+    /// links are matched by name. Existing links keep their shapes (no hull rebuilt) and
+    /// their self-collision filter; a new link is excluded with its parent and the links
+    /// rigidly attached to it, as [`ArticulatedBody::new`] does.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::Kinematics`] for a duplicate or unknown link name or a non-rigid
+    /// offset; [`ArticulatedError::LinkGeometry`] when a mesh has no triangles.
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::ArticulatedBody;
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// # use std::sync::Arc;
+    /// # let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// # let link = |name: &str, parent: Option<&str>| LinkSpec { name: name.into(), parent: parent.map(Into::into), joint: hinge, offset: DAffine3::from_translation(DVec3::X) };
+    /// # let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a")), link("c", Some("b"))])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let body = ArticulatedBody::from_meshes(model, vec![Some(tri.clone()), Some(tri.clone()), Some(tri.clone())])?;
+    /// let part = Arc::new(MeshBvh::<Rss>::new(tri, &BvhOptions::default())?);
+    /// let holding = body.with_fixed_links(vec![("part".into(), "c".into(), DAffine3::IDENTITY, part)])?;
+    /// assert_eq!(holding.model().dof(), 3);
+    /// let (a, part) = (holding.model().link_id("a").unwrap(), holding.model().link_id("part").unwrap());
+    /// assert!(holding.is_self_pair(a, part)); // the grasped part may hit the first link
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_fixed_links(
+        &self,
+        extra: Vec<(String, String, glam::DAffine3, Arc<MeshBvh<Rss>>)>,
+    ) -> Result<Self, ArticulatedError> {
+        let old = self.model.links();
+        let mut specs: Vec<ccd_kinematics::LinkSpec> = old
+            .iter()
+            .map(|l| ccd_kinematics::LinkSpec {
+                name: l.name.clone(),
+                parent: l.parent.map(|p| old[p.index()].name.clone()),
+                joint: l.joint,
+                offset: l.offset,
+            })
+            .collect();
+        let mut meshes = Vec::with_capacity(extra.len());
+        for (name, parent, offset, mesh) in extra {
+            if mesh.mesh().triangle_count() == 0 {
+                return Err(ArticulatedError::LinkGeometry {
+                    link: name,
+                    reason: "the mesh has no triangles".into(),
+                });
+            }
+            specs.push(ccd_kinematics::LinkSpec {
+                name: name.clone(),
+                parent: Some(parent),
+                joint: Joint::Fixed,
+                offset,
+            });
+            meshes.push((name, mesh));
+        }
+        let model = ArticulatedModel::new(specs)?;
+        let id = |name: &str| {
+            model
+                .link_id(name)
+                .ok_or_else(|| ArticulatedError::LinkGeometry {
+                    link: name.into(),
+                    reason: "not in the rebuilt model".into(),
+                })
+        };
+        let mut shapes: Vec<Option<LinkShape>> = vec![None; model.len()];
+        let mut new_id = Vec::with_capacity(old.len());
+        for (l, shape) in old.iter().zip(&self.links) {
+            let i = id(&l.name)?;
+            shapes[i.index()].clone_from(shape);
+            new_id.push(i.index());
+        }
+        for (name, mesh) in meshes {
+            shapes[id(&name)?.index()] = Some(LinkShape::new(mesh));
+        }
+        let mut body = Self::from_shapes(model, shapes);
+        let (n_old, n) = (old.len(), body.model.len());
+        for i in 0..n_old {
+            for j in 0..n_old {
+                if self.excluded[i * n_old + j] {
+                    body.excluded[new_id[i] * n + new_id[j]] = true;
+                }
+            }
+        }
+        Ok(body)
+    }
+
+    /// Includes the pair `(a, b)` in self-collision tests again, whatever excluded it
+    /// (an SRDF entry, [`ArticulatedBody::disable_pair`], even adjacency: the caller's
+    /// override; a link is never paired with itself). Links without geometry stay out.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::UnknownLink`] for a link index outside the model.
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::ArticulatedBody;
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let hinge = Joint::Revolute { axis: DVec3::Z, limits: None };
+    /// # let link = |name: &str, parent: Option<&str>| LinkSpec { name: name.into(), parent: parent.map(Into::into), joint: hinge, offset: DAffine3::from_translation(DVec3::X) };
+    /// # let model = ArticulatedModel::new(vec![link("a", None), link("b", Some("a")), link("c", Some("b"))])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let mut body = ArticulatedBody::from_meshes(model, vec![Some(tri.clone()), Some(tri.clone()), Some(tri)])?;
+    /// body.disable_pair(LinkId(0), LinkId(2))?;
+    /// body.enable_pair(LinkId(2), LinkId(0))?;
+    /// assert!(body.is_self_pair(LinkId(0), LinkId(2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn enable_pair(&mut self, a: LinkId, b: LinkId) -> Result<(), ArticulatedError> {
+        let n = self.model.len();
+        for l in [a, b] {
+            if l.index() >= n {
+                return Err(ArticulatedError::UnknownLink {
+                    link: l.0,
+                    count: n,
+                });
+            }
+        }
+        if a != b {
+            self.excluded[a.index() * n + b.index()] = false;
+            self.excluded[b.index() * n + a.index()] = false;
+        }
+        Ok(())
     }
 
     /// A body from a model and one mesh per link (`None`: no geometry), building each

@@ -50,6 +50,89 @@ pub(crate) struct EnvPieces {
     pieces: Vec<EnvPiece>,
 }
 
+/// A static environment mesh (world frame) with everything a [`Scene`](crate::Scene)
+/// derives from it, computed once: its body (the shared RSS hierarchy), the exact box of
+/// each hierarchy node's triangles (spatial culling), its connected pieces welded by exact
+/// position with their convex hulls (the hull screen of link–environment pairs), and its
+/// largest coordinate (the domain check). Share it (`Arc`) between scenes:
+/// [`Scene::set_prepared_environment`](crate::Scene::set_prepared_environment) is then
+/// O(parts of the scene) instead of the preparation's cost (welding, hulls, box refit), and
+/// the answers are those of [`Scene::set_environment`](crate::Scene::set_environment).
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_articulated::PreparedEnvironment;
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_geometry::{glam::DVec3, TriMesh};
+///
+/// let floor = TriMesh::cuboid(DVec3::new(-1.0, -1.0, -0.1), DVec3::new(1.0, 1.0, 0.0))?;
+/// let env = PreparedEnvironment::new(Arc::new(MeshBvh::<Rss>::new(floor, &BvhOptions::default())?));
+/// assert_eq!(env.mesh().mesh().triangle_count(), 12);
+/// assert_eq!(env.piece_count(), 0); // one piece: no hull screen
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct PreparedEnvironment {
+    body: RigidBody,
+    node_boxes: Vec<Aabb>,
+    pieces: EnvPieces,
+}
+
+impl PreparedEnvironment {
+    /// Prepares `mesh` (world frame): the node boxes, the welded pieces and their hulls.
+    /// Linear in the mesh's size plus the pieces' hulls; done once per environment.
+    ///
+    /// # Example
+    /// See [`PreparedEnvironment`].
+    #[must_use]
+    pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
+        let mut node_boxes = vec![Aabb::EMPTY; mesh.bvh().node_count()];
+        if !node_boxes.is_empty() {
+            crate::scene::fit_node_box(&mesh, 0, &mut node_boxes);
+        }
+        let pieces = EnvPieces::new(mesh.mesh());
+        Self {
+            body: RigidBody::new(mesh),
+            node_boxes,
+            pieces,
+        }
+    }
+
+    /// The environment's mesh and hierarchy.
+    #[inline]
+    #[must_use]
+    pub fn mesh(&self) -> &Arc<MeshBvh<Rss>> {
+        self.body.shared()
+    }
+
+    /// The number of connected pieces with the hull screen (0: the screen is off, the mesh is
+    /// one piece or has more than 1024).
+    #[inline]
+    #[must_use]
+    pub fn piece_count(&self) -> usize {
+        self.pieces.pieces.len()
+    }
+
+    /// The environment as a rigid body (world frame).
+    #[inline]
+    pub(crate) fn body(&self) -> &RigidBody {
+        &self.body
+    }
+
+    /// Per node of the hierarchy, the exact box of the node's triangles.
+    #[inline]
+    pub(crate) fn node_boxes(&self) -> &[Aabb] {
+        &self.node_boxes
+    }
+
+    /// The connected pieces with their hulls.
+    #[inline]
+    pub(crate) fn pieces(&self) -> &EnvPieces {
+        &self.pieces
+    }
+}
+
 /// What the screen left of a window of a link–environment search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Screened {
@@ -61,6 +144,9 @@ pub(crate) enum Screened {
 }
 
 impl EnvPieces {
+    /// No pieces (no screen).
+    pub(crate) const NONE: Self = Self { pieces: Vec::new() };
+
     /// Splits `mesh` into its connected pieces (vertices welded by exact position) and
     /// builds each one's hull. No pieces when there are fewer than two or more than
     /// [`MAX_PIECES`].

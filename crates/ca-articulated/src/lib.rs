@@ -107,12 +107,14 @@ mod bound;
 mod env_pieces;
 mod error;
 mod midrad;
+pub mod planning;
 mod scene;
 #[cfg(feature = "urdf")]
 mod urdf;
 
 pub use adaptive::{AdaptiveScene, AdaptiveStep};
 pub use body::{ArticulatedBody, LinkShape};
+pub use env_pieces::PreparedEnvironment;
 pub use error::ArticulatedError;
 pub use scene::{
     BodyStep, EnclosureKind, Mode, PairContact, Part, QueryOptions, QueryResult, Scene, Stats,

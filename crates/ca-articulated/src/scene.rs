@@ -17,7 +17,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::body::Piece;
 use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
-use crate::env_pieces::{EnvPieces, Screened};
+use crate::env_pieces::{EnvPieces, PreparedEnvironment, Screened};
 use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
 use crate::{ArticulatedBody, ArticulatedError, LinkShape};
 
@@ -516,13 +516,9 @@ impl SecondLevel {
 pub struct Scene {
     bodies: Vec<Arc<ArticulatedBody>>,
     pub(crate) rigid: Vec<RigidEntry>,
-    pub(crate) environment: Option<RigidBody>,
-    /// Per node of the environment's hierarchy, the exact box of the node's triangles
-    /// (spatial culling tests swept boxes against these, then triangle by triangle).
-    env_boxes: Vec<Aabb>,
-    /// The environment's connected pieces with their hulls (the screen in front of the
-    /// mesh CA of link–environment pairs, see [`crate::env_pieces`]).
-    env_pieces: EnvPieces,
+    /// The static environment with everything derived from its mesh (shared, built once
+    /// per environment: [`PreparedEnvironment`]).
+    pub(crate) env: Option<Arc<PreparedEnvironment>>,
     /// The first part with a vertex coordinate beyond [`ccd_distance::MAX_COORDINATE`] and
     /// that coordinate's magnitude ([`ArticulatedError::OutOfDomain`] for every query).
     far: Option<(Part, f64)>,
@@ -686,12 +682,36 @@ impl Scene {
             .iter()
             .enumerate()
             .map(|(i, r)| (Part::Rigid(i), &r.body));
-        let env = self.environment.iter().map(|e| (Part::Environment, e));
+        let env = self.env.iter().map(|e| (Part::Environment, e.body()));
         self.far = links
             .chain(rigid)
             .chain(env)
             .map(|(p, b)| (p, b.max_abs_coordinate()))
             .find(|&(_, v)| v.is_nan() || v > ccd_distance::MAX_COORDINATE);
+    }
+
+    /// The environment's body (world frame), `None` without an environment.
+    #[inline]
+    pub(crate) fn environment(&self) -> Option<&RigidBody> {
+        self.env.as_deref().map(PreparedEnvironment::body)
+    }
+
+    /// Per node of the environment's hierarchy, the exact box of the node's triangles
+    /// (empty without an environment).
+    #[inline]
+    pub(crate) fn env_boxes(&self) -> &[Aabb] {
+        self.env
+            .as_deref()
+            .map_or(&[], PreparedEnvironment::node_boxes)
+    }
+
+    /// The environment's connected pieces with their hulls (none without an environment).
+    #[inline]
+    fn env_pieces(&self) -> &EnvPieces {
+        static NO_PIECES: EnvPieces = EnvPieces::NONE;
+        self.env
+            .as_deref()
+            .map_or(&NO_PIECES, PreparedEnvironment::pieces)
     }
 
     /// [`ArticulatedError::OutOfDomain`] when a part's coordinates are beyond the CA's
@@ -729,15 +749,52 @@ impl Scene {
         }
     }
 
-    /// Sets the static environment (world frame), replacing any previous one.
+    /// Sets the static environment (world frame), replacing any previous one: prepares it
+    /// ([`PreparedEnvironment::new`], linear in its triangles and more) for this scene only.
+    /// Scenes assembled many times over one environment (a planner's queries, a batch)
+    /// prepare it once and share it with [`Scene::set_prepared_environment`].
     pub fn set_environment(&mut self, mesh: Arc<MeshBvh<Rss>>) {
-        self.env_boxes = vec![Aabb::EMPTY; mesh.bvh().node_count()];
-        if !self.env_boxes.is_empty() {
-            fit_node_box(&mesh, 0, &mut self.env_boxes);
-        }
-        self.env_pieces = EnvPieces::new(mesh.mesh());
-        self.environment = Some(RigidBody::new(mesh));
+        self.set_prepared_environment(Arc::new(PreparedEnvironment::new(mesh)));
+    }
+
+    /// Sets a prepared static environment (world frame, shared: no copy and no work beyond
+    /// the scene's domain check, O(parts)), replacing any previous one. The answers are
+    /// those of [`Scene::set_environment`] with the environment's mesh.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_articulated::{ArticulatedBody, BodyStep, PreparedEnvironment, QueryOptions, Scene};
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    ///
+    /// let model = ArticulatedModel::new(vec![LinkSpec { name: "arm".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// let bar = TriMesh::new(vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let post = TriMesh::new(vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let arm = Arc::new(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
+    /// // prepared once ...
+    /// let env = Arc::new(PreparedEnvironment::new(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?)));
+    /// for q1 in [0.5, 3.0] {
+    ///     // ... and shared by every scene assembled from it (O(bodies))
+    ///     let mut scene = Scene::new();
+    ///     scene.add_articulated(Arc::clone(&arm));
+    ///     scene.set_prepared_environment(Arc::clone(&env));
+    ///     let hit = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[q1] }], &QueryOptions::default())?;
+    ///     assert_eq!(hit.first().is_some(), q1 > 1.0);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_prepared_environment(&mut self, environment: Arc<PreparedEnvironment>) {
+        self.env = Some(environment);
         self.find_far();
+    }
+
+    /// The prepared static environment, `None` when the scene has none.
+    #[inline]
+    #[must_use]
+    pub fn prepared_environment(&self) -> Option<&Arc<PreparedEnvironment>> {
+        self.env.as_ref()
     }
 
     /// The articulated bodies.
@@ -985,7 +1042,7 @@ impl Scene {
                     });
                 }
             }
-            if self.environment.is_some() {
+            if self.env.is_some() {
                 stats.pairs_before += 1;
                 ws.cands.push(Cand {
                     i,
@@ -1152,9 +1209,9 @@ impl Scene {
                     }
                 }
             }
-            if let Some(env) = &self.environment {
+            if let Some(env) = self.environment() {
                 stats.pairs_before += 1;
-                if env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack) {
+                if env_meets_box(env, self.env_boxes(), &ba, &mut ws.stack) {
                     ws.cands.push(Cand {
                         i,
                         j: None,
@@ -1297,10 +1354,10 @@ impl Scene {
                 (Some(_), Some(j)) if one_tree && !turned(&ws.turns, pa, ws.boxes[j].0) => {
                     ba.overlaps(&ws.boxes[j].1)
                 }
-                (Some(w), None) => self.environment.as_ref().is_some_and(|env| {
-                    env_meets_box(env, &self.env_boxes, &ba, &mut ws.stack)
+                (Some(w), None) => self.environment().is_some_and(|env| {
+                    env_meets_box(env, self.env_boxes(), &ba, &mut ws.stack)
                         && (!self.refine_box(ws, w, i, opts.tolerance)
-                            || env_meets_box(env, &self.env_boxes, &ws.boxes[i].1, &mut ws.stack))
+                            || env_meets_box(env, self.env_boxes(), &ws.boxes[i].1, &mut ws.stack))
                         && self.some_window_meets_environment(ws, w, pa, opts.tolerance)
                 }),
                 (Some(w), Some(j)) => {
@@ -1372,7 +1429,7 @@ impl Scene {
         p: Part,
         eps: f64,
     ) -> bool {
-        let Some(env) = self.environment.as_ref() else {
+        let Some(env) = self.environment() else {
             return false;
         };
         let i = match ws.envs.iter().position(|e| e.part == p) {
@@ -1390,7 +1447,7 @@ impl Scene {
             },
         };
         ws.envs[i]
-            .first_hit(0, (env, &self.env_boxes), &mut ws.stack)
+            .first_hit(0, (env, self.env_boxes()), &mut ws.stack)
             .is_some()
     }
 
@@ -1507,7 +1564,7 @@ impl Scene {
                 .and_then(|b| b.link_shape(link))
                 .map(LinkShape::body),
             Part::Rigid(i) => self.rigid.get(i).map(|r| &r.body),
-            Part::Environment => self.environment.as_ref(),
+            Part::Environment => self.environment(),
         };
         body.ok_or(ArticulatedError::UnknownPart(p))
     }
@@ -1635,7 +1692,7 @@ impl Scene {
             let (a, b, pair, _) = self.pair(motions, pcl)?;
             let bound = if pcl.b == Part::Environment {
                 let i = env_entry(envs, pcl.a)?;
-                let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
+                let env = (self.part_body(Part::Environment)?, self.env_boxes());
                 envs[i]
                     .first_hit(0, env, stack)
                     .map(|k| k as f64 / WINDOWS as f64)
@@ -1760,13 +1817,13 @@ impl Scene {
             stats.pairs_after_temporal += 1;
             let r = if pcl.b == Part::Environment {
                 let i = env_entry(envs, pcl.a)?;
-                let env = (self.part_body(Part::Environment)?, &self.env_boxes[..]);
+                let env = (self.part_body(Part::Environment)?, self.env_boxes());
                 env_ca(
                     a,
                     &pair,
                     &mut envs[i],
                     env,
-                    &self.env_pieces,
+                    self.env_pieces(),
                     stack,
                     pcl.lower,
                     end,
@@ -2014,7 +2071,7 @@ fn env_meets_box(env: &RigidBody, boxes: &[Aabb], bx: &Aabb, stack: &mut Vec<u32
 }
 
 /// Fills `boxes[i]` and its subtree's boxes with the exact boxes of their triangles.
-fn fit_node_box(mesh: &MeshBvh<Rss>, i: u32, boxes: &mut [Aabb]) -> Aabb {
+pub(crate) fn fit_node_box(mesh: &MeshBvh<Rss>, i: u32, boxes: &mut [Aabb]) -> Aabb {
     let b = match mesh.bvh().node(i).children() {
         Some([l, r]) => fit_node_box(mesh, l, boxes).merge(fit_node_box(mesh, r, boxes)),
         None => mesh

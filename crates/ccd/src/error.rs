@@ -51,6 +51,9 @@ pub enum Error {
     /// An articulated body, scene or query was rejected ([`ccd_ca_articulated`]).
     #[error(transparent)]
     Articulated(#[from] ccd_ca_articulated::ArticulatedError),
+    /// A planning scene's input was rejected ([`ccd_ca_articulated::planning`]).
+    #[error(transparent)]
+    Planning(#[from] ccd_ca_articulated::planning::PlanningError),
     /// A deformable (local advancement) mesh, option or query was rejected
     /// ([`ccd_la_deformable`]).
     #[error(transparent)]

@@ -25,6 +25,7 @@
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
 //! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::Scene`] ([`ca_articulated`]) |
 //! | the same, stepped by a simulator that moves only some joints per step (adaptive dynamics, sleeping limbs) | the same answers, with culling work that follows the joints that move | [`ca_articulated::AdaptiveScene`] with [`ca_articulated::AdaptiveStep`] |
+//! | a motion planner's world: robots from URDF + SRDF, static meshes, boxes, spheres and cylinders with poses, objects attached to links, allowed-collision overrides by link name; queried from several threads | an edge's or a piecewise-linear path's first contact (segment index and toc), a batch of edges with link names, whether a pose is in collision and its clearance (closest pair) | [`ca_articulated::planning::PlanningScene`]; environments shared between many scenes: [`ca_articulated::PreparedEnvironment`] |
 //! | JSON Lines files of queries, or a shell | the same queries without writing Rust: the `ccd` command (`toc`, `frames`, `batch` on all cores, `--shard I/N`) and its JSON schema | the `ccd-cli` crate (`crates/cli`; not re-exported here) |
 //! | Python and numpy arrays | rigid TOC, vectorised vertex–face / edge–edge batches, deforming scenes, URDF robots, JSON Lines batches | the Python module `ccd` of the `ccd-python` crate (`crates/python`, `pip install ./crates/python`; not a Rust dependency) |
 //!
@@ -349,6 +350,8 @@ pub use ccd_avatar_sv::AvatarError;
 pub use ccd_bvh::Error as BvhError;
 #[doc(inline)]
 pub use ccd_ca_articulated::ArticulatedError;
+#[doc(inline)]
+pub use ccd_ca_articulated::planning::PlanningError;
 #[doc(inline)]
 pub use ccd_ca_rigid::CaError;
 #[doc(inline)]

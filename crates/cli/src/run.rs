@@ -112,6 +112,10 @@ pub struct Runner {
     parallel_scene: bool,
     meshes: Cache<PathBuf, LoadedMesh>,
     robots: Cache<(PathBuf, Option<PathBuf>), LoadedRobot>,
+    /// One prepared scene per (URDF, SRDF, environment file): the robot's body and the
+    /// environment prepared once ([`ca_articulated::PreparedEnvironment`]), shared by every
+    /// line (and thread) that queries them.
+    scenes: Cache<(PathBuf, Option<PathBuf>, PathBuf), ca_articulated::Scene>,
 }
 
 impl Runner {
@@ -123,6 +127,7 @@ impl Runner {
             parallel_scene: false,
             meshes: Cache::new(),
             robots: Cache::new(),
+            scenes: Cache::new(),
         }
     }
 
@@ -146,6 +151,18 @@ impl Runner {
     /// How many distinct mesh and robot files have been loaded (or tried).
     pub fn cached_files(&self) -> usize {
         self.meshes.len() + self.robots.len()
+    }
+
+    /// How many prepared articulated scenes (one per URDF, SRDF and environment file) the
+    /// runner holds: `articulated` lines with the same robot and environment file share one.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_cli::run::Runner;
+    /// assert_eq!(Runner::new(std::env::temp_dir()).cached_scenes(), 0);
+    /// ```
+    pub fn cached_scenes(&self) -> usize {
+        self.scenes.len()
     }
 
     /// Parses one batch line and runs it; never panics: every failure is an error record
@@ -348,13 +365,29 @@ impl Runner {
                 path: urdf.clone(),
                 message,
             })?;
-        let environment = match &q.environment {
-            MeshSource::Inline(mesh) => Arc::new(bvh(mesh.clone())?),
-            MeshSource::Path(_) => Arc::clone(self.body(&q.environment)?.shared()),
+        let assemble = |environment: Arc<MeshBvh<Rss>>| {
+            let mut scene = ca_articulated::Scene::new();
+            scene.add_articulated(Arc::clone(&loaded.body));
+            scene.set_prepared_environment(Arc::new(ca_articulated::PreparedEnvironment::new(
+                environment,
+            )));
+            scene
         };
-        let mut scene = ca_articulated::Scene::new();
-        scene.add_articulated(Arc::clone(&loaded.body));
-        scene.set_environment(environment);
+        // a file environment: one prepared scene per (robot, environment) for every line;
+        // an inline one is prepared for its line
+        let scene = match &q.environment {
+            MeshSource::Inline(mesh) => Arc::new(assemble(Arc::new(bvh(mesh.clone())?))),
+            MeshSource::Path(path) => {
+                let environment = Arc::clone(self.body(&q.environment)?.shared());
+                let key = (urdf.clone(), srdf.clone(), self.resolve(path)?);
+                self.scenes
+                    .get(key, || Ok(assemble(environment)))
+                    .map_err(|message| QueryError::File {
+                        path: urdf.clone(),
+                        message,
+                    })?
+            }
+        };
         let defaults = QueryOptions::default();
         let options = defaults
             .with_tolerance(q.tolerance.unwrap_or(defaults.tolerance))

@@ -16,6 +16,7 @@ mod batch;
 mod deforming;
 mod errors;
 mod kernels;
+mod planning;
 mod poses;
 mod queries;
 mod rigid;
@@ -35,6 +36,13 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<deforming::DeformingScene>()?;
     m.add_class::<robot::Robot>()?;
     m.add_class::<robot::RobotContact>()?;
+    m.add_class::<planning::PyPlanningScene>()?;
+    m.add_class::<planning::PathContact>()?;
+    m.add_class::<planning::Clearance>()?;
+    m.add(
+        "PlanningSceneError",
+        m.py().get_type::<planning::PlanningSceneError>(),
+    )?;
     m.add_function(wrap_pyfunction!(rigid::rigid_toc, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::vertex_face, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::edge_edge, m)?)?;

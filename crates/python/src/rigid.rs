@@ -2,7 +2,9 @@
 //! and shared by every query.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use ccd::ca_articulated::PreparedEnvironment;
 
 use ccd::ca_rigid;
 use ccd::prelude::*;
@@ -37,6 +39,9 @@ pub(crate) struct Mesh {
     pub(crate) body: RigidBody,
     /// The same body as a [`Shape`] (for the shape queries; shares the hierarchy).
     pub(crate) shape: Shape,
+    /// The mesh prepared as a robot's environment (node boxes, welded pieces and their
+    /// hulls), built by the first robot query that uses it and shared by the later ones.
+    prepared: OnceLock<Arc<PreparedEnvironment>>,
 }
 
 impl Mesh {
@@ -46,6 +51,7 @@ impl Mesh {
         Ok(Self {
             shape: Shape::Mesh(body.clone()),
             body,
+            prepared: OnceLock::new(),
         })
     }
 
@@ -66,6 +72,16 @@ impl Mesh {
         let mesh = TriMesh::new(points(&v), triangles(&f))
             .map_err(|e| CcdError::new_err(format!("{fname}: {e}")))?;
         Self::from_tri_mesh(mesh)
+    }
+
+    /// The mesh prepared as a static environment, built on first use and cached with the
+    /// mesh (meshes are immutable, so it never goes stale).
+    pub(crate) fn prepared(&self) -> Arc<PreparedEnvironment> {
+        Arc::clone(
+            self.prepared
+                .get_or_init(|| Arc::new(PreparedEnvironment::new(self.tree()))),
+        )
+
     }
 
     /// The shared hierarchy (for scenes that take an `Arc<MeshBvh<Rss>>`).

@@ -2,9 +2,11 @@
 //! edges `q0 → q1` against an environment mesh and itself (CATCH), one edge or a batch.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use ccd::ca_articulated::{self, ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+use ccd::ca_articulated::{
+    self, ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene, Workspace,
+};
 use ccd::kinematics::urdf::UrdfOptions;
 use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
@@ -53,6 +55,9 @@ pub(crate) struct Robot {
     name: String,
     link_names: Vec<String>,
     joint_names: Vec<String>,
+    /// Query buffers of finished `check_edge` calls, reused by the next ones (a planner's
+    /// calls would otherwise allocate and grow them afresh every time).
+    pool: Mutex<Vec<Workspace>>,
 }
 
 /// A contact of a robot query: the two parts (link names, or ``"environment"``) and the
@@ -85,6 +90,22 @@ impl RobotContact {
     }
 }
 
+impl RobotContact {
+    /// A contact between parts named `part_a` and `part_b`.
+    pub(crate) fn new(
+        py: Python<'_>,
+        part_a: String,
+        part_b: String,
+        c: ccd::ca_rigid::Contact,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            part_a,
+            part_b,
+            contact: Py::new(py, PyContact { c })?,
+        })
+    }
+}
+
 impl Robot {
     fn part_name(&self, p: Part) -> String {
         match p {
@@ -98,11 +119,15 @@ impl Robot {
         }
     }
 
-    fn scene(&self, environment: Option<&Bound<'_, Mesh>>) -> Scene {
+    /// The scene of this robot and `environment`: O(links) once the environment is
+    /// prepared (the preparation is cached with the mesh object, so a planner's calls with
+    /// one environment share it).
+    fn scene(&self, py: Python<'_>, environment: Option<&Bound<'_, Mesh>>) -> Scene {
         let mut scene = Scene::new();
         scene.add_articulated(Arc::clone(&self.body));
         if let Some(env) = environment {
-            scene.set_environment(env.get().tree());
+            let mesh = env.get();
+            scene.set_prepared_environment(py.detach(|| mesh.prepared()));
         }
         scene
     }
@@ -187,6 +212,7 @@ impl Robot {
             name: robot.name,
             link_names,
             joint_names,
+            pool: Mutex::new(Vec::new()),
         })
     }
 
@@ -233,10 +259,29 @@ impl Robot {
         self_collision: bool,
     ) -> PyResult<Option<RobotContact>> {
         let (q0, q1) = (self.joints(q0, "q0")?, self.joints(q1, "q1")?);
-        let scene = self.scene(environment);
+        let scene = self.scene(py, environment);
         let opts = options(boolean, tolerance, max_iterations, self_collision);
         let result = py
-            .detach(|| scene.query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts))
+            .detach(|| {
+                let mut ws = self
+                    .pool
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop()
+                    .unwrap_or_default();
+                let mut out = QueryResult::default();
+                let r = scene.query_with(
+                    &[BodyStep::Joints { q0: &q0, q1: &q1 }],
+                    &opts,
+                    &mut ws,
+                    &mut out,
+                );
+                self.pool
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(ws);
+                r.map(|()| out)
+            })
             .map_err(to_py)?;
         let Some(first) = result.first() else {
             return Ok(None);
@@ -282,7 +327,7 @@ impl Robot {
                 .map(|(x, y)| (x.to_vec(), y.to_vec()))
                 .collect()
         };
-        let scene = self.scene(environment);
+        let scene = self.scene(py, environment);
         let opts = options(boolean, tolerance, max_iterations, self_collision);
         let answers = py
             .detach(|| with_threads(threads, || scene.check_edges(&edges, &opts)))

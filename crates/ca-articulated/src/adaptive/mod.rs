@@ -435,7 +435,7 @@ impl AdaptiveScene {
     /// boxes against the environment's RSS tree cost many rectangle distances), rebuilt when
     /// the environment changes.
     fn environment_tree(&mut self) -> Result<Option<Arc<MeshBvh<Kdop18>>>, ArticulatedError> {
-        let Some(env) = &self.scene.environment else {
+        let Some(env) = self.scene.environment() else {
             self.env_tree = None;
             return Ok(None);
         };
@@ -733,7 +733,7 @@ impl AdaptiveScene {
         let key = (
             self.scene.bodies().len(),
             self.scene.rigid.len(),
-            self.scene.environment.is_some(),
+            self.scene.env.is_some(),
             opts.self_collision,
         );
         out.stats.pairs_before = match self.pairs_before {
@@ -971,7 +971,7 @@ impl AdaptiveScene {
                     });
                 }
             }
-            if let Some(env) = &scene.environment
+            if let Some(env) = scene.environment()
                 && env_overlaps(env, bi, &mut ws.bvh)
             {
                 pcls.push(Pcl {
@@ -1123,11 +1123,7 @@ fn pairs_before(scene: &Scene, opts: &QueryOptions) -> u64 {
     } else {
         0
     };
-    let env = if scene.environment.is_some() {
-        total
-    } else {
-        0
-    };
+    let env = if scene.env.is_some() { total } else { 0 };
     total * total.saturating_sub(1) / 2 - same_body + self_pairs + env
 }
 

@@ -220,7 +220,7 @@ impl Scene {
                     None => return Probe::GiveUp,
                 }
             }
-            let Some(env) = self.environment.as_ref() else {
+            let Some(env) = self.environment() else {
                 continue;
             };
             stats.pairs_before += 1;
@@ -233,12 +233,12 @@ impl Scene {
             // window meeting the environment (every swept box the query builds holds that
             // box), so the narrow phase runs it in its first round: run it here the same
             // way. In between, give up.
-            if !env_meets_box(env, &self.env_boxes, &oa.aabb(eps), &mut ws.stack) {
+            if !env_meets_box(env, self.env_boxes(), &oa.aabb(eps), &mut ws.stack) {
                 continue;
             }
             if !env_meets_box(
                 env,
-                &self.env_boxes,
+                self.env_boxes(),
                 &oa.aabb_within(0.5 * eps),
                 &mut ws.stack,
             ) {
@@ -280,7 +280,7 @@ impl Scene {
         stats: &mut Stats,
     ) -> Option<Option<super::PairContact>> {
         let (a, _, pair, _) = self.pair(&ws.motions, pcl).ok()?;
-        let env = (self.environment.as_ref()?, &self.env_boxes[..]);
+        let env = (self.environment()?, self.env_boxes());
         let sweep = self.env_sweep(&ws.motions, &[], pcl.a, eps).ok()?;
         let mut sweep = EnvSweep {
             part: pcl.a,

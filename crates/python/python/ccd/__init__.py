@@ -8,7 +8,9 @@ Shapes (:class:`Ball`, :class:`Capsule`, :class:`Box`, :class:`Cylinder`, :class
 cores) and the collision manager :class:`World`. Also: rigid meshes between two poses
 (:func:`rigid_toc`), vectorised vertex-face and edge-edge kernels (:func:`vertex_face`,
 :func:`edge_edge`), deforming meshes (:class:`DeformingScene`), URDF robots
-(:class:`Robot`) and JSON Lines batches in the command line's schema (:func:`batch`).
+(:class:`Robot`), planning scenes (:class:`PlanningScene`: robots, objects, attached
+objects, allowed collisions; edge, path, in-collision and clearance queries) and JSON Lines
+batches in the command line's schema (:func:`batch`).
 Arrays in and out are numpy arrays; time is normalised to ``t`` in [0, 1] over a step;
 every answer is conservative (a contact may be reported early, within the tolerance, but
 never missed). Bad input raises ``TypeError``, ``ValueError`` (:class:`CcdError` is a
@@ -33,9 +35,13 @@ from ._ccd import (
     Convex,
     Cylinder,
     DeformingScene,
+    Clearance,
     Distance,
     Mesh,
     Motion,
+    PathContact,
+    PlanningScene,
+    PlanningSceneError,
     Robot,
     RobotContact,
     Shape,
@@ -68,9 +74,13 @@ __all__ = [
     "Convex",
     "Cylinder",
     "DeformingScene",
+    "Clearance",
     "Distance",
     "Mesh",
     "Motion",
+    "PathContact",
+    "PlanningScene",
+    "PlanningSceneError",
     "Robot",
     "RobotContact",
     "Shape",

@@ -393,3 +393,96 @@ class World:
     def step(self, mode: Literal["all"], parallel: bool = False) -> List[WorldContact]: ...
     @overload
     def step(self, mode: Literal["boolean"], parallel: bool = False) -> bool: ...
+class PlanningSceneError(CcdError): ...
+
+class PathContact:
+    @property
+    def segment(self) -> int: ...
+    @property
+    def toc(self) -> float: ...
+    @property
+    def part_a(self) -> str: ...
+    @property
+    def part_b(self) -> str: ...
+    @property
+    def contact(self) -> Contact: ...
+
+class Clearance:
+    @property
+    def distance(self) -> float: ...
+    @property
+    def part_a(self) -> str: ...
+    @property
+    def part_b(self) -> str: ...
+    @property
+    def point_a(self) -> F64Array: ...
+    @property
+    def point_b(self) -> F64Array: ...
+
+class PlanningScene:
+    """Robots, static objects, attached objects and allowed collisions; planner queries."""
+
+    def __init__(self) -> None: ...
+    def add_robot(
+        self,
+        urdf: PathLike,
+        srdf: Optional[PathLike] = None,
+        packages: Optional[Mapping[str, PathLike]] = None,
+        name: Optional[str] = None,
+        allow_outside_paths: bool = False,
+    ) -> None: ...
+    def add_object(
+        self,
+        name: str,
+        mesh: Optional[Mesh] = None,
+        box: Optional[ArrayLike] = None,
+        sphere: Optional[float] = None,
+        cylinder: Optional[Tuple[float, float]] = None,
+        pose: Optional[ArrayLike] = None,
+    ) -> None: ...
+    def remove_object(self, name: str) -> None: ...
+    def attach_object(
+        self,
+        name: str,
+        link: str,
+        mesh: Optional[Mesh] = None,
+        box: Optional[ArrayLike] = None,
+        sphere: Optional[float] = None,
+        cylinder: Optional[Tuple[float, float]] = None,
+        pose: Optional[ArrayLike] = None,
+        touch_links: Sequence[str] = (),
+    ) -> None: ...
+    def detach_object(self, name: str) -> None: ...
+    def set_allowed(self, link_a: str, link_b: str, allowed: bool = True) -> None: ...
+    @property
+    def joint_names(self) -> list[str]: ...
+    @property
+    def dof(self) -> int: ...
+    @property
+    def part_names(self) -> list[str]: ...
+    def check_edge(
+        self,
+        q0: ArrayLike,
+        q1: ArrayLike,
+        boolean: bool = False,
+        tolerance: float = 1e-3,
+        max_iterations: int = 1000,
+    ) -> Optional[RobotContact]: ...
+    def check_path(
+        self,
+        waypoints: ArrayLike,
+        boolean: bool = False,
+        tolerance: float = 1e-3,
+        max_iterations: int = 1000,
+    ) -> Optional[PathContact]: ...
+    def check_edges(
+        self,
+        q0: ArrayLike,
+        q1: ArrayLike,
+        boolean: bool = True,
+        tolerance: float = 1e-3,
+        max_iterations: int = 1000,
+        threads: Optional[int] = None,
+    ) -> Tuple[F64Array, U8Array, list[Optional[str]], list[Optional[str]]]: ...
+    def in_collision(self, q: ArrayLike, tolerance: float = 1e-3) -> bool: ...
+    def clearance(self, q: ArrayLike) -> Optional[Clearance]: ...
