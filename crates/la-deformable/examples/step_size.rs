@@ -1,0 +1,90 @@
+//! Measures the separation-preserving step size ([`Scene::separation_step`]) and the
+//! global time of contact with and without resting pairs on frame pairs: build + query, 1
+//! thread, median of `REPEATS` runs (default 7).
+//!
+//! ```sh
+//! cargo run --release -p ccd-la-deformable --example step_size -- \
+//!     ../shared/data/unc-frames/cloth-ball/cloth_ball92.ply ../shared/data/unc-frames/cloth-ball/cloth_ball93.ply
+//! ```
+
+use std::time::Instant;
+
+use ccd_la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
+use ccd_la_deformable::{DeformingMesh, Mode};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [f0, f1] = args.as_slice() else {
+        eprintln!("usage: step_size <frame0> <frame1>");
+        std::process::exit(2);
+    };
+    let repeats: usize = std::env::var("REPEATS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7);
+    let min_distance: f64 = std::env::var("MIN_DISTANCE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    let (m0, m1) = (
+        ccd_geometry::io::read_mesh(f0)?,
+        ccd_geometry::io::read_mesh(f1)?,
+    );
+    if m0.triangles() != m1.triangles() {
+        return Err("the frames have different topology".into());
+    }
+    let mesh = DeformingMesh::new(
+        m0.triangles().to_vec(),
+        m0.vertices().to_vec(),
+        m1.vertices().to_vec(),
+    )?;
+    let opts = SceneOptions::default();
+    let rule = SeparationOptions::default().with_min_distance(min_distance);
+    let mut times = Vec::new();
+    let mut answer = None;
+    for _ in 0..repeats.max(1) {
+        let t = Instant::now();
+        let scene = Scene::new(vec![mesh.clone()], &opts)?;
+        let r = scene.separation_step(&rule)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        answer = Some(r);
+    }
+    let r = answer.unwrap_or_else(|| unreachable!());
+    println!(
+        "separation_step (s = {}, min_distance = {min_distance}): build + query median {:.1} ms over {} runs (min {:.1}), step {}, limiting {:?}, stats {:?}",
+        rule.scale,
+        median(times.clone()),
+        times.len(),
+        times.iter().copied().fold(f64::INFINITY, f64::min),
+        r.step,
+        r.limiting,
+        r.stats
+    );
+    let scene = Scene::new(vec![mesh.clone()], &opts)?;
+    let mut qt = Vec::new();
+    for _ in 0..repeats.max(1) {
+        let t = Instant::now();
+        let _ = scene.separation_step(&rule)?;
+        qt.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!(
+        "separation_step query alone (built scene): median {:.1} ms",
+        median(qt)
+    );
+    for (name, mode) in [("toc", Mode::Toc)] {
+        let mut times = Vec::new();
+        let mut toc = None;
+        for _ in 0..repeats.max(1) {
+            let t = Instant::now();
+            toc = scene.query(mode).toc();
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        println!("{name}: query median {:.1} ms, toc {toc:?}", median(times));
+    }
+    Ok(())
+}
