@@ -85,7 +85,8 @@ pub enum Resting {
     /// only if and when it comes closer: it is tested again with the tolerance `d₀ / 2`, so
     /// it is reported no later than it would touch, at a time where it is within `d₀ / 2`
     /// (or at the iteration cap). A resting pair that keeps its distance or separates is not
-    /// a contact. A pair at distance exactly `0` at `t = 0` is a contact at `0` in both modes.
+    /// a contact. A pair at distance exactly `0` at `t = 0` (coincident seam vertices,
+    /// touching features) cannot come closer: it is listed and never a contact.
     Separate,
 }
 

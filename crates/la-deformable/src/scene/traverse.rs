@@ -61,8 +61,9 @@ fn vertex_face_tol(
 }
 
 /// Splits an elementary answer under [`Resting::Separate`]: a pair within the tolerance
-/// at `t = 0` (and not at distance `0`) becomes `(its own later contact, tested again with
-/// tolerance d₀ / 2 up to t_max, and the resting record)`; anything else is `(p, None)`.
+/// at `t = 0` becomes `(its own later contact, the resting record)`, the later contact tested
+/// again with tolerance `d₀ / 2` up to `t_max` (none when `d₀ = 0`: it cannot come closer);
+/// anything else is `(p, None)`.
 #[inline]
 pub(super) fn split_resting(
     p: Option<PrimitiveToc>,
@@ -70,12 +71,13 @@ pub(super) fn split_resting(
     rerun: impl FnOnce(f64) -> Option<PrimitiveToc>,
 ) -> (Option<PrimitiveToc>, Option<PrimitiveToc>) {
     match p {
-        Some(p)
-            if opts.resting == Resting::Separate
-                && p.status == Status::InitiallyTouching
-                && p.distance > 0.0 =>
-        {
-            (rerun(0.5 * p.distance), Some(p))
+        Some(p) if opts.resting == Resting::Separate && p.status == Status::InitiallyTouching => {
+            let later = if p.distance > 0.0 {
+                rerun(0.5 * p.distance)
+            } else {
+                None
+            };
+            (later, Some(p))
         }
         p => (p, None),
     }
