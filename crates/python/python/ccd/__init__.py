@@ -2,7 +2,7 @@
 
 Rigid meshes (:class:`Mesh`, :func:`rigid_toc`), vectorised vertex-face and edge-edge
 kernels (:func:`vertex_face`, :func:`edge_edge`), deforming meshes
-(:class:`DeformingScene`), URDF robots (:class:`Robot`) and JSON Lines batches in the
+(:class:`DeformingScene`, :func:`collision_free_stepsize`), URDF robots (:class:`Robot`) and JSON Lines batches in the
 command line's schema (:func:`batch`). Arrays in and out are numpy
 arrays; time is normalised to ``t`` in [0, 1] over a step; every answer is conservative (a
 contact may be reported early, within the tolerance, but never missed). Bad input raises
@@ -24,6 +24,7 @@ from ._ccd import (
     RobotContact,
     __version__,
     batch,
+    collision_free_stepsize,
     edge_edge,
     rigid_toc,
     vertex_face,
@@ -43,6 +44,7 @@ __all__ = [
     "RobotContact",
     "__version__",
     "batch",
+    "collision_free_stepsize",
     "edge_edge",
     "rigid_toc",
     "vertex_face",
