@@ -2,6 +2,9 @@
 //! global time of contact with and without resting pairs on frame pairs: build + query, 1
 //! thread, median of `REPEATS` runs (default 7).
 //!
+//! `COMPARE_PARALLEL=1` (with the `parallel` feature, `RAYON_NUM_THREADS=2`) instead times
+//! each query mode serial and parallel, alternated, and checks the answers agree.
+//!
 //! ```sh
 //! cargo run --release -p ccd-la-deformable --example step_size -- \
 //!     ../shared/data/unc-frames/cloth-ball/cloth_ball92.ply ../shared/data/unc-frames/cloth-ball/cloth_ball93.ply
@@ -44,6 +47,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m1.vertices().to_vec(),
     )?;
     let opts = SceneOptions::default();
+    if std::env::var("COMPARE_PARALLEL").is_ok_and(|v| v == "1") {
+        return compare_parallel(&mesh, &opts, repeats.max(1));
+    }
     let rule = SeparationOptions::default().with_min_distance(min_distance);
     let mut times = Vec::new();
     let mut answer = None;
@@ -96,6 +102,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 r.toc(),
                 r.contacts.len(),
                 r.resting.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Serial against `SceneOptions::parallel`, alternated runs, per mode and resting treatment.
+fn compare_parallel(
+    mesh: &DeformingMesh,
+    opts: &SceneOptions,
+    repeats: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    for resting in [Resting::Contact, Resting::Separate] {
+        let o = opts.with_resting(resting);
+        let serial = Scene::new(vec![mesh.clone()], &o)?;
+        let par = Scene::new(vec![mesh.clone()], &o.with_parallel(true))?;
+        for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
+            let (mut ts, mut tp) = (Vec::new(), Vec::new());
+            let (mut rs, mut rp) = (None, None);
+            let runs = if mode == Mode::All { repeats.min(3) } else { repeats };
+            for _ in 0..runs {
+                let t = Instant::now();
+                rs = Some(serial.query(mode));
+                ts.push(t.elapsed().as_secs_f64() * 1e3);
+                let t = Instant::now();
+                rp = Some(par.query(mode));
+                tp.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            let (rs, rp) = (rs.unwrap_or_default(), rp.unwrap_or_default());
+            let same = match mode {
+                Mode::Toc => rs.toc() == rp.toc(),
+                Mode::All => rs.contacts == rp.contacts,
+                Mode::Boolean => rs.contacts.is_empty() == rp.contacts.is_empty(),
+            };
+            let (ms, mp) = (median(ts), median(tp));
+            println!(
+                "{resting:?} {mode:?}: serial {ms:.2} ms, parallel {mp:.2} ms, speed-up {:.2}x, same answer {same}",
+                ms / mp
             );
         }
     }

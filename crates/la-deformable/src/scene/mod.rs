@@ -149,7 +149,9 @@ pub struct SceneOptions {
     /// as in a conventional swept-volume pipeline (for comparisons).
     pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
-    /// ignored without it).
+    /// ignored without it). The first 2048 traversal tasks run on the calling thread in
+    /// the serial order, so a query that ends within them (a small scene, an early global
+    /// ToC of 0, a Boolean contact) costs what the serial one does.
     pub parallel: bool,
     /// Resting pairs (within the tolerance at `t = 0`): contacts at `0` or listed apart
     /// ([`Resting`]).
