@@ -121,7 +121,11 @@ fn compare_parallel(
         for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
             let (mut ts, mut tp) = (Vec::new(), Vec::new());
             let (mut rs, mut rp) = (None, None);
-            let runs = if mode == Mode::All { repeats.min(3) } else { repeats };
+            let runs = if mode == Mode::All {
+                repeats.min(3)
+            } else {
+                repeats
+            };
             for _ in 0..runs {
                 let t = Instant::now();
                 rs = Some(serial.query(mode));

@@ -175,7 +175,6 @@ fn soup(n: usize, spread: f64) -> impl Strategy<Value = DeformingMesh> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     #[test]
     fn random_soups_keep_their_separation(
         a in soup(5, 2.0),
