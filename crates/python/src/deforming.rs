@@ -164,7 +164,9 @@ pub(crate) fn collision_free_stepsize(
     let (tris, x0, x1) = mesh_from(faces, x0, x1, "")?;
     py.detach(|| {
         let mesh = DeformingMesh::new(tris, x0, x1)?;
-        let scene = Scene::new(vec![mesh], &SceneOptions::default())?;
+        // the step does not use the self-collision normal cones: a cheaper build without them
+        let options = SceneOptions::default().with_normal_cones(false);
+        let scene = Scene::new(vec![mesh], &options)?;
         scene.separation_step(&rule).map(|s| s.step)
     })
     .map_err(to_py)

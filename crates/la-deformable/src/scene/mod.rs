@@ -139,7 +139,9 @@ pub struct SceneOptions {
     /// moving centre; see [`SceneStats::patches_skipped`]). Such
     /// a patch has no contacts, but pairs inside it that come within the tolerance without
     /// touching are then not reported as early contacts; turn it off to get exactly the
-    /// elementary queries' answers (as [`brute_force`] does).
+    /// elementary queries' answers (as [`brute_force`] does). Off, the scene does not build
+    /// the cones at all (a cheaper build and refit, e.g. for
+    /// [`Scene::separation_step`], which does not use them).
     pub normal_cones: bool,
     /// The elementary test.
     pub kernel: Kernel,
@@ -349,7 +351,14 @@ impl Scene {
         }
         let bvhs = meshes
             .iter()
-            .map(|m| HybridBvh::build(m, options.leaf_size, options.la.tolerance))
+            .map(|m| {
+                HybridBvh::build(
+                    m,
+                    options.leaf_size,
+                    options.la.tolerance,
+                    options.normal_cones,
+                )
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut scene = Self {
             meshes,
@@ -381,7 +390,12 @@ impl Scene {
         let tol = self.options.la.tolerance;
         let h = &mut self.bvhs[mesh];
         if h.pieces > 1 && h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
-            *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
+            *h = HybridBvh::build(
+                &self.meshes[mesh],
+                self.options.leaf_size,
+                tol,
+                self.options.normal_cones,
+            )?;
             self.rebuilds += 1;
         } else {
             h.refit(&self.meshes[mesh], tol);

@@ -775,6 +775,7 @@ fn collect_ee(
 /// it splits the rest over rayon's pool: a query that ends within them (a small scene, a
 /// global ToC of 0 found early, a Boolean contact) runs exactly as the serial one, since
 /// splitting it would cost more than it saves (the 0.03×–0.28× on real frames).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub(crate) const SERIAL_BUDGET: u32 = 2048;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
