@@ -6,9 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use ccd::la_deformable::scene::Resting;
 use ccd_cli::batch::{BatchOptions, MAX_THREADS, Shard, run_batch};
 use ccd_cli::run::Runner;
-use ccd_cli::schema::{FramesQuery, MeshSource, Pose, Query, QueryResult, RigidQuery};
+use ccd_cli::schema::{
+    FramesQuery, MeshSource, Pose, Query, QueryResult, RigidQuery, SeparationRule,
+};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -69,9 +72,24 @@ enum Command {
         /// Absolute distance tolerance (default 1e-6).
         #[arg(long, allow_hyphen_values = true)]
         tolerance: Option<f64>,
-        /// Do not test the mesh against itself.
+        /// Do not test the mesh against itself (an error: the frames hold one mesh, so
+        /// nothing would be tested).
         #[arg(long)]
         no_self_collision: bool,
+        /// List pairs already within the tolerance at t = 0 apart ("resting") instead of
+        /// reporting them as contacts at 0: toc is then the first time a pair comes closer.
+        #[arg(long)]
+        separate_resting: bool,
+        /// Also compute the separation-preserving step size ("stepsize"): every pair keeps
+        /// max(--min-distance, --scale * its distance at t = 0).
+        #[arg(long)]
+        stepsize: bool,
+        /// Minimum separation of --stepsize (default 0).
+        #[arg(long, allow_hyphen_values = true, requires = "stepsize")]
+        min_distance: Option<f64>,
+        /// Fraction of its initial distance a pair keeps in --stepsize, in (0, 1) (default 0.2).
+        #[arg(long, allow_hyphen_values = true, requires = "stepsize")]
+        scale: Option<f64>,
         /// Indented JSON.
         #[arg(long)]
         pretty: bool,
@@ -139,6 +157,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             all,
             tolerance,
             no_self_collision,
+            separate_resting,
+            stepsize,
+            min_distance,
+            scale,
             pretty,
         } => {
             let query = Query::Frames(FramesQuery {
@@ -148,6 +170,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 all,
                 tolerance,
                 self_collision: no_self_collision.then_some(false),
+                resting: separate_resting.then_some(Resting::Separate),
+                separation: stepsize.then_some(SeparationRule {
+                    min_distance,
+                    scale,
+                }),
             });
             let result = Runner::new("").with_parallel_scene(true).run(&query)?;
             print_result(&result, pretty)

@@ -14,7 +14,7 @@ use ccd::geometry::TriMesh;
 use ccd::geometry::glam::DVec3;
 use ccd::kinematics::RigidMotion;
 use ccd::kinematics::urdf::{UrdfOptions, UrdfRobot};
-use ccd::la_deformable::scene::{Scene, SceneOptions};
+use ccd::la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
 use ccd::la_deformable::{DeformingMesh, LaOptions, Mode as SceneMode, PrimitiveToc};
 
 use crate::error::QueryError;
@@ -334,7 +334,23 @@ impl Runner {
         if let Some(self_collision) = q.self_collision {
             options = options.with_self_collision(self_collision);
         }
+        if let Some(resting) = q.resting {
+            options = options.with_resting(resting);
+        }
         let scene = Scene::new(vec![mesh], &options).map_err(ccd::Error::from)?;
+        let step = match &q.separation {
+            Some(rule) => {
+                let mut opts = SeparationOptions::default();
+                if let Some(d) = rule.min_distance {
+                    opts = opts.with_min_distance(d);
+                }
+                if let Some(s) = rule.scale {
+                    opts = opts.with_scale(s);
+                }
+                Some(scene.separation_step(&opts).map_err(ccd::Error::from)?)
+            }
+            None => None,
+        };
         let result = scene.query(if q.all {
             SceneMode::All
         } else {
@@ -343,6 +359,9 @@ impl Runner {
         Ok(FramesResult {
             toc: result.toc(),
             contacts: result.contacts,
+            resting: result.resting,
+            stepsize: step.as_ref().map(|s| s.step),
+            limiting: step.and_then(|s| s.limiting),
             stats: result.stats,
         })
     }

@@ -99,6 +99,7 @@ use std::path::PathBuf;
 use ccd::ca_rigid::{Contact, Mode as RigidMode};
 use ccd::geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
 use ccd::geometry::{Feature, TriMesh};
+use ccd::la_deformable::scene::{Resting, SeparationPair};
 use ccd::la_deformable::{SceneContact, SceneStats, Status as LaStatus};
 use serde::{Deserialize, Serialize};
 
@@ -349,8 +350,32 @@ pub struct FramesQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
     /// Test the mesh against itself (default `true`; adjacent features are never paired).
+    /// `false` is an error: the frames hold one mesh, so nothing would be tested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_collision: Option<bool>,
+    /// `"Contact"` (default): pairs within the tolerance at `t = 0` are contacts at `0`;
+    /// `"Separate"`: they are listed in the result's `resting` and are contacts only once
+    /// they come within half their initial distance (the library's `Resting`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resting: Option<Resting>,
+    /// Also compute the separation-preserving step size with this rule (the result's
+    /// `stepsize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separation: Option<SeparationRule>,
+}
+
+/// The rule of a separation-preserving step: every vertex–face and edge–edge pair keeps a
+/// distance `≥ max(min_distance, scale · d₀)` over `[0, stepsize]` (the library's
+/// `SeparationOptions`; a pair already closer than `min_distance` keeps `scale · d₀`).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeparationRule {
+    /// `δ_min ≥ 0` (default `0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_distance: Option<f64>,
+    /// `s ∈ (0, 1)` (default `0.2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
 }
 
 /// `"kind": "articulated"`: a URDF robot's joint-space edge against an environment.
@@ -469,6 +494,15 @@ pub struct FramesResult {
     pub toc: Option<f64>,
     /// First contact (at most one), or with `all` every colliding pair sorted by `toc`.
     pub contacts: Vec<SceneContact>,
+    /// With `"resting": "Separate"`: the pairs within the tolerance at `t = 0`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resting: Vec<SceneContact>,
+    /// With `separation`: the separation-preserving step size in `[0, 1]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stepsize: Option<f64>,
+    /// With `separation`: the pair that limits the step (`null` when nothing limits it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limiting: Option<SeparationPair>,
     /// Counters of the scene query.
     pub stats: SceneStats,
 }

@@ -160,6 +160,52 @@ fn frames_reports_the_fall_and_every_pair() {
 }
 
 #[test]
+fn frames_stepsize_and_resting_apart() {
+    // the upper triangle falls from 1 above the lower one: with s = 0.2 the step ends at 0.4
+    let out = ccd(&["frames", "f0.ply", "f1.ply", "--stepsize"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let step = v["stepsize"].as_f64().expect("a step size");
+    assert!(step > 0.0 && step < v["toc"].as_f64().unwrap(), "{v}");
+    assert!(v["limiting"]["target"].as_f64().is_some(), "{v}");
+    let half = json(&ccd(&[
+        "frames",
+        "f0.ply",
+        "f1.ply",
+        "--stepsize",
+        "--scale",
+        "0.5",
+    ]));
+    assert!(half["stepsize"].as_f64().unwrap() < step);
+    // a bad rule is an error naming it
+    let bad = ccd(&["frames", "f0.ply", "f1.ply", "--stepsize", "--scale", "1.5"]);
+    assert_eq!(code(&bad), 1);
+    assert!(stderr(&bad).contains("scale"), "{}", stderr(&bad));
+    let bad = ccd(&[
+        "frames",
+        "f0.ply",
+        "f1.ply",
+        "--stepsize",
+        "--min-distance",
+        "-1",
+    ]);
+    assert_eq!(code(&bad), 1);
+    assert!(stderr(&bad).contains("min_distance"), "{}", stderr(&bad));
+    // nothing rests at t = 0 here: the same toc, no resting list
+    let apart = json(&ccd(&["frames", "f0.ply", "f1.ply", "--separate-resting"]));
+    assert_eq!(apart["toc"], v["toc"]);
+    assert!(apart.get("resting").is_none());
+    // one mesh without self-collision tests nothing: an error, not a silent null
+    let none = ccd(&["frames", "f0.ply", "f1.ply", "--no-self-collision"]);
+    assert_eq!(code(&none), 1);
+    assert!(
+        stderr(&none).contains("self_collision"),
+        "{}",
+        stderr(&none)
+    );
+}
+
+#[test]
 fn frames_with_different_topology_is_an_error() {
     let out = ccd(&["frames", "f0.ply", "tetra.obj"]);
     assert_eq!(code(&out), 1);

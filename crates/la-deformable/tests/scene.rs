@@ -2,8 +2,8 @@
 //! on a sphere (inter- and self-contacts), random soups (proptest), options and bad input.
 
 use ccd_geometry::glam::DVec3;
-use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult, brute_force};
-use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Mode, SceneContact};
+use ccd_la_deformable::scene::{Kernel, Resting, Scene, SceneOptions, SceneResult, brute_force};
+use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Mode, SceneContact, Status};
 use proptest::prelude::*;
 
 /// A `(n+1)²`-vertex grid cloth of side `size` centred at the origin in the xz plane.
@@ -523,4 +523,112 @@ fn scene_contacts_carry_world_witnesses_on_their_features() {
             assert!(c.normal.dot(c.point_b - c.point_a) >= -1e-15, "{c:?}");
         }
     }
+}
+
+fn resting_keys(r: &SceneResult) -> Vec<Key> {
+    let mut v: Vec<Key> = r
+        .resting
+        .iter()
+        .map(|c| (c.mesh_a, c.feature_a, c.mesh_b, c.feature_b))
+        .collect();
+    v.sort_by_key(|k| format!("{k:?}"));
+    v
+}
+
+proptest! {
+    #[test]
+    fn resting_pairs_apart_match_brute_force(a in soup(10), b in soup(6), leaf in 1u32..5) {
+        // a coarse tolerance so that random soups have resting pairs
+        let opts = SceneOptions::default()
+            .with_leaf_size(leaf)
+            .with_tolerance(0.05)
+            .with_normal_cones(false)
+            .with_resting(Resting::Separate);
+        let meshes = vec![a, b];
+        let all_ref = brute_force(&meshes, &opts, Mode::All).unwrap();
+        let scene = Scene::new(meshes, &opts).unwrap();
+        let all = scene.query(Mode::All);
+        prop_assert_eq!(keys(&all), keys(&all_ref));
+        prop_assert_eq!(resting_keys(&all), resting_keys(&all_ref));
+        // resting pairs are never contacts at 0 (unless their advancement is stuck there)
+        prop_assert!(all.contacts.iter().all(|c| c.toc > 0.0 || c.status == Status::OutOfIterations));
+        prop_assert!(all.resting.iter().all(|c| c.toc == 0.0 && c.distance < 0.05));
+        let toc = scene.query(Mode::Toc);
+        prop_assert_eq!(toc.toc(), all.toc());
+        // the Contact mode reports the same pairs plus the resting ones at 0
+        let plain = Scene::new(scene.meshes().to_vec(), &opts.with_resting(Resting::Contact))
+            .unwrap()
+            .query(Mode::All);
+        prop_assert!(plain.resting.is_empty());
+        let at0 = plain
+            .contacts
+            .iter()
+            .filter(|c| c.status == Status::InitiallyTouching)
+            .count();
+        prop_assert_eq!(at0, all.resting.len());
+    }
+}
+
+#[test]
+fn resting_contact_does_not_stall_the_global_toc() {
+    let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+    let ground = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone()).unwrap();
+    // resting 1e-8 above the ground and sliding: a contact at 0 in the default mode only
+    let rest0: Vec<DVec3> = tri
+        .iter()
+        .map(|p| *p + DVec3::new(0.2, 0.2, 1e-8))
+        .collect();
+    let rest1: Vec<DVec3> = rest0.iter().map(|p| *p + DVec3::X * 0.05).collect();
+    let resting = DeformingMesh::new(vec![[0, 1, 2]], rest0.clone(), rest1).unwrap();
+    let opts = SceneOptions::default();
+    let meshes = vec![ground.clone(), resting];
+    assert_eq!(
+        Scene::new(meshes.clone(), &opts)
+            .unwrap()
+            .query(Mode::Toc)
+            .toc(),
+        Some(0.0)
+    );
+    let apart = opts.with_resting(Resting::Separate);
+    let r = Scene::new(meshes, &apart).unwrap().query(Mode::Toc);
+    assert_eq!(r.toc(), None);
+    assert!(!r.resting.is_empty());
+    assert!(r.resting.iter().all(|c| c.distance < 1e-6));
+    // resting, then pressed through the ground by 1: touches at t = 1e-8 / (1 + 1e-8)
+    let down: Vec<DVec3> = rest0.iter().map(|p| *p - DVec3::Z).collect();
+    let pressed = DeformingMesh::new(vec![[0, 1, 2]], rest0, down).unwrap();
+    let r = Scene::new(vec![ground, pressed], &apart)
+        .unwrap()
+        .query(Mode::Toc);
+    let toc = r.toc().unwrap();
+    let touch = 1e-8 / (1.0 + 1e-8);
+    assert!(toc > 0.0 && toc <= touch, "{toc}");
+    // within d0 / 2 at its toc: not earlier than halfway
+    assert!(toc >= 0.5 * touch * (1.0 - 1e-6), "{toc}");
+}
+
+#[test]
+fn objects_are_never_silently_skipped() {
+    let meshes = cloth_on_sphere(6);
+    // one mesh without self-collision would test nothing: an error
+    let off = SceneOptions::default().with_self_collision(false);
+    assert!(matches!(
+        Scene::new(vec![meshes[0].clone()], &off),
+        Err(LaError::InvalidOption(_))
+    ));
+    // per object: the cloth collides with itself, the sphere does not
+    let mut scene = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    scene.set_self_collision(1, false).unwrap();
+    assert_eq!(scene.self_collision(), &[true, false]);
+    assert!(scene.set_self_collision(2, false).is_err());
+    let all = scene.query(Mode::All);
+    let reference = brute_force(&meshes, &SceneOptions::default(), Mode::All).unwrap();
+    // exactly the reference's pairs minus the sphere's self pairs
+    let expect: Vec<(Key, f64)> = keys(&reference)
+        .into_iter()
+        .filter(|((ma, _, mb, _), _)| !(*ma == 1 && *mb == 1))
+        .collect();
+    assert_eq!(keys(&all), expect);
+    assert!(all.contacts.iter().any(|c| c.mesh_a == 0 && c.mesh_b == 0));
+    assert!(all.contacts.iter().any(|c| c.mesh_a != c.mesh_b));
 }

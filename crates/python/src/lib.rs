@@ -44,6 +44,7 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<planning::PlanningSceneError>(),
     )?;
     m.add_function(wrap_pyfunction!(rigid::rigid_toc, m)?)?;
+    m.add_function(wrap_pyfunction!(deforming::collision_free_stepsize, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::vertex_face, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::edge_edge, m)?)?;
     m.add_function(wrap_pyfunction!(batch::batch, m)?)?;

@@ -8,7 +8,7 @@ use super::{PairGeometry, advance, check_points, checked};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Edge `p[0] → p[1]` against edge `p[2] → p[3]`.
-struct EdgeEdge;
+pub(crate) struct EdgeEdge;
 
 impl PairGeometry<4> for EdgeEdge {
     const NA: usize = 2;

@@ -80,6 +80,7 @@
 //! (callgrind, same pairs: +20% to +50%), so the plain step is kept.
 
 mod edge_edge;
+pub(crate) mod separation;
 mod triangle_triangle;
 mod vertex_face;
 

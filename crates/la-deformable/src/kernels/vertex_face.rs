@@ -8,7 +8,7 @@ use super::{PairGeometry, advance, check_points, checked};
 use crate::{LaError, LaOptions, PrimitiveToc};
 
 /// Vertex `p[0]` against face `p[1], p[2], p[3]`.
-struct VertexFace;
+pub(crate) struct VertexFace;
 
 impl PairGeometry<4> for VertexFace {
     const NA: usize = 1;

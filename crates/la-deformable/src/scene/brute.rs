@@ -5,7 +5,7 @@
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use super::traverse::{edge_edge, vertex_face};
+use super::traverse::{edge_edge_resting, vertex_face_resting};
 use super::{SceneOptions, SceneResult, contact, sort_contacts};
 use crate::{DeformingMesh, LaError, Mode, SceneContact, SceneStats, Status};
 
@@ -123,6 +123,7 @@ pub fn brute_force(
 
     let mut stats = SceneStats::default();
     let mut contacts: Vec<SceneContact> = Vec::new();
+    let mut resting: Vec<SceneContact> = Vec::new();
     'outer: for (i, p) in items.iter().enumerate() {
         for q in &items[i + 1..] {
             if q.min.x - p.max.x > margin {
@@ -136,9 +137,9 @@ pub fn brute_force(
                 continue;
             }
             let found = match (p.kind, q.kind) {
-                (0, 2) => vf(meshes, opts, p, q, &mut stats),
-                (2, 0) => vf(meshes, opts, q, p, &mut stats),
-                (1, 1) => ee(meshes, opts, p, q, &mut stats),
+                (0, 2) => vf(meshes, opts, p, q, &mut stats, &mut resting),
+                (2, 0) => vf(meshes, opts, q, p, &mut stats, &mut resting),
+                (1, 1) => ee(meshes, opts, p, q, &mut stats, &mut resting),
                 _ => None,
             };
             if let Some(c) = found {
@@ -156,7 +157,12 @@ pub fn brute_force(
     if output == Mode::Toc {
         contacts.truncate(1);
     }
-    Ok(SceneResult { contacts, stats })
+    super::sort_resting(&mut resting);
+    Ok(SceneResult {
+        contacts,
+        resting,
+        stats,
+    })
 }
 
 fn vf(
@@ -165,6 +171,7 @@ fn vf(
     v: &Item,
     f: &Item,
     stats: &mut SceneStats,
+    resting: &mut Vec<SceneContact>,
 ) -> Option<SceneContact> {
     if v.mesh == f.mesh && f.verts.contains(&v.verts[0]) {
         return None;
@@ -179,20 +186,18 @@ fn vf(
         ]
     };
     stats.primitive_tests += 1;
-    let p = vertex_face(
+    let (hit, rest) = vertex_face_resting(
         opts.kernel,
         &at(DeformingMesh::x0),
         &at(DeformingMesh::x1),
         1.0,
         opts,
-    )?;
-    Some(contact(
-        v.mesh,
-        Feature::Vertex(v.verts[0]),
-        f.mesh,
-        Feature::Face(f.face),
-        &p,
-    ))
+    );
+    let (fa, fb) = (Feature::Vertex(v.verts[0]), Feature::Face(f.face));
+    if let Some(r) = rest {
+        resting.push(contact(v.mesh, fa, f.mesh, fb, &r));
+    }
+    Some(contact(v.mesh, fa, f.mesh, fb, &hit?))
 }
 
 fn ee(
@@ -201,6 +206,7 @@ fn ee(
     a: &Item,
     b: &Item,
     stats: &mut SceneStats,
+    resting: &mut Vec<SceneContact>,
 ) -> Option<SceneContact> {
     let (ea, eb) = ([a.verts[0], a.verts[1]], [b.verts[0], b.verts[1]]);
     if a.mesh == b.mesh && (eb.contains(&ea[0]) || eb.contains(&ea[1])) {
@@ -222,18 +228,16 @@ fn ee(
         ]
     };
     stats.primitive_tests += 1;
-    let p = edge_edge(
+    let (hit, rest) = edge_edge_resting(
         opts.kernel,
         &at(DeformingMesh::x0),
         &at(DeformingMesh::x1),
         1.0,
         opts,
-    )?;
-    Some(contact(
-        a.mesh,
-        Feature::edge(ea[0], ea[1]),
-        b.mesh,
-        Feature::edge(eb[0], eb[1]),
-        &p,
-    ))
+    );
+    let (fa, fb) = (Feature::edge(ea[0], ea[1]), Feature::edge(eb[0], eb[1]));
+    if let Some(r) = rest {
+        resting.push(contact(a.mesh, fa, b.mesh, fb, &r));
+    }
+    Some(contact(a.mesh, fa, b.mesh, fb, &hit?))
 }

@@ -209,6 +209,9 @@ pub(crate) struct HybridBvh {
     anchor: Vec<DVec3>,
     /// Number of connected pieces of the mesh (triangles sharing vertices).
     pub(crate) pieces: usize,
+    /// Whether [`Self::patches`] were built (the scene culls self-collision by normal
+    /// cones); without them the patches stay empty and are never consulted.
+    cones: bool,
 }
 
 impl HybridBvh {
@@ -218,6 +221,7 @@ impl HybridBvh {
         mesh: &DeformingMesh,
         leaf_size: u32,
         tolerance: f64,
+        cones: bool,
     ) -> Result<Self, LaError> {
         let opts = BvhOptions::default().with_leaf_size(leaf_size);
         // each connected piece gets its own subtree: a refit keeps it tight however the
@@ -245,7 +249,12 @@ impl HybridBvh {
             edge_ends: Vec::new(),
             vert_first: Vec::new(),
             edge_first: Vec::new(),
-            patches: Patches::build(mesh, &bvh, &piece),
+            patches: if cones {
+                Patches::build(mesh, &bvh, &piece)
+            } else {
+                Patches::default()
+            },
+            cones,
             anchor: mesh.x0().to_vec(),
             pieces,
             bvh,
@@ -384,7 +393,9 @@ impl HybridBvh {
         }
         self.vert_first.push(self.verts.len() as u32);
         self.edge_first.push(self.edges.len() as u32);
-        self.patches.fit_cones(mesh, &self.bvh);
+        if self.cones {
+            self.patches.fit_cones(mesh, &self.bvh);
+        }
         for i in (0..self.bvh.node_count()).rev() {
             let node = self.bvh.node(i as u32);
             match node.children() {

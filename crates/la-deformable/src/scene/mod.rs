@@ -32,10 +32,15 @@
 mod brute;
 mod cone;
 mod hybrid;
+mod separation;
 mod star;
 mod traverse;
 
 pub use brute::brute_force;
+pub use separation::{
+    DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
+    SeparationStep,
+};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -54,6 +59,35 @@ pub enum Kernel {
     /// Provot-style cubic coplanarity solve plus inclusion test
     /// ([`crate::baseline`]), for comparison only.
     CubicBaseline,
+}
+
+/// What a scene query does with *resting* pairs: vertex–face and edge–edge pairs already
+/// within the tolerance `ε` at `t = 0` (a cloth lying on a body, stacked layers).
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::scene::{Resting, SceneOptions};
+///
+/// let opts = SceneOptions::default().with_resting(Resting::Separate);
+/// assert_eq!(opts.resting, Resting::Separate);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Resting {
+    /// A resting pair is a contact at `toc = 0` ([`Status::InitiallyTouching`]), so the
+    /// global ToC of a scene with resting contact is `0`.
+    ///
+    /// [`Status::InitiallyTouching`]: crate::Status::InitiallyTouching
+    #[default]
+    Contact,
+    /// A resting pair (distance `d₀ < ε` at `t = 0`) is listed in
+    /// [`SceneResult::resting`] (with its distance and witnesses at `t = 0`) and is a contact
+    /// only if and when it comes closer: it is tested again with the tolerance `d₀ / 2`, so
+    /// it is reported no later than it would touch, at a time where it is within `d₀ / 2`
+    /// (or at the iteration cap). A resting pair that keeps its distance or separates is not
+    /// a contact. A pair at distance exactly `0` at `t = 0` (coincident seam vertices,
+    /// touching features) cannot come closer: it is listed and never a contact.
+    Separate,
 }
 
 /// The largest [`SceneOptions::leaf_size`]: a leaf's features of one kind (at most three per
@@ -105,7 +139,9 @@ pub struct SceneOptions {
     /// moving centre; see [`SceneStats::patches_skipped`]). Such
     /// a patch has no contacts, but pairs inside it that come within the tolerance without
     /// touching are then not reported as early contacts; turn it off to get exactly the
-    /// elementary queries' answers (as [`brute_force`] does).
+    /// elementary queries' answers (as [`brute_force`] does). Off, the scene does not build
+    /// the cones at all (a cheaper build and refit, e.g. for
+    /// [`Scene::separation_step`], which does not use them).
     pub normal_cones: bool,
     /// The elementary test.
     pub kernel: Kernel,
@@ -115,8 +151,13 @@ pub struct SceneOptions {
     /// as in a conventional swept-volume pipeline (for comparisons).
     pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
-    /// ignored without it).
+    /// ignored without it). The first 2048 traversal tasks run on the calling thread in
+    /// the serial order, so a query that ends within them (a small scene, an early global
+    /// ToC of 0, a Boolean contact) costs what the serial one does.
     pub parallel: bool,
+    /// Resting pairs (within the tolerance at `t = 0`): contacts at `0` or listed apart
+    /// ([`Resting`]).
+    pub resting: Resting,
 }
 
 impl Default for SceneOptions {
@@ -130,6 +171,7 @@ impl Default for SceneOptions {
             kernel: Kernel::LocalAdvancement,
             moving_bounds: true,
             parallel: false,
+            resting: Resting::Contact,
         }
     }
 }
@@ -191,6 +233,13 @@ impl SceneOptions {
         self
     }
 
+    /// The same options with another treatment of resting pairs ([`SceneOptions::resting`]).
+    #[must_use]
+    pub fn with_resting(mut self, resting: Resting) -> Self {
+        self.resting = resting;
+        self
+    }
+
     /// The same options with tolerance `ε` for the elementary queries (shorthand for
     /// `with_la(self.la.with_tolerance(tolerance))`).
     #[must_use]
@@ -232,6 +281,13 @@ pub struct SceneResult {
     /// `Toc`, any for `Boolean`); [`Mode::All`]: every colliding feature pair with its
     /// own ToC, sorted by ToC.
     pub contacts: Vec<SceneContact>,
+    /// With [`Resting::Separate`]: the pairs within the tolerance at `t = 0`, with their
+    /// distance and witnesses at `t = 0` ([`Status::InitiallyTouching`](crate::Status)),
+    /// sorted by distance. Complete in [`Mode::All`] and [`Mode::Toc`] except inside
+    /// self-collision patches skipped by [`SceneOptions::normal_cones`] (which cannot touch
+    /// during the step); [`Mode::Boolean`] stops at its first contact. Empty with
+    /// [`Resting::Contact`].
+    pub resting: Vec<SceneContact>,
     /// Counters.
     pub stats: SceneStats,
 }
@@ -272,21 +328,37 @@ pub struct Scene {
     round_off: f64,
     /// BVH rebuilds done by [`Scene::update`].
     rebuilds: u64,
+    /// Per mesh: tested against itself ([`Scene::set_self_collision`]).
+    self_collision: Vec<bool>,
 }
 
 impl Scene {
-    /// Builds the hybrid BVH of every mesh.
+    /// Builds the hybrid BVH of every mesh. Every pair of meshes is tested against each
+    /// other, and every mesh against itself when [`SceneOptions::self_collision`] is set
+    /// (per mesh: [`Scene::set_self_collision`]).
     ///
     /// # Errors
-    /// Invalid options ([`SceneOptions::validate`]) or more than `u32::MAX` meshes.
+    /// Invalid options ([`SceneOptions::validate`]), more than `u32::MAX` meshes, or a
+    /// single mesh without self-collision ([`LaError::InvalidOption`]: such a scene would
+    /// test no pair at all; pass several objects as separate meshes).
     pub fn new(meshes: Vec<DeformingMesh>, options: &SceneOptions) -> Result<Self, LaError> {
         options.validate()?;
         if u32::try_from(meshes.len()).is_err() {
             return Err(LaError::InvalidOption("more than u32::MAX meshes".into()));
         }
+        if meshes.len() == 1 && !options.self_collision {
+            return Err(LaError::InvalidOption(NOTHING_TESTED.into()));
+        }
         let bvhs = meshes
             .iter()
-            .map(|m| HybridBvh::build(m, options.leaf_size, options.la.tolerance))
+            .map(|m| {
+                HybridBvh::build(
+                    m,
+                    options.leaf_size,
+                    options.la.tolerance,
+                    options.normal_cones,
+                )
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut scene = Self {
             meshes,
@@ -294,7 +366,9 @@ impl Scene {
             options: *options,
             round_off: 0.0,
             rebuilds: 0,
+            self_collision: Vec::new(),
         };
+        scene.self_collision = vec![options.self_collision; scene.meshes.len()];
         scene.round_off = round_off(&scene.meshes);
         Ok(scene)
     }
@@ -316,7 +390,12 @@ impl Scene {
         let tol = self.options.la.tolerance;
         let h = &mut self.bvhs[mesh];
         if h.pieces > 1 && h.drift(&self.meshes[mesh]) > REBUILD_DRIFT {
-            *h = HybridBvh::build(&self.meshes[mesh], self.options.leaf_size, tol)?;
+            *h = HybridBvh::build(
+                &self.meshes[mesh],
+                self.options.leaf_size,
+                tol,
+                self.options.normal_cones,
+            )?;
             self.rebuilds += 1;
         } else {
             h.refit(&self.meshes[mesh], tol);
@@ -352,7 +431,98 @@ impl Scene {
     pub fn query(&self, output: Mode) -> SceneResult {
         traverse::run(self, output)
     }
+
+    /// The separation-preserving step size: the largest `t ∈ [0, 1]` (up to the rule's
+    /// stopping tolerance, always on the safe side) such that every vertex–face and
+    /// edge–edge pair this scene tests (the same pairs as [`Scene::query`]) stays at distance
+    /// `≥ τ(d₀)` on `[0, t]`, with `τ` the rule of [`SeparationOptions`]
+    /// (`max(δ_min, s·d₀)`). The answer is conservative: no pair is ever closer than its `τ`
+    /// at any time in `[0, step]`; it is at most a relative `rel_tolerance` of the pair's
+    /// allowed approach short of the exact largest step (or shorter when a pair hits the
+    /// iteration cap, counted in [`SceneStats::capped`]). Runs serially.
+    ///
+    /// # Errors
+    /// [`SeparationOptions::validate`].
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_geometry::glam::DVec3;
+    /// use ccd_la_deformable::DeformingMesh;
+    /// use ccd_la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
+    ///
+    /// // a triangle 1 above a static one falls by 2: with s = 0.2 it may come down to 0.2,
+    /// // which it reaches at t = 0.4
+    /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+    /// let ground = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
+    /// let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
+    /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
+    /// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
+    /// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+    /// let step = scene.separation_step(&SeparationOptions::default())?;
+    /// assert!(step.step <= 0.4 && step.step > 0.399);
+    /// assert_eq!(step.limiting.unwrap().target, 0.2);
+    /// # Ok::<(), ccd_la_deformable::LaError>(())
+    /// ```
+    pub fn separation_step(&self, rule: &SeparationOptions) -> Result<SeparationStep, LaError> {
+        rule.validate()?;
+        Ok(separation::run(self, rule))
+    }
+
+    /// Whether mesh `mesh` is tested against itself.
+    pub(crate) fn self_collides(&self, mesh: usize) -> bool {
+        self.self_collision.get(mesh).copied().unwrap_or(false)
+    }
+
+    /// Turns self-collision of mesh `mesh` on or off (the default is
+    /// [`SceneOptions::self_collision`]); pairs of different meshes are always tested.
+    ///
+    /// # Errors
+    /// [`LaError::InvalidOption`] for a bad mesh index, or for turning off the only mesh of
+    /// a one-mesh scene (nothing would be tested).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_geometry::glam::DVec3;
+    /// use ccd_la_deformable::{DeformingMesh, Mode};
+    /// use ccd_la_deformable::scene::{Scene, SceneOptions};
+    ///
+    /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+    /// let a = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
+    /// let moved: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::Z).collect();
+    /// let b = DeformingMesh::new(vec![[0, 1, 2]], moved.clone(), moved)?;
+    /// let mut scene = Scene::new(vec![a.clone(), b], &SceneOptions::default())?;
+    /// scene.set_self_collision(1, false)?; // a rigid-like body: no self pairs
+    /// assert!(scene.query(Mode::Toc).toc().is_none());
+    /// let mut alone = Scene::new(vec![a], &SceneOptions::default())?;
+    /// assert!(alone.set_self_collision(0, false).is_err());
+    /// # Ok::<(), ccd_la_deformable::LaError>(())
+    /// ```
+    pub fn set_self_collision(&mut self, mesh: usize, on: bool) -> Result<(), LaError> {
+        if mesh >= self.meshes.len() {
+            return Err(LaError::InvalidOption(format!(
+                "no mesh {mesh} in the scene"
+            )));
+        }
+        if !on && self.meshes.len() == 1 {
+            return Err(LaError::InvalidOption(NOTHING_TESTED.into()));
+        }
+        self.self_collision[mesh] = on;
+        Ok(())
+    }
+
+    /// Per mesh: whether it is tested against itself.
+    #[must_use]
+    pub fn self_collision(&self) -> &[bool] {
+        &self.self_collision
+    }
+
+    /// Whether meshes `a` and `b` (`a != b`) are tested against each other.
+    pub(crate) fn pair_collides(&self, _a: u32, _b: u32) -> bool {
+        true
+    }
 }
+
+const NOTHING_TESTED: &str = "self_collision is off and the scene has a single mesh: no pair would be tested (pass the objects as separate meshes, or keep self-collision on)";
 
 /// Bound on the rounding error of the projected (18-DOP) coordinates of a scene: a few ulps of
 /// twice the largest coordinate magnitude.
@@ -392,6 +562,17 @@ fn sort_contacts(c: &mut [SceneContact]) {
     c.sort_by(|x, y| {
         x.toc
             .total_cmp(&y.toc)
+            .then_with(|| (x.mesh_a, x.mesh_b).cmp(&(y.mesh_a, y.mesh_b)))
+            .then_with(|| feature_key(x.feature_a).cmp(&feature_key(y.feature_a)))
+            .then_with(|| feature_key(x.feature_b).cmp(&feature_key(y.feature_b)))
+    });
+}
+
+/// Sorts resting pairs by distance, then features.
+fn sort_resting(c: &mut [SceneContact]) {
+    c.sort_by(|x, y| {
+        x.distance
+            .total_cmp(&y.distance)
             .then_with(|| (x.mesh_a, x.mesh_b).cmp(&(y.mesh_a, y.mesh_b)))
             .then_with(|| feature_key(x.feature_a).cmp(&feature_key(y.feature_a)))
             .then_with(|| feature_key(x.feature_b).cmp(&feature_key(y.feature_b)))

@@ -7,7 +7,7 @@ Shapes (:class:`Ball`, :class:`Capsule`, :class:`Box`, :class:`Cylinder`, :class
 :func:`collide` (discrete) and :func:`distance`, :func:`toc_batch` (many motions on all
 cores) and the collision manager :class:`World`. Also: rigid meshes between two poses
 (:func:`rigid_toc`), vectorised vertex-face and edge-edge kernels (:func:`vertex_face`,
-:func:`edge_edge`), deforming meshes (:class:`DeformingScene`), URDF robots
+:func:`edge_edge`), deforming meshes (:class:`DeformingScene`, :func:`collision_free_stepsize`), URDF robots
 (:class:`Robot`), planning scenes (:class:`PlanningScene`: robots, objects, attached
 objects, allowed collisions; edge, path, in-collision and clearance queries) and JSON Lines
 batches in the command line's schema (:func:`batch`).
@@ -51,6 +51,7 @@ from ._ccd import (
     __version__,
     batch,
     collide,
+    collision_free_stepsize,
     distance,
     edge_edge,
     rigid_toc,
@@ -90,6 +91,7 @@ __all__ = [
     "__version__",
     "batch",
     "collide",
+    "collision_free_stepsize",
     "distance",
     "edge_edge",
     "rigid_toc",

@@ -118,6 +118,8 @@ def batch(
 
 class SceneContacts(TypedDict):
     toc: F64Array
+    mesh_a: I64Array
+    mesh_b: I64Array
     feature_a: I64Array
     feature_b: I64Array
     point_a: F64Array
@@ -127,7 +129,7 @@ class SceneContacts(TypedDict):
     status: U8Array
 
 class DeformingScene:
-    """A deforming triangle mesh over one step (vertices move linearly x0 -> x1)."""
+    """Deforming triangle meshes over one step (vertices move linearly x0 -> x1)."""
 
     def __init__(
         self,
@@ -138,17 +140,52 @@ class DeformingScene:
         max_iterations: int = 1000,
         self_collision: bool = True,
         parallel: bool = False,
+        resting: Literal["contact", "separate"] = "contact",
     ) -> None: ...
+    @staticmethod
+    def from_meshes(
+        meshes: Sequence[Tuple[ArrayLike, ArrayLike, ArrayLike]],
+        tolerance: float = 1e-6,
+        max_iterations: int = 1000,
+        self_collision: Union[bool, Sequence[bool], None] = None,
+        parallel: bool = False,
+        resting: Literal["contact", "separate"] = "contact",
+    ) -> "DeformingScene":
+        """Several objects: every object pair is tested, self-collision per object."""
     def toc(self) -> Optional[float]:
         """Global time of contact, ``None`` when nothing touches."""
     def collides(self) -> bool: ...
     def contacts(self) -> SceneContacts:
         """Every colliding vertex-face / edge-edge pair with its own time, sorted by time."""
-    def update(self, x0: ArrayLike, x1: ArrayLike) -> None: ...
+    def resting(self) -> SceneContacts:
+        """Pairs within the tolerance at t = 0 (``resting="separate"``), by distance."""
+    def stepsize(
+        self,
+        min_distance: float = 0.0,
+        scale: float = 0.2,
+        rel_tolerance: float = 1e-3,
+        max_iterations: int = 1000,
+    ) -> float:
+        """Largest t such that every pair keeps max(min_distance, scale * d0) on [0, t]."""
+    def update(self, x0: ArrayLike, x1: ArrayLike, mesh: int = 0) -> None: ...
     @property
     def num_vertices(self) -> int: ...
     @property
     def num_faces(self) -> int: ...
+    @property
+    def num_meshes(self) -> int: ...
+
+def collision_free_stepsize(
+    faces: ArrayLike,
+    x0: ArrayLike,
+    x1: ArrayLike,
+    min_distance: float = 0.0,
+    scale: float = 0.2,
+    rel_tolerance: float = 1e-3,
+    max_iterations: int = 1000,
+) -> float:
+    """Largest t in [0, 1] such that every vertex-face / edge-edge pair keeps
+    max(min_distance, scale * d0) on [0, t] (ipctk.compute_collision_free_stepsize's question)."""
 
 class RobotContact:
     @property
