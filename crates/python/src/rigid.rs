@@ -81,7 +81,6 @@ impl Mesh {
             self.prepared
                 .get_or_init(|| Arc::new(PreparedEnvironment::new(self.tree()))),
         )
-
     }
 
     /// The shared hierarchy (for scenes that take an `Arc<MeshBvh<Rss>>`).
