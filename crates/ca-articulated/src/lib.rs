@@ -18,6 +18,13 @@
 //!   Simulation of Articulated Bodies", Sec. 2–4): the caller names the active joints
 //!   ([`AdaptiveStep`]); each body's assembly tree is updated only along their paths and its
 //!   sub-assembly boxes are culled top-down, with the same answers as [`Scene::query`].
+//! - [`PreparedEnvironment`]: everything a scene derives from an environment mesh (node
+//!   boxes, welded pieces with their hulls, the domain check), built once and shared by any
+//!   number of scenes ([`Scene::set_prepared_environment`], O(parts)).
+//! - [`planning::PlanningScene`]: a motion planner's scene — robots from URDF + SRDF, named
+//!   static objects (meshes, boxes, spheres, cylinders with poses), objects attached to
+//!   links, allowed-collision overrides by link name — with `check_edge`, `check_path`,
+//!   `check_edges`, `in_collision` and `clearance`, queried from several threads.
 //!
 //! # Pipeline
 //! 1. **Spatial culling** (Sec. 5): the world transforms of all links over `[0, 1]` as

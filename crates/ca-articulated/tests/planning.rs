@@ -122,7 +122,7 @@ fn q_strategy() -> impl Strategy<Value = Vec<f64>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: (ProptestConfig::default().cases / 4).max(1), ..ProptestConfig::default() })]
 
     /// `clearance` is the brute-force distance of the closest tested pair; `in_collision`
     /// says whether it is within the tolerance.
