@@ -1,6 +1,7 @@
 """ccd.DeformingScene: global ToC, all contacts and updates, checked against the vectorised
 kernels over every non-adjacent feature pair (brute force)."""
 
+import doctest
 import itertools
 
 import numpy as np
@@ -229,3 +230,17 @@ def test_resting_pairs_are_listed_apart_and_do_not_stall_toc():
     pressed = ([[0, 1, 2]], rest, rest - [0, 0, 1.0])
     toc = ccd.DeformingScene.from_meshes([ground, pressed], resting="separate").toc()
     assert 0.0 < toc <= 1e-8 / (1 + 1e-8)
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [ccd.DeformingScene.from_meshes, ccd.DeformingScene.stepsize, ccd.DeformingScene.resting],
+    ids=lambda o: o.__name__,
+)
+def test_method_docstring_examples_run(obj):
+    # test_docs collects module-level docstrings; these methods' examples run here
+    test = doctest.DocTestParser().get_doctest(obj.__doc__, {}, obj.__name__, None, 0)
+    assert test.examples
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
