@@ -549,6 +549,12 @@ pub(crate) fn pr2_scene(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resu
     ))
 }
 
+/// Start configurations [`free_edges`] tries before giving up when none has given an edge
+/// (a few seconds of discrete checks).
+const PROBE_TRIES: usize = 2_000;
+/// Start configurations [`free_edges`] tries per edge wanted, in all.
+const EDGE_TRIES_PER_EDGE: usize = 50;
+
 /// `n` planner edges from seeded random collision-free configurations to collision-free
 /// configurations at most 0.7 rad per joint away. Stops with an error, within seconds, when
 /// the robot has too few free configurations: after [`PROBE_TRIES`] start configurations
@@ -561,10 +567,6 @@ fn free_edges(
     eps: f64,
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<(Vec<f64>, Vec<f64>)>> {
-    /// Start configurations tried before giving up when none has given an edge.
-    const PROBE_TRIES: usize = 2_000;
-    /// Start configurations tried per edge wanted, in all.
-    const EDGE_TRIES_PER_EDGE: usize = 50;
     let check = Discrete::new(body, env, eps);
     let mut rng = SceneRng::new(77);
     let mut out = Vec::with_capacity(n);
