@@ -53,7 +53,7 @@ pub(crate) struct BenchArgs {
 }
 
 /// The robot scenes, checked by `--require-real-robots`.
-const ROBOT_SCENES: &[&str] = &["pr2", "panda-planner"];
+const ROBOT_SCENES: &[&str] = &["pr2", "panda-planner", "robot-edge-mix"];
 
 pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     let root = crate::workspace_root();

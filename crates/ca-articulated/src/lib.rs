@@ -124,6 +124,6 @@ pub use body::{ArticulatedBody, LinkShape};
 pub use env_pieces::PreparedEnvironment;
 pub use error::ArticulatedError;
 pub use scene::{
-    BodyStep, EnclosureKind, Mode, PairContact, Part, QueryOptions, QueryResult, Scene, Stats,
-    Workspace,
+    BodyStep, DEFAULT_SEGMENT_TURN, EnclosureKind, MAX_SEGMENTS, Mode, PairContact, Part,
+    QueryOptions, QueryResult, Scene, Stats, Workspace,
 };

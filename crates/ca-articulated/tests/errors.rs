@@ -121,6 +121,9 @@ fn step_count_options_and_poses() {
         QueryOptions::default().with_tolerance(1e-311),
         QueryOptions::default().with_tolerance(0.5 * ccd_ca_rigid::MIN_TOLERANCE),
         QueryOptions::default().with_max_iterations(0),
+        QueryOptions::default().with_segment_turn(0.0),
+        QueryOptions::default().with_segment_turn(-1.0),
+        QueryOptions::default().with_segment_turn(f64::NAN),
     ] {
         let e = s
             .query(&joints(&[0.0, 0.0], &[0.0, 0.0]), &opts)

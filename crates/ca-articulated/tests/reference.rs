@@ -5,7 +5,8 @@
 //!
 //! Properties: never a miss (the reference finds a touch ⇒ a contact is reported), `toc ≤`
 //! the reference `+ 1e-9`, distance at `toc ≤ ε`, nothing touches before `toc`; the same with
-//! interval enclosures and without temporal culling; `All` reports every pair the
+//! interval enclosures, without temporal culling, on the step whole and split into short
+//! sub-steps ([`QueryOptions::segment_turn`]); `All` reports every pair the
 //! reference sees touch (spatial and temporal culling drop none).
 
 mod support;
@@ -133,6 +134,21 @@ proptest! {
             .query(&step, &QueryOptions::default().with_temporal_culling(false))
             .unwrap();
         check(&plan, env.as_ref(), &q0, &q1, &no_temporal, "no temporal culling")?;
+        // the step whole (never split) and in short sub-steps (nearly always split)
+        let whole = scene
+            .query(&step, &QueryOptions::default().with_segment_turn(f64::INFINITY))
+            .unwrap();
+        check(&plan, env.as_ref(), &q0, &q1, &whole, "whole step")?;
+        let split = scene
+            .query(&step, &QueryOptions::default().with_segment_turn(0.2))
+            .unwrap();
+        check(&plan, env.as_ref(), &q0, &q1, &split, "split into sub-steps")?;
+        let split_boolean = scene
+            .query(&step, &QueryOptions::default().with_segment_turn(0.2).with_mode(Mode::Boolean))
+            .unwrap();
+        if reference.is_some() {
+            prop_assert!(split_boolean.first().is_some(), "Boolean on sub-steps missed a contact");
+        }
         // temporal culling changes no answer: both find a contact iff either does when the
         // reference sees a touch, and they agree on the pair's time to within the tolerance
         // band (CA stops anywhere the distance is in [ε/2, ε])

@@ -84,6 +84,10 @@ pub(crate) const ALL: &[Scene] = &[
         run: catch::scenes::panda_planner,
     },
     Scene {
+        name: "robot-edge-mix",
+        run: catch::edge_mix::robot_edge_mix,
+    },
+    Scene {
         name: "wooden-men",
         run: adaptive::wooden_men,
     },

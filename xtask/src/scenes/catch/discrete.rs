@@ -67,13 +67,9 @@ impl<'a> Discrete<'a> {
     /// Checks the straight joint-space edge `q0 → q1` at evenly spaced poses (at most
     /// `step_deg` per joint and `step_len` of box-corner travel apart): whether some pose
     /// collides, and how many poses were tested.
-    pub(crate) fn edge(
-        &self,
-        q0: &[f64],
-        q1: &[f64],
-        step_deg: f64,
-        step_len: f64,
-    ) -> Result<(bool, usize)> {
+    /// Poses a check at `step_deg` per joint and `step_len` of box-corner travel takes on
+    /// the edge `q0 → q1` (at least 1 step, so 2 poses).
+    fn steps(&self, q0: &[f64], q1: &[f64], step_deg: f64, step_len: f64) -> Result<usize> {
         let dq = q0
             .iter()
             .zip(q1)
@@ -90,10 +86,22 @@ impl<'a> Discrete<'a> {
                 }
             }
         }
-        let n = ((dq / step_deg.to_radians())
+        Ok(((dq / step_deg.to_radians())
             .ceil()
             .max((travel / step_len).ceil()) as usize)
-            .max(1);
+            .max(1))
+    }
+
+    /// The first of the evenly spaced poses of the edge at which the robot collides, as a
+    /// time in `[0, 1]`, or `None`; and the number of poses checked.
+    fn scan(
+        &self,
+        q0: &[f64],
+        q1: &[f64],
+        step_deg: f64,
+        step_len: f64,
+    ) -> Result<(Option<f64>, usize)> {
+        let n = self.steps(q0, q1, step_deg, step_len)?;
         let mut q = q0.to_vec();
         for i in 0..=n {
             let t = i as f64 / n as f64;
@@ -101,9 +109,33 @@ impl<'a> Discrete<'a> {
                 *x = a + t * (b - a);
             }
             if self.collides(&q)? {
-                return Ok((true, i + 1));
+                return Ok((Some(t), i + 1));
             }
         }
-        Ok((false, n + 1))
+        Ok((None, n + 1))
+    }
+
+    /// Whether the edge collides at one of its evenly spaced poses, and how many poses were
+    /// checked.
+    pub(crate) fn edge(
+        &self,
+        q0: &[f64],
+        q1: &[f64],
+        step_deg: f64,
+        step_len: f64,
+    ) -> Result<(bool, usize)> {
+        let (hit, k) = self.scan(q0, q1, step_deg, step_len)?;
+        Ok((hit.is_some(), k))
+    }
+
+    /// The time of the first colliding pose of the edge, or `None` (a dense reference).
+    pub(crate) fn first_hit(
+        &self,
+        q0: &[f64],
+        q1: &[f64],
+        step_deg: f64,
+        step_len: f64,
+    ) -> Result<Option<f64>> {
+        Ok(self.scan(q0, q1, step_deg, step_len)?.0)
     }
 }
