@@ -43,8 +43,9 @@ pub(crate) struct BenchArgs {
     /// Only run these scenes (repeatable); default: all.
     #[arg(long = "scene")]
     scenes: Vec<String>,
-    /// Also rewrite the benchmark table in README.md.
-    #[arg(long)]
+    /// Also rewrite the generated section of docs/results.md (a summary row per scene and
+    /// its full table); `--readme` is an older spelling.
+    #[arg(long = "results", alias = "readme")]
     readme: bool,
     /// Output folder (default: `bench-report` in the target folder: `$CARGO_TARGET_DIR` or
     /// `target/`).
@@ -198,14 +199,18 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     );
     if args.readme && failed.is_empty() {
         report::update_readme(
-            &root.join("README.md"),
+            &root.join(crate::RESULTS_DOC),
             &reports,
             &skipped,
             &report::readme_meta_line(&meta),
         )?;
-        println!("README.md benchmark table updated");
+        println!("{} updated", crate::RESULTS_DOC);
     } else if args.readme {
-        println!("README.md NOT updated: {} scene(s) failed", failed.len());
+        println!(
+            "{} NOT updated: {} scene(s) failed",
+            crate::RESULTS_DOC,
+            failed.len()
+        );
     }
     if !failed.is_empty() {
         let names: Vec<&str> = failed.iter().map(|f| f.name.as_str()).collect();

@@ -1,10 +1,10 @@
 //! Workspace tasks for `ccd`.
 //!
-//! - `cargo xtask bench [--quick] [--data DIR] [--scene NAME]... [--readme]`: runs the
+//! - `cargo xtask bench [--quick] [--data DIR] [--scene NAME]... [--results]`: runs the
 //!   benchmark scenes (procedural, seeded; real frame data from `--data` where a scene uses
 //!   it), prints the papers' tables, and writes `target/bench-report/results.json`,
-//!   `target/bench-report/table.md` and one SVG plot per scene. `--readme` also rewrites the
-//!   benchmark table in README.md between its `bench:start` / `bench:end` markers.
+//!   `target/bench-report/table.md` and one SVG plot per scene. `--results` also rewrites the
+//!   generated section of `docs/results.md` between its `bench:start` / `bench:end` markers.
 //! - `cargo xtask la-step [--scene NAME] [--step K] [--reps N] [--output global|all|boolean]
 //!   [--cubic]`: one step of a deforming-mesh scene queried `N` times (for profiling).
 //! - `cargo xtask catch-step [--scene NAME] [--motion I] [--step K] [--reps N] [--interval]
@@ -15,7 +15,7 @@
 //!   adaptive and full queries timed step by step (or one of them alone, for profiling).
 //! - `cargo xtask pile [--bodies N] [--steps S] [--threads T] [--no-scheduling] [--all-pairs]
 //!   [--reps R]`: the `rigid-pile` simulation alone (profiling, before/after timings).
-//! - `cargo xtask readme [--from FILE]...`: rewrites README's benchmark section from saved
+//! - `cargo xtask results [--from FILE]...`: rewrites `docs/results.md`'s generated section from saved
 //!   `results.json` files (default `target/bench-report/results.json`; a later file's scene
 //!   replaces an earlier one's) without re-running scenes.
 //! - `cargo xtask plots --from FILE --out DIR`: renders a saved report's SVG plots again.
@@ -24,6 +24,10 @@
 //!   bench, unless the shared data folder has them (`robot_data` says where robots come from).
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
+
+/// The document whose generated section `bench --results` and `results` rewrite (relative
+/// to the workspace root): every scene's summary row and full table.
+pub(crate) const RESULTS_DOC: &str = "docs/results.md";
 
 mod adaptive_step;
 mod bench;
@@ -62,9 +66,11 @@ enum Command {
     AdaptiveStep(adaptive_step::AdaptiveStepArgs),
     /// Run the rigid-pile simulation with chosen size and options (profiling).
     Pile(pile::PileArgs),
-    /// Rewrite README's benchmark section from saved reports (default:
-    /// target/bench-report/results.json), without running the scenes again.
-    Readme {
+    /// Rewrite the generated section of docs/results.md from saved reports (default:
+    /// target/bench-report/results.json), without running the scenes again (`readme` is an
+    /// older name).
+    #[command(alias = "readme")]
+    Results {
         /// The `results.json` of an earlier `cargo xtask bench` run (repeatable: a later
         /// file's scene replaces an earlier file's scene of the same name).
         #[arg(long)]
@@ -98,17 +104,17 @@ fn main() -> Result<()> {
         Command::CatchStep(args) => catch_step::run(&args),
         Command::AdaptiveStep(args) => adaptive_step::run(&args),
         Command::Pile(args) => pile::run(&args),
-        Command::Readme { from } => {
+        Command::Results { from } => {
             let root = workspace_root();
             let from = if from.is_empty() {
                 vec![target_dir().join("bench-report/results.json")]
             } else {
                 from
             };
-            report::readme_from_results(&root.join("README.md"), &from)?;
+            report::readme_from_results(&root.join(RESULTS_DOC), &from)?;
             let names: Vec<String> = from.iter().map(|p| p.display().to_string()).collect();
             println!(
-                "README.md benchmark section rewritten from {}",
+                "{RESULTS_DOC} generated section rewritten from {}",
                 names.join(", ")
             );
             Ok(())

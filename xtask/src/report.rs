@@ -271,7 +271,7 @@ const PLOTS_NOTE: &str = " Full tables and SVG plots:";
 /// The section from its meta line, summary rows and details blocks.
 fn section_of(meta_line: &str, rows: &[String], details: &[String]) -> String {
     let mut s = format!(
-        "{meta_line}{PLOTS_NOTE} `target/bench-report/` (`table.md`, `results.json`, one plot per scene); the columns are explained in [docs/benchmarks.md](docs/benchmarks.md).\n\n"
+        "{meta_line}{PLOTS_NOTE} `target/bench-report/` (`table.md`, `results.json`, one plot per scene); the columns are explained in [benchmarks.md](benchmarks.md).\n\n"
     );
     let _ = writeln!(s, "{TABLE_HEAD}\n|---|---|---|");
     for r in rows {
@@ -450,7 +450,11 @@ pub(crate) fn update_readme(
         anyhow::bail!("{}: {END} comes before {START}", readme.display());
     }
     let old = &text[a + START.len()..b];
-    let body = relative_paths(&merged_section(old, reports, skipped, meta_line), readme);
+    let body = relative_paths(
+        &merged_section(old, reports, skipped, meta_line),
+        readme,
+        &crate::workspace_root(),
+    );
     let new = format!("{}{START}\n{body}{}", &text[..a], &text[b..]);
     fs::write(readme, new)?;
     Ok(())
@@ -459,15 +463,17 @@ pub(crate) fn update_readme(
 /// `text` with the absolute path of the folder above the README's workspace (where the
 /// scenes find `shared/data`) written as `../`, so that the README reads the same on every
 /// machine.
-fn relative_paths(text: &str, readme: &Path) -> String {
-    let workspace = readme.parent().unwrap_or(Path::new("."));
-    let above = if workspace.as_os_str().is_empty() {
-        Path::new("..").to_path_buf()
-    } else {
-        workspace.join("..")
-    };
-    match above.canonicalize() {
-        Ok(p) if p.parent().is_some() => text.replace(&format!("{}/", p.display()), "../"),
+fn relative_paths(text: &str, doc: &Path, workspace: &Path) -> String {
+    // from a document `depth` folders below the workspace, the folder above the workspace
+    // is `depth + 1` levels up
+    let depth = doc
+        .parent()
+        .and_then(|d| d.strip_prefix(workspace).ok())
+        .map_or(0, |rel| rel.components().count());
+    match workspace.join("..").canonicalize() {
+        Ok(p) if p.parent().is_some() => {
+            text.replace(&format!("{}/", p.display()), &"../".repeat(depth + 1))
+        }
         _ => text.to_string(),
     }
 }
@@ -498,8 +504,8 @@ pub(crate) fn plots_from_results(results: &Path, out: &Path) -> Result<usize> {
     Ok(n)
 }
 
-/// `cargo xtask readme`: rewrites the README benchmark section from saved `results.json`
-/// files (so a long full run need not be repeated to refresh the README). With several files,
+/// `cargo xtask results`: rewrites the generated section of `docs/results.md` from saved
+/// `results.json` files (so a long full run need not be repeated to refresh it). With several files,
 /// a later file's scene replaces an earlier one's of the same name (e.g. a full run, then a
 /// re-run of the scenes a change made faster), and the section names the run behind each scene.
 pub(crate) fn readme_from_results(readme: &Path, results: &[std::path::PathBuf]) -> Result<()> {
@@ -961,12 +967,16 @@ mod tests {
         let above = dir.canonicalize().unwrap();
         let text = format!("frames from {}/shared/data/unc (x)", above.display());
         assert_eq!(
-            relative_paths(&text, &ws.join("README.md")),
+            relative_paths(&text, &ws.join("README.md"), &ws),
             "frames from ../shared/data/unc (x)"
+        );
+        assert_eq!(
+            relative_paths(&text, &ws.join("docs/results.md"), &ws),
+            "frames from ../../shared/data/unc (x)"
         );
         // other paths are left alone
         assert_eq!(
-            relative_paths("from /elsewhere/data", &ws.join("README.md")),
+            relative_paths("from /elsewhere/data", &ws.join("README.md"), &ws),
             "from /elsewhere/data"
         );
         fs::remove_dir_all(&dir).unwrap();

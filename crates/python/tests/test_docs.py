@@ -20,7 +20,7 @@ def readme_python_blocks():
 
 
 def test_readme_has_python_examples():
-    assert len(readme_python_blocks()) >= 4
+    assert len(readme_python_blocks()) >= 3
 
 
 @pytest.mark.parametrize("index", range(len(readme_python_blocks())))

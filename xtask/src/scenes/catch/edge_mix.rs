@@ -58,12 +58,7 @@ fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
 
 /// `n` edges between collision-free configurations, classes in the proportions of
 /// [`CLASSES`], interleaved (edge `k` is of class `k`'s slot in a repeating 10-edge pattern).
-fn mixed_edges(
-    robot: &Robot,
-    check: &Discrete<'_>,
-    n: usize,
-    seed: u64,
-) -> Result<Vec<Edge>> {
+fn mixed_edges(robot: &Robot, check: &Discrete<'_>, n: usize, seed: u64) -> Result<Vec<Edge>> {
     let mut rng = SceneRng::new(seed);
     let pattern: Vec<usize> = CLASSES
         .iter()
