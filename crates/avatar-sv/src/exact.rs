@@ -110,14 +110,6 @@ impl ExactOptions {
     }
 }
 
-/// The old name of [`Status`] (the workspace's shared status; the exact method ends
-/// `Converged`, `InitiallyTouching` or `OutOfIterations`).
-#[deprecated(
-    since = "0.2.0",
-    note = "use `Status` (ccd_geometry::Status, one vocabulary across crates)"
-)]
-pub type CaStatus = Status;
-
 /// The first contact of one step found by the exact method, in the workspace's contact
 /// vocabulary: side `a` is the avatar (feature: [`capsule`](Self::capsule) on
 /// [`link`](Self::link)), side `b` the environment (feature: face

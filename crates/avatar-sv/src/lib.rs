@@ -62,8 +62,6 @@ pub use avatar::{Avatar, Capsule, RadiusTable};
 pub use ccd_geometry::Status;
 pub use environment::Environment;
 pub use error::AvatarError;
-#[allow(deprecated)]
-pub use exact::CaStatus;
 pub use exact::{ExactContact, ExactOptions, ExactStats};
 pub use step::{
     AvatarStream, ExactOutcome, Methods, StepOptions, StepReport, StepStats, SvCollision,

@@ -469,12 +469,12 @@ pub(crate) fn chain_step(
 }
 
 /// The number of equal time windows over which environment pairs get their own swept
-/// boxes in the narrow phase. Two since the hull screen of environment pieces
-/// ([`crate::env_pieces`]): more windows cost their restricted Taylor models and boxes
-/// and save little once the screen cuts each search to the pieces near the link (CPU ms
-/// per step with 8 → 2 windows: falling-train 0.084 → 0.067, walking-mannequin 0.072 →
-/// 0.058, panda-planner 0.071 → 0.068, the others within noise; 1 window loses the
-/// lower bounds of temporal culling, 0.376 ms on pr2 against 0.365).
+/// boxes in the narrow phase. It trades the cost of each window's restricted Taylor
+/// models and boxes against the environment search they narrow; with the hull screen of
+/// environment pieces ([`crate::env_pieces`]) cutting each search to the pieces near the
+/// link, two is the fastest on the CATCH bench scenes (`falling-train`,
+/// `walking-mannequin`, `panda-planner`, `pr2`): more windows cost more than they save, and
+/// one loses the windows' lower bounds in temporal culling.
 const WINDOWS: usize = 2;
 
 /// Second-level spatial culling (see [`Scene::apart_in_link_frames`]) is tried on the
@@ -1479,9 +1479,8 @@ impl Scene {
     /// again once a coarse box is narrowed by the corners' box ([`Scene::refine_box`]),
     /// and then some window's box ([`WINDOWS`] Taylor-model swept boxes over sub-intervals
     /// of the step, exact triangle tests) meets an environment triangle. (Two links' coarse
-    /// boxes are not refined: on panda-planner the corners' boxes of both cost more than
-    /// the hull CA runs of the pairs they would cull, 0.0619 → 0.0590 ms per edge with
-    /// 4.50 → 6.23 pairs after spatial culling.) The sweeps stay in `ws.envs` for the narrow
+    /// boxes are not refined: on `panda-planner` the corners' boxes of both cost more than
+    /// the hull CA runs of the pairs they would cull.) The sweeps stay in `ws.envs` for the narrow
     /// phase, which needs the same windows.
     fn potential_pairs(
         &self,

@@ -25,10 +25,9 @@ pub(crate) struct Capsule {
 /// A capsule is kept only when its volume is at most this many times the volume of the
 /// points' oriented bounding box: a loose capsule (a squat body's) would make the first stage
 /// take more, smaller steps than GJK on the hull saves. The Panda's links fit at 0.99–1.85
-/// (the fingers the loosest): panda-planner with the limit at 1.25 / 1.5 / 2 / 3 / none
-/// ran 0.052 / 0.049 / 0.048 / 0.049 / 0.050 ms per edge against 0.053 without capsules
-/// (one alternated run, min of 3 reps each); pr2, the trains, the mannequin and the wooden
-/// men within noise of no capsules at 2.
+/// (the fingers the loosest); measured on `panda-planner` (limits from 1.25 to none: 2 is
+/// the fastest) with `pr2`, the trains, the mannequin and the wooden men within noise of
+/// no capsules at 2.
 const MAX_VOLUME_RATIO: f64 = 2.0;
 
 impl Capsule {

@@ -273,10 +273,6 @@
 //!   `with_*` builders, e.g. `CaOptions::default().with_tolerance(1e-4)` or
 //!   `SceneOptions::default().with_tolerance(1e-5)`. Results are `#[non_exhaustive]` too, so
 //!   fields can be added without breaking you.
-//! - Old names stay one release as deprecated aliases: `la_deformable::Output` (now `Mode`),
-//!   `la_deformable::LaStatus` (now `Status`), `la_deformable::Mode::Global` (now `Toc`),
-//!   `avatar_sv::CaStatus` (now `Status`), `world::Mode::Earliest` (now `Toc`),
-//!   `world::Mode::AllContacts` (now `All`).
 //!
 //! # Tolerances
 //!

@@ -40,5 +40,3 @@ pub use options::{
     DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, LaOptions, Mode, PrimitiveToc, SceneContact,
     SceneStats, Status,
 };
-#[allow(deprecated)]
-pub use options::{LaStatus, Output};

@@ -157,16 +157,6 @@ pub enum Mode {
     Boolean,
 }
 
-impl Mode {
-    /// The old name of [`Mode::Toc`] (the first contact in the scene).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed to `Mode::Toc` (one vocabulary across crates)"
-    )]
-    #[allow(non_upper_case_globals)]
-    pub const Global: Mode = Mode::Toc;
-}
-
 /// Counters of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -187,17 +177,3 @@ pub struct SceneStats {
     /// during the step, or a closed surface star-shaped about a moving centre.
     pub patches_skipped: u64,
 }
-
-/// The old name of [`Mode`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed to `Mode` (one vocabulary across crates)"
-)]
-pub type Output = Mode;
-
-/// The old name of [`Status`].
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed to `Status` (one vocabulary across crates)"
-)]
-pub type LaStatus = Status;

@@ -55,24 +55,6 @@ pub enum Mode {
     Boolean,
 }
 
-impl Mode {
-    /// The old name of [`Mode::Toc`] (the earliest contact of the world).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed to `Mode::Toc` (one vocabulary across crates)"
-    )]
-    #[allow(non_upper_case_globals)]
-    pub const Earliest: Mode = Mode::Toc;
-
-    /// The old name of [`Mode::All`] (every pair's first contact).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed to `Mode::All` (one vocabulary across crates)"
-    )]
-    #[allow(non_upper_case_globals)]
-    pub const AllContacts: Mode = Mode::All;
-}
-
 /// Where the candidate pairs of a step come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -505,8 +487,8 @@ fn refresh_in(
     if parallel && dynamic.len() >= PAR_MIN_BODIES {
         use rayon::prelude::*;
         // (every slot is visited: the dynamic ones are the live bodies not static; pieces
-        // of 16 slots, as bodies fall asleep the dynamic ones are spread unevenly: with
-        // 64 the rigid pile's 2-thread speed-up was 1.72× against 1.77×, 14 alternations)
+        // of PAR_MIN_BODIES / 16 slots, because as bodies fall asleep the dynamic ones are
+        // spread unevenly and larger pieces leave a thread idle: `rigid-pile`'s 2-thread row)
         return slots
             .par_iter_mut()
             .zip(swept.par_iter_mut())

@@ -584,13 +584,9 @@ fn bad_input_is_a_typed_error() {
     assert!(World::new(CaOptions::default().with_max_iterations(0)).is_err());
 }
 
-/// The modes' names before the shared vocabulary still compile (deprecated) and mean the
-/// same queries.
+/// The step's default mode is the earliest contact.
 #[test]
-#[allow(deprecated)]
-fn old_mode_names_are_aliases() {
-    assert_eq!(Mode::Earliest, Mode::Toc);
-    assert_eq!(Mode::AllContacts, Mode::All);
+fn the_default_mode_is_the_earliest_contact() {
     assert_eq!(StepOptions::default().mode, Mode::Toc);
 }
 

@@ -530,9 +530,9 @@ pub(crate) fn power_law_exponent(points: &[(f64, f64)]) -> Option<f64> {
     (sxx > 1e-12).then(|| sxy / sxx)
 }
 
-/// Back-to-back pairs of 1- and 2-thread runs behind the 2-thread speed-up (full run;
-/// 11 since 2026-11-28: with 5 the median of one bench run moved over 1.68–1.80× between
-/// consecutive runs of one build).
+/// Back-to-back pairs of 1- and 2-thread runs behind the 2-thread speed-up (full run). It
+/// trades the scene's run time against the median's stability: with fewer pairs the median
+/// of one build moved by several percent between consecutive runs on this shared machine.
 const SPEEDUP_PAIRS: usize = 11;
 
 /// Milliseconds of load on a run's threads before each timed run of the speed-up pairs

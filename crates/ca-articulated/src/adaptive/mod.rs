@@ -90,9 +90,8 @@ pub struct AdaptiveStep<'a> {
 /// each (`midrad::corner_box`, `midrad::local_box`), and the compositions along the tree
 /// as midpoint–radius matrix products with one rounding bound per entry
 /// (`midrad::compose`, installed with [`ccd_kinematics::AssemblyBounds::set_composition`]).
-/// With 3 active joints that is 0.34× the full query's time on the wooden men, 0.19× and
-/// 0.12× on the 30- and 100-link pendulums and 0.57–0.59× on the falling man (2 of 20
-/// steps near contact; 2026-11-28, `docs/benchmarks.md`).
+/// The bench scenes `wooden-men`, `pendulum` and `falling-man` measure the adaptive query
+/// against the full one per number of active joints (docs/results.md).
 ///
 /// **Large motions.** Interval boxes widen with the rotation in a step and along chains
 /// (the wrapping effect), so a step with many or fast joints can keep many more pairs than
@@ -114,22 +113,17 @@ pub struct AdaptiveStep<'a> {
 /// included) and the last step was near contact (its interval culling kept more than 1
 /// pair per part, or the full query's more than 1/4, or an environment pair was left by
 /// the lower bounds), the step goes to the full query without trying: every node box
-/// changes anyway, and near contact the interval boxes keep 4–6× the full query's pairs
-/// (wooden men, 29 of 29 joints active: worst step 1.17× → 1.00× the full query, mean
-/// 0.68× → 0.70×; 25 active, counting the full query's pairs 4× instead of 2×: worst step
-/// 1.11–1.13× → 0.98–0.99×). When a step's interval culling kept more than 2 pairs per
+/// changes anyway, and near contact the interval boxes keep several times the full query's
+/// pairs (`wooden-men` with most joints active). When a step's interval culling kept more than 2 pairs per
 /// part (refined or not) or gave up, the following steps go to the full query as long as
 /// no fewer joints move (up to 64 steps): with that many joints moving the culling's boxes
 /// stay loose, each try costs the update and the culling on top of a narrow phase or a
 /// refinement that costs about as much as the full query, and the next try may give up
-/// (pendulum of 30 balls, 12 active joints: worst step 1.36× → 0.97×, mean 1.01× → 0.96×;
-/// at 10 active joints the mean rises 0.81× → 0.96×, as its first step keeps more than 2
-/// pairs per part and the later, cheaper tries are not made; 100 balls whose last 30 move
-/// as those 30, 20 / 25 active: worst step 1.14 / 1.19× → 1.00 / 0.99×, a try giving up
-/// after three crowded ones cost 1.21×). Measured (thread CPU time per step,
-/// `docs/benchmarks.md`, adaptive section): a step that tries the interval culling and
-/// gives up, refines everything or keeps many extra pairs costs about 1.1–1.3× the full
-/// query (the states' bottom-up update and the culling are lost or add to it).
+/// (the `pendulum` sweep's points with 10–25 active joints). This trades a few cheaper
+/// tries lost against the worst step's cost: a step that tries the interval culling and
+/// gives up, refines everything or keeps many extra pairs costs more than the full query
+/// (the states' bottom-up update and the culling are lost or add to it), and the bench's
+/// "worst step adaptive/full ≤ 1.10" target is what these rules keep.
 ///
 /// A step costs the relative motions of the links whose joint values changed since the last
 /// step (the others are kept; an `O(n)` comparison of the joint vectors finds them) plus
@@ -324,24 +318,20 @@ const GIVE_UP_PER_PART: usize = 4;
 
 /// Interval pairs per part of the scene expected in a step (extrapolated from the last
 /// two adaptive steps) above which the step goes to the full query without trying the
-/// interval culling (see [`AdaptiveScene`], "Large motions"). One since the full query's
-/// coarse link boxes and quarter-turn frames (2026-11-28, full wooden-men step 0.23 →
-/// 0.175 ms): with two, wooden-men with all 29 joints active tried the culling on a step
-/// expected to keep 82 pairs (58 parts), kept 75 against the full query's 9 and took
-/// 1.12× the full query; with one that step goes to the full query (worst 0.99), the
-/// ratio at 3 active unchanged (0.35).
+/// interval culling (see [`AdaptiveScene`], "Large motions"). It trades a skipped try
+/// that might have paid off against a try on a crowded step that costs more than the full
+/// query; measured on the `wooden-men` sweep (with all joints active a larger value lets
+/// crowded steps try and lose, while the 3-active ratio does not depend on it).
 const PREDICT_PER_PART: usize = 1;
 
 /// Moving joints (root motions included), as a fraction `(num, den)` of the scene's links,
 /// above which a step that follows one near contact ([`is_near`]) is answered by the full
 /// query without trying the interval culling: when most joints move, every node box
 /// changes and the culling saves no enclosure work, and near contact its looser boxes keep
-/// more pairs than the full query's (see [`AdaptiveScene`], "Large motions"). Two thirds
-/// since the full query's Taylor boxes got cheaper (`Transform::compose_motion`, 2026-11-28):
-/// with three quarters, wooden-men with 20 of 29 joints active had a step near contact at
-/// 1.17× the full query (interval culling kept 98 pairs for the narrow phase, the full
-/// query 23); now at most 0.96× on every wooden-men sweep point, the ratios at 3 active
-/// unchanged (0.34).
+/// more pairs than the full query's (see [`AdaptiveScene`], "Large motions"). Measured on
+/// the `wooden-men` sweep: a larger fraction lets steps near contact with most joints
+/// moving try the culling and exceed the full query's cost; the 3-active ratio does not
+/// depend on it.
 const MOST_MOVING: (usize, usize) = (2, 3);
 
 /// Culled pairs per part of the scene above which a step counts as near contact (see
@@ -1195,8 +1185,8 @@ mod tests {
         let mut q = vec![0.0; n];
         for step in 0..160 {
             // amplitude 0 → 1.4 rad → 0, twice (1.4: the interval pair count passes the
-            // refining threshold without giving up at some steps, 15 and 75 with the
-            // midpoint–radius node boxes of 2026-11-28); then calm steps with a sudden
+            // refining threshold without giving up at some steps, e.g. 15 and 75); then calm
+            // steps with a sudden
             // jump to 1.6 rad every 10 steps (a step far from contact, as the full query
             // saw it, followed by one whose interval culling gives up)
             let phase = (step % 60) as f64 / 60.0;

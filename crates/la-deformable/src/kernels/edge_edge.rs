@@ -53,7 +53,7 @@ impl PairGeometry<4> for EdgeEdge {
 /// with it), so tiny and subnormal scales lose nothing. A tolerance below the resolution of
 /// the coordinates (about `1e-15` times their magnitude) can never be reached: such a query
 /// still never misses, ending at a conservative contact with
-/// [`LaStatus::OutOfIterations`](crate::LaStatus::OutOfIterations) when it cannot certify
+/// [`Status::OutOfIterations`](crate::Status::OutOfIterations) when it cannot certify
 /// progress.
 ///
 /// # Example

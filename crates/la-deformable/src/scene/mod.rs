@@ -100,11 +100,10 @@ pub const MAX_LEAF_SIZE: u32 = 16;
 /// while it deforms, so its refitted tree keeps matching it and is never rebuilt.
 ///
 /// Every piece has a subtree of its own (the build never splits a piece between subtrees),
-/// so a refit only loosens the levels that group whole pieces. On the exploding-dragon scene
-/// (210 fragments flying apart, steps 0 → 98) the mean query was 21.7 ms never rebuilding,
-/// 22.7 ms with this threshold (1 rebuild) and 25.6 ms at 0.05 (6 rebuilds, each ~0.5 s);
-/// before pieces had their own subtrees the refitted tree made late steps up to 4× slower
-/// than a fresh one.
+/// so a refit only loosens the levels that group whole pieces. The threshold trades a
+/// rebuild's cost (hundreds of milliseconds on a large mesh) against the looser boxes of a
+/// drifted tree; measured on `exploding-dragon` (fragments flying apart), where a smaller
+/// threshold rebuilds several times and is slower, and this one rebuilds about once.
 pub const REBUILD_DRIFT: f64 = 0.2;
 
 /// Settings of a scene query.
