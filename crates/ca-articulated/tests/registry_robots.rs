@@ -38,16 +38,29 @@ fn rng(seed: u64) -> impl FnMut() -> f64 {
     }
 }
 
-/// The scene: the robot (SRDF when given) and `boxes` seeded boxes 0.35-0.9 m from the base
-/// axis, 0.1-1.3 m high.
-fn scene(urdf: &Path, srdf: Option<&Path>, seed: u64, boxes: usize) -> PlanningScene {
+/// The scene: the robot (SRDF when given) and `boxes` seeded boxes `ring` m (0.35-0.9 for
+/// an arm, further out for a mobile base) from the base axis, 0.1-1.3 m high.
+fn scene(
+    urdf: &Path,
+    srdf: Option<&Path>,
+    seed: u64,
+    boxes: usize,
+    ring: (f64, f64),
+) -> PlanningScene {
     let mut s = PlanningScene::new();
     s.load_robot(urdf, srdf, &UrdfOptions::default(), None)
         .unwrap_or_else(|e| panic!("{}: {e}", urdf.display()));
     let mut next = rng(seed);
     for k in 0..boxes {
-        let (r, a) = (0.35 + 0.55 * next(), std::f64::consts::TAU * next());
-        let size = DVec3::new(0.05 + 0.2 * next(), 0.05 + 0.2 * next(), 0.05 + 0.3 * next());
+        let (r, a) = (
+            ring.0 + (ring.1 - ring.0) * next(),
+            std::f64::consts::TAU * next(),
+        );
+        let size = DVec3::new(
+            0.05 + 0.2 * next(),
+            0.05 + 0.2 * next(),
+            0.05 + 0.3 * next(),
+        );
         let pose = DAffine3::from_rotation_translation(
             DQuat::from_rotation_z(a),
             DVec3::new(r * a.cos(), r * a.sin(), 0.1 + 1.2 * next()),
@@ -58,7 +71,7 @@ fn scene(urdf: &Path, srdf: Option<&Path>, seed: u64, boxes: usize) -> PlanningS
     s
 }
 
-/// `(q0, q1)`: q0 uniform in the limits (continuous joints in ±π), q1 a step of up to
+/// `(q0, q1)` for the survey: q0 uniform in the limits (continuous joints in ±π), q1 a step of up to
 /// `reach` rad (or metres) from it per joint, kept in the limits.
 fn edge(s: &PlanningScene, next: &mut impl FnMut() -> f64, reach: f64) -> (Vec<f64>, Vec<f64>) {
     let mut q0 = vec![0.0; s.dof()];
@@ -81,12 +94,91 @@ fn edge(s: &PlanningScene, next: &mut impl FnMut() -> f64, reach: f64) -> (Vec<f
     (q0, q1)
 }
 
+/// Most self pairs allowed for a robot without SRDF.
+const ALLOW_CAP: usize = 64;
+
+/// Most tries of [`free_edge`] for a collision-free start.
+const START_TRIES: usize = 2000;
+
+/// An edge from a collision-free start: the zero pose (clamped into the limits) moved by up
+/// to 0.6 per joint, redrawn until free (at most [`START_TRIES`] draws, else a panic
+/// naming the cap), then a step of up to `reach` per joint.
+fn free_edge(
+    s: &PlanningScene,
+    next: &mut impl FnMut() -> f64,
+    reach: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let links = s.scene().bodies()[0].model().links();
+    let limits = |j: &Joint| match *j {
+        Joint::Revolute {
+            limits: Some(lim), ..
+        }
+        | Joint::Prismatic {
+            limits: Some(lim), ..
+        } => Some((lim.lower, lim.upper)),
+        Joint::Revolute { limits: None, .. } => Some((-std::f64::consts::PI, std::f64::consts::PI)),
+        _ => None,
+    };
+    let mut last = String::new();
+    for _ in 0..START_TRIES {
+        let mut q0 = vec![0.0; s.dof()];
+        for l in links {
+            if let Some((lo, hi)) = limits(&l.joint) {
+                q0[l.first_dof] = (0.6 * (2.0 * next() - 1.0)).clamp(lo, hi);
+            }
+        }
+        let c = s.clearance(&q0).unwrap();
+        if let Some(c) = &c {
+            last = format!("{} / {} at {}", c.a, c.b, c.distance);
+        }
+        if c.is_some_and(|c| c.distance > 1e-3) {
+            let mut q1 = q0.clone();
+            for l in links {
+                if let Some((lo, hi)) = limits(&l.joint) {
+                    let i = l.first_dof;
+                    q1[i] = (q0[i] + reach * (2.0 * next() - 1.0)).clamp(lo, hi);
+                }
+            }
+            return (q0, q1);
+        }
+    }
+    panic!("no collision-free start in {START_TRIES} draws (last closest pair: {last})");
+}
+
 /// Checks `edges` random edges of the robot against dense sampling; returns (edges with a
 /// contact, free edges).
-fn check_robot(name: &str, urdf: &str, srdf: Option<&str>, edges: usize, seed: u64) -> (usize, usize) {
+fn check_robot(
+    name: &str,
+    urdf: &str,
+    srdf: Option<&str>,
+    edges: usize,
+    seed: u64,
+    ring: (f64, f64),
+    reaches: [f64; 3],
+) -> (usize, usize) {
     let dir = package_robot(name);
     let srdf = srdf.map(|f| dir.join(f));
-    let s = scene(&dir.join(urdf), srdf.as_deref(), seed, 10);
+    let mut s = scene(&dir.join(urdf), srdf.as_deref(), seed, 10, ring);
+    if srdf.is_none() {
+        // no SRDF: allow the self pairs that touch in the zero pose (what an SRDF's
+        // "Default"/"Adjacent" entries say), as MoveIt's setup assistant would
+        let zero = vec![0.0; s.dof()];
+        let mut allowed = Vec::new();
+        for _ in 0..ALLOW_CAP {
+            match s.clearance(&zero).unwrap() {
+                Some(c) if c.distance <= 1e-3 && !c.b.starts_with("box") => {
+                    s.set_allowed(&c.a, &c.b, true).unwrap();
+                    allowed.push(format!("{}/{}", c.a, c.b));
+                }
+                _ => break,
+            }
+        }
+        assert!(
+            allowed.len() < ALLOW_CAP,
+            "{name}: still touching after {ALLOW_CAP} allowed pairs"
+        );
+        eprintln!("{name}: no SRDF, allowed the pairs touching at zero: {allowed:?}");
+    }
     let opts = QueryOptions::default().with_mode(Mode::Toc);
     let tolerance = opts.tolerance;
     let mut next = rng(seed ^ 0x9e37_79b9);
@@ -94,10 +186,11 @@ fn check_robot(name: &str, urdf: &str, srdf: Option<&str>, edges: usize, seed: u
     const SAMPLES: usize = 64;
     for k in 0..edges {
         // a third short, a third medium, a third long edges
-        let reach = [0.3, 1.0, 3.0][k % 3];
-        let (q0, q1) = edge(&s, &mut next, reach);
+        let reach = reaches[k % 3];
+        let (q0, q1) = free_edge(&s, &mut next, reach);
         let found = s.check_edge(&q0, &q1, &opts).unwrap();
-        let pose = |t: f64| -> Vec<f64> { q0.iter().zip(&q1).map(|(a, b)| a + t * (b - a)).collect() };
+        let pose =
+            |t: f64| -> Vec<f64> { q0.iter().zip(&q1).map(|(a, b)| a + t * (b - a)).collect() };
         let toc = found.as_ref().map(|c| c.contact.toc);
         for j in 0..=SAMPLES {
             let t = j as f64 / SAMPLES as f64;
@@ -127,38 +220,94 @@ fn check_robot(name: &str, urdf: &str, srdf: Option<&str>, edges: usize, seed: u
             let b = s
                 .check_edge(&q0, &q1, &QueryOptions::default().with_mode(Mode::Boolean))
                 .unwrap();
-            assert!(b.is_some(), "{name} edge {k}: Boolean misses the Toc contact");
+            assert!(
+                b.is_some(),
+                "{name} edge {k}: Boolean misses the Toc contact"
+            );
         } else {
             free += 1;
         }
     }
-    eprintln!("{name} {urdf}: {edges} edges, {hits} with a contact, {free} free, all agree with {SAMPLES}-sample dense checks");
+    eprintln!(
+        "{name} {urdf}: {edges} edges, {hits} with a contact, {free} free, all agree with {SAMPLES}-sample dense checks"
+    );
     (hits, free)
 }
 
+/// Box ring radii around a fixed arm and around a mobile base.
+const ARM: (f64, f64) = (0.35, 0.9);
+const MOBILE: (f64, f64) = (0.75, 1.3);
+/// Largest joint steps of the short, medium and long edges (TIAGo's 48 joint values, its
+/// fingers among them, collide on almost every long step: it gets shorter ones).
+const REACH: [f64; 3] = [0.3, 1.0, 3.0];
+
 #[test]
 fn panda_edges_agree_with_dense_sampling() {
-    let (hits, free) = check_robot("panda", "urdf/panda.urdf", Some("srdf/panda.srdf"), 12, 1);
-    assert!(hits > 0 && free > 0, "{hits} hits, {free} free: the mix should have both");
+    let (hits, free) = check_robot(
+        "panda",
+        "urdf/panda.urdf",
+        Some("srdf/panda.srdf"),
+        12,
+        1,
+        ARM,
+        REACH,
+    );
+    assert!(
+        hits > 0 && free > 0,
+        "{hits} hits, {free} free: the mix should have both"
+    );
 }
 
 #[test]
 fn pr2_edges_agree_with_dense_sampling() {
-    let (hits, free) = check_robot("pr2", "urdf/pr2.urdf", Some("srdf/pr2.srdf"), 9, 2);
-    assert!(hits + free == 9);
+    let (hits, free) = check_robot(
+        "pr2",
+        "urdf/pr2.urdf",
+        Some("srdf/pr2.srdf"),
+        9,
+        2,
+        MOBILE,
+        REACH,
+    );
+    assert!(
+        hits > 0 && free > 0,
+        "{hits} hits, {free} free: the mix should have both"
+    );
 }
 
 #[test]
 fn ur5_edges_agree_with_dense_sampling() {
-    let (hits, free) = check_robot("ur", "urdf/ur5_robot.urdf", Some("srdf/ur5.srdf"), 12, 3);
-    assert!(hits > 0 && free > 0, "{hits} hits, {free} free: the mix should have both");
+    let (hits, free) = check_robot(
+        "ur",
+        "urdf/ur5_robot.urdf",
+        Some("srdf/ur5.srdf"),
+        12,
+        3,
+        ARM,
+        REACH,
+    );
+    assert!(
+        hits > 0 && free > 0,
+        "{hits} hits, {free} free: the mix should have both"
+    );
 }
 
 #[test]
 fn tiago_edges_agree_with_dense_sampling() {
     // TIAGo's package has no SRDF: only adjacent links are excluded
-    let (hits, free) = check_robot("tiago", "robots/tiago.urdf", None, 9, 4);
-    assert!(hits + free == 9);
+    let (hits, free) = check_robot(
+        "tiago",
+        "robots/tiago.urdf",
+        None,
+        9,
+        4,
+        MOBILE,
+        [0.02, 0.1, 0.5],
+    );
+    assert!(
+        hits > 0 && free > 0,
+        "{hits} hits, {free} free: the mix should have both"
+    );
 }
 
 /// The folder of the package's robots (`.../example-robot-data/robots`, where each
@@ -191,10 +340,7 @@ fn package_files(root: &Path) -> Vec<PathBuf> {
             let mut files: Vec<PathBuf> = entries
                 .flatten()
                 .map(|e| e.path())
-                .filter(|f| {
-                    f.extension()
-                        .is_some_and(|e| e == "urdf" || e == "xacro")
-                })
+                .filter(|f| f.extension().is_some_and(|e| e == "urdf" || e == "xacro"))
                 .collect();
             files.sort();
             out.extend(files);
@@ -216,7 +362,17 @@ fn survey_one(root: &Path, file: &Path) -> String {
         })
         .filter(|p| p.is_file());
     let mut s = PlanningScene::new();
-    let status = match s.load_robot(file, srdf.as_deref(), &UrdfOptions::default(), None) {
+    let mut loaded = s.load_robot(file, srdf.as_deref(), &UrdfOptions::default(), None);
+    let mut srdf_note = if srdf.is_some() { ", SRDF" } else { "" };
+    if let (Err(e), Some(_)) = (&loaded, &srdf)
+        && e.to_string().contains("SRDF")
+    {
+        // an SRDF of the same name that belongs to another variant: the URDF alone
+        s = PlanningScene::new();
+        loaded = s.load_robot(file, None, &UrdfOptions::default(), None);
+        srdf_note = ", without its SRDF (which names links the URDF does not have)";
+    }
+    let status = match loaded {
         Err(e) => {
             let msg = e.to_string().replace(&format!("{}/", root.display()), "");
             format!("fails: {}", msg.replace('|', "\\|"))
@@ -239,16 +395,16 @@ fn survey_one(root: &Path, file: &Path) -> String {
             if s.dof() > 0 && with_geometry > 0 {
                 for reach in [0.3, 1.0, 3.0] {
                     let (q0, q1) = edge(&s, &mut next, reach);
-                    match s.check_edge(&q0, &q1, &QueryOptions::default().with_mode(Mode::Boolean)) {
+                    match s.check_edge(&q0, &q1, &QueryOptions::default().with_mode(Mode::Boolean))
+                    {
                         Ok(_) => answered += 1,
                         Err(e) => edge_errors.push(e.to_string()),
                     }
                 }
             }
-            let srdf = if srdf.is_some() { ", SRDF" } else { "" };
             if edge_errors.is_empty() {
                 format!(
-                    "loads: {} links ({with_geometry} with geometry), {} joint values, {triangles} triangles{srdf}; {answered} edges checked",
+                    "loads: {} links ({with_geometry} with geometry), {} joint values, {triangles} triangles{srdf_note}; {answered} edges checked",
                     model.len(),
                     s.dof()
                 )
@@ -268,7 +424,12 @@ fn survey_one(root: &Path, file: &Path) -> String {
 fn every_robot_of_the_package_loads_or_fails_with_a_reason() {
     let root = package_root();
     let files = package_files(&root);
-    assert!(files.len() >= 60, "{} robot files in {}", files.len(), root.display());
+    assert!(
+        files.len() >= 60,
+        "{} robot files in {}",
+        files.len(),
+        root.display()
+    );
     let lines: Vec<String> = files.iter().map(|f| survey_one(&root, f)).collect();
     let loads = lines.iter().filter(|l| l.contains("| loads:")).count();
     let table = format!(

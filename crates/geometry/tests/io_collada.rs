@@ -33,7 +33,9 @@ fn unit_and_node_transforms_are_applied_and_up_axis_is_not() {
     assert_eq!(m.triangle_count(), 1);
     let b = m.aabb();
     // Y_UP is not turned into z-up: the triangle stays in the xy plane
-    assert!(b.min.abs_diff_eq(DVec3::ZERO, 1e-9) && b.max.abs_diff_eq(DVec3::new(1.0, 2.0, 0.0), 1e-9));
+    assert!(
+        b.min.abs_diff_eq(DVec3::ZERO, 1e-9) && b.max.abs_diff_eq(DVec3::new(1.0, 2.0, 0.0), 1e-9)
+    );
     let m = read_collada_from(
         dae("0.01", "Z_UP", "<translate>0 0 5</translate>", "0 1 2").as_bytes(),
         "b.dae",
@@ -42,7 +44,10 @@ fn unit_and_node_transforms_are_applied_and_up_axis_is_not() {
     // centimetres: the node's translation is in file units too
     let b = m.aabb();
     assert!(b.min.abs_diff_eq(DVec3::new(0.0, 0.0, 0.05), 1e-7), "{b:?}");
-    assert!(b.max.abs_diff_eq(DVec3::new(0.01, 0.02, 0.05), 1e-7), "{b:?}");
+    assert!(
+        b.max.abs_diff_eq(DVec3::new(0.01, 0.02, 0.05), 1e-7),
+        "{b:?}"
+    );
     let m = read_mesh_from(
         dae("1", "Z_UP", "<rotate>0 0 1 90</rotate>", "0 1 2").as_bytes(),
         MeshFormat::Collada,

@@ -308,3 +308,15 @@ fn xacro_documents_are_rejected() {
     let err = UrdfRobot::from_file(&path, &opts).unwrap_err();
     assert!(matches!(err, KinematicsError::Xacro { .. }), "{err}");
 }
+
+/// `<texture/>` without a filename (as in the package's iCub and Romeo) is accepted:
+/// materials are ignored.
+#[test]
+fn empty_textures_are_accepted() {
+    let text = r#"<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/></geometry>
+        <material name="m"><texture /></material></visual>
+        <collision><geometry><box size="1 1 1"/></geometry></collision></link>
+        <material name="n"><texture/><color rgba="1 1 1 1"/></material></robot>"#;
+    let robot = UrdfRobot::parse(text, ".", &UrdfOptions::default()).unwrap();
+    assert_eq!(robot.collisions[0].len(), 1);
+}

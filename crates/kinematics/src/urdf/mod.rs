@@ -527,7 +527,8 @@ impl UrdfRobot {
             });
         }
         let scans = scan(text, source_name)?;
-        let robot = urdf_rs::read_from_string(text).map_err(|e| KinematicsError::UrdfParse {
+        let text = with_texture_filenames(text);
+        let robot = urdf_rs::read_from_string(&text).map_err(|e| KinematicsError::UrdfParse {
             source_name: source_name.to_owned(),
             reason: e.to_string(),
         })?;
@@ -739,6 +740,30 @@ fn with_found_packages(
         }
     }
     out
+}
+
+/// `text` with every empty `<texture/>` element (no attributes; materials are ignored here,
+/// and `urdfdom` accepts it, but `urdf-rs` requires a `filename`) given `filename=""`.
+fn with_texture_filenames(text: &str) -> std::borrow::Cow<'_, str> {
+    const TAG: &str = "<texture";
+    if !text.contains(TAG) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = rest.find(TAG) {
+        let after = &rest[at + TAG.len()..];
+        let empty = after
+            .find('>')
+            .is_some_and(|end| after[..end].trim() == "/");
+        out.push_str(&rest[..at + TAG.len()]);
+        if empty {
+            out.push_str(" filename=\"\"");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// A [`KinematicsError::UrdfParse`] at byte `position` of `text` (reported as a line).
