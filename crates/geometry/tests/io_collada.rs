@@ -41,7 +41,7 @@ fn unit_and_node_transforms_are_applied_and_up_axis_is_not() {
         "b.dae",
     )
     .unwrap();
-    // centimetres: the node's translation is in file units too
+    // centimetres: the node's translation is in file units too (5 cm, not 5 m)
     let b = m.aabb();
     assert!(b.min.abs_diff_eq(DVec3::new(0.0, 0.0, 0.05), 1e-7), "{b:?}");
     assert!(
@@ -65,9 +65,20 @@ fn bad_documents_are_typed_errors() {
     // an index beyond the positions
     let e = read_collada_from(dae("1", "Z_UP", "", "0 1 7").as_bytes(), "idx.dae").unwrap_err();
     assert!(matches!(e, GeometryError::Parse { .. }), "{e}");
-    // no triangles
-    let e = read_collada_from(dae("1", "Z_UP", "", "").as_bytes(), "none.dae").unwrap_err();
+    // no triangles (only a line), and an empty index list
+    let lines = dae("1", "Z_UP", "", "0 1")
+        .replace("<triangles count=\"1\">", "<lines count=\"1\">")
+        .replace("</triangles>", "</lines>");
+    let e = read_collada_from(lines.as_bytes(), "none.dae").unwrap_err();
     assert!(matches!(e, GeometryError::NoTriangles { .. }), "{e}");
+    let e = read_collada_from(dae("1", "Z_UP", "", "").as_bytes(), "empty.dae").unwrap_err();
+    assert!(matches!(e, GeometryError::Parse { .. }), "{e}");
+    // a unit that is not a positive number
+    for unit in ["0", "-1", "abc"] {
+        let e =
+            read_collada_from(dae(unit, "Z_UP", "", "0 1 2").as_bytes(), "unit.dae").unwrap_err();
+        assert!(matches!(e, GeometryError::Parse { .. }), "{e}");
+    }
     // not XML, truncated, empty
     for bytes in [&b"solid x"[..], &b"<COLLADA><asset>"[..], &b""[..]] {
         let e = read_collada_from(bytes, "bad.dae").unwrap_err();

@@ -2,9 +2,9 @@
 //! [`TriMesh`].
 //!
 //! What is applied, as ROS tools (`urdfdom` users such as RViz and MoveIt) read collision
-//! meshes: the `<unit meter>` scale and the node transforms of the `<visual_scene>`
-//! (`matrix`, `translate`, `rotate`, `scale`, `lookat`) are baked into the vertices by
-//! `mesh-loader`; `<up_axis>` is **not** applied (ROS ignores it as well: URDF frames are
+//! meshes: the node transforms of the `<visual_scene>` (`matrix`, `translate`, `rotate`,
+//! `scale`, `lookat`, by `mesh-loader`) and then the `<unit meter>` scale (here, outermost,
+//! so that node translations are scaled too); `<up_axis>` is **not** applied (ROS ignores it as well: URDF frames are
 //! z-up whatever the file says). Every `<geometry>` of the file is kept, all merged; a
 //! geometry instanced by several nodes gets the transform of one of them (a limitation of
 //! `mesh-loader`). Polygons are triangulated by `mesh-loader`; lines and points are
@@ -20,12 +20,21 @@ use super::{parse_error, read_all, read_file};
 use crate::{GeometryError, TriMesh};
 
 /// Reads a COLLADA (`.dae`) file: all its triangles, merged, with the unit and node
-/// transforms applied (see the [module docs](self)).
+/// transforms applied.
+///
+/// As ROS tools read collision meshes: the node transforms of the `<visual_scene>`
+/// (`matrix`, `translate`, `rotate`, `scale`, `lookat`, by the `mesh-loader` crate) and the
+/// `<unit meter>` scale (outermost: node translations are in file units too) are baked into
+/// the vertices; `<up_axis>` is **not** applied (URDF frames
+/// are z-up whatever the file says). Every `<geometry>` is kept, all merged; a geometry
+/// instanced by several nodes gets the transform of one of them. Lines and points are
+/// dropped; bit-identical positions are welded as in [`read_stl`](crate::io::read_stl).
 ///
 /// # Errors
 /// - [`GeometryError::Io`] when the file cannot be read;
 /// - [`GeometryError::Parse`] for malformed XML or COLLADA (as `mesh-loader` reports it),
-///   and for a document whose parsing fails in any other way (never a panic);
+///   a `<unit meter>` that is not a positive number, and a document whose parsing fails in
+///   any other way (never a panic);
 /// - [`GeometryError::NoTriangles`] for a valid document without any triangle;
 /// - [`GeometryError::NonFiniteVertex`] for a NaN or infinite coordinate.
 ///
@@ -33,7 +42,7 @@ use crate::{GeometryError, TriMesh};
 /// ```
 /// use ccd_geometry::io;
 ///
-/// let dae = r#"<?xml version="1.0"?>
+/// let dae = r##"<?xml version="1.0"?>
 /// <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
 ///   <asset><unit meter="0.001"/><up_axis>Z_UP</up_axis></asset>
 ///   <library_geometries><geometry id="tri"><mesh>
@@ -47,7 +56,7 @@ use crate::{GeometryError, TriMesh};
 ///   <library_visual_scenes><visual_scene id="s"><node id="n">
 ///     <instance_geometry url="#tri"/></node></visual_scene></library_visual_scenes>
 ///   <scene><instance_visual_scene url="#s"/></scene>
-/// </COLLADA>"#;
+/// </COLLADA>"##;
 /// let path = std::env::temp_dir().join(format!("ccd-read-dae-{}.dae", std::process::id()));
 /// std::fs::write(&path, dae).unwrap();
 /// let mesh = io::read_collada(&path);
@@ -73,9 +82,17 @@ pub fn read_collada(path: impl AsRef<Path>) -> Result<TriMesh, GeometryError> {
 /// ```
 /// use ccd_geometry::{io, GeometryError};
 ///
-/// let empty = r#"<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
-///   <asset/><library_geometries/></COLLADA>"#;
-/// let err = io::read_collada_from(empty.as_bytes(), "empty.dae").unwrap_err();
+/// // one geometry holding only a line: no triangles
+/// let lines = r##"<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+///   <asset/><library_geometries><geometry id="g"><mesh>
+///     <source id="p"><float_array id="pa" count="6">0 0 0 1 0 0</float_array>
+///       <technique_common><accessor source="#pa" count="2" stride="3">
+///         <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+///       </accessor></technique_common></source>
+///     <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+///     <lines count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1</p></lines>
+///   </mesh></geometry></library_geometries></COLLADA>"##;
+/// let err = io::read_collada_from(lines.as_bytes(), "lines.dae").unwrap_err();
 /// assert!(matches!(err, GeometryError::NoTriangles { .. }));
 /// assert!(matches!(
 ///     io::read_collada_from(&b"<COLLADA"[..], "cut.dae"),
@@ -93,6 +110,19 @@ pub fn read_collada_from(
 fn parse_collada(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
     if bytes.is_empty() {
         return Err(parse_error(path, None, "file is empty"));
+    }
+    // `mesh-loader` applies `<unit meter>` to the root node only, after the child nodes'
+    // transforms, so their translations stay in file units; the document is handed over
+    // with unit 1 and the whole result scaled here (a uniform scale outermost, as COLLADA
+    // means it).
+    let (unit, rewritten) = take_unit(bytes);
+    let bytes = rewritten.as_deref().unwrap_or(bytes);
+    if !(unit.is_finite() && unit > 0.0) {
+        return Err(parse_error(
+            path,
+            None,
+            format!("COLLADA: <unit meter> is {unit} (must be positive and finite)"),
+        ));
     }
     // `mesh-loader` indexes its sources with the indices of `<p>` without checking them
     // everywhere; a malformed document must be an error here, not a panic of the caller.
@@ -119,7 +149,7 @@ fn parse_collada(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
         let corner = |i: u32| {
             mesh.vertices
                 .get(i as usize)
-                .map(|v| DVec3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2])))
+                .map(|v| unit * DVec3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2])))
                 .ok_or_else(|| {
                     parse_error(
                         path,
@@ -137,4 +167,40 @@ fn parse_collada(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
         }
     }
     welder.finish()
+}
+
+/// The document's first `<unit meter="...">` (1 when absent or unreadable as UTF-8) and the
+/// document with that value replaced by `1` (`None` when nothing was replaced).
+fn take_unit(bytes: &[u8]) -> (f64, Option<Vec<u8>>) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return (1.0, None);
+    };
+    let Some(at) = text.find("<unit") else {
+        return (1.0, None);
+    };
+    let Some(end) = text[at..].find('>').map(|e| at + e) else {
+        return (1.0, None);
+    };
+    let tag = &text[at..end];
+    let Some(key) = tag.find("meter=") else {
+        return (1.0, None);
+    };
+    let value_start = at + key + "meter=".len();
+    let Some(quote) = text[value_start..]
+        .chars()
+        .next()
+        .filter(|c| *c == '"' || *c == '\'')
+    else {
+        return (1.0, None);
+    };
+    let Some(len) = text[value_start + 1..end].find(quote) else {
+        return (1.0, None);
+    };
+    let value = &text[value_start + 1..value_start + 1 + len];
+    let unit = value.trim().parse::<f64>().unwrap_or(f64::NAN);
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..value_start + 1]);
+    out.push('1');
+    out.push_str(&text[value_start + 1 + len..]);
+    (unit, Some(out.into_bytes()))
 }
