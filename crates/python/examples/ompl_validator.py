@@ -89,7 +89,7 @@ def _pose(xyz, yaw=0.0):
     return p
 
 
-def build_scene(panda, seed, obstacles=14):
+def build_scene(panda, seed, obstacles=40):
     """The Panda with its SRDF and `obstacles` seeded objects around it: thin poles
     (radius 1 cm), thin plates (1 cm) and small boxes, placed 0.3-0.8 m from the base axis."""
     scene = ccd.PlanningScene()
@@ -230,7 +230,7 @@ def plan(problem, start, goal, validator, time_limit):
     }
 
 
-def run(queries=20, seed=1, time_limit=10.0, dense_step=0.005, obstacles=14, log=print):
+def run(queries=20, seed=1, time_limit=10.0, dense_step=0.005, obstacles=40, log=print):
     """Plans `queries` seeded queries with both validators; returns (rows, per-query)."""
     panda = panda_dir()
     if not (panda / "urdf" / "panda.urdf").is_file():
@@ -294,7 +294,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=10.0)
     ap.add_argument("--dense-step", type=float, default=0.005)
-    ap.add_argument("--obstacles", type=int, default=14)
+    ap.add_argument("--obstacles", type=int, default=40)
     ap.add_argument("--out", type=pathlib.Path, default=None)
     args = ap.parse_args(argv)
     out = args.out or REPO / os.environ.get("CARGO_TARGET_DIR", "target") / "bench-report"
