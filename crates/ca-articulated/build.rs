@@ -22,6 +22,10 @@ const NEEDS: &[(&str, &str)] = &[
     ("pr2", "data/robots/pr2/urdf"),
 ];
 
+/// Robots read only from the registry package (`cargo xtask robots`): their tests fail,
+/// naming the command, when the folder is absent (never skipped).
+const REGISTRY_ONLY: &[&str] = &["ur", "tiago"];
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=CCD_SHARED_DIR");
@@ -35,6 +39,28 @@ fn main() {
     let shared = std::env::var_os("CCD_SHARED_DIR")
         .map_or_else(|| manifest.join("../../../shared"), PathBuf::from);
     let registry = robot_data(&manifest).join("robots");
+    // The registry package itself, always (no shared fallback, no `ignore`): the tests of
+    // the package's robots read `CCD_ROBOT_DATA_ROBOTS/NAME` and `CCD_ROBOT_<NAME>` for
+    // `REGISTRY_ONLY`, and fail with a message naming `cargo xtask robots` when it is absent.
+    println!(
+        "cargo::rustc-env=CCD_ROBOT_DATA_ROBOTS={}",
+        registry.display()
+    );
+    for name in REGISTRY_ONLY {
+        println!(
+            "cargo::rustc-env=CCD_ROBOT_{}={}",
+            name.to_uppercase(),
+            registry.join(name).display()
+        );
+    }
+    match registry.is_dir() {
+        true => println!("cargo::rerun-if-changed={}", registry.display()),
+        false => {
+            if let Some(parent) = registry.ancestors().skip(1).find(|p| p.is_dir()) {
+                println!("cargo::rerun-if-changed={}", parent.display());
+            }
+        }
+    }
     for &(value, folder) in NEEDS {
         let dir = shared.join(folder);
         // data/robots/NAME/rest → (NAME, the registry's robots/NAME/rest)

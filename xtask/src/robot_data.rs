@@ -267,18 +267,19 @@ fn symlink_dir(target: &Path, link: &Path) -> std::io::Result<()> {
     std::os::windows::fs::symlink_dir(target, link)
 }
 
-/// `cargo xtask robots`: installs the registry package (unless the shared robots are
-/// present and `--force` is not given) and prints where each robot is read from. Always
+/// `cargo xtask robots`: installs the registry package (unless the shared folder has every
+/// robot the tests read, the UR arms and TIAGo included, and `--force` is not given) and prints where each robot is read from. Always
 /// exits 0 when nothing could be installed: the tests that need robots are then reported
 /// as ignored, with the reason.
 pub(crate) fn run_robots(force: bool) -> anyhow::Result<()> {
     let shared = crate::shared_dir(None).join("data");
-    let have_shared = ["panda", "pr2"]
+    // the UR arm and TIAGo (tests of the package's robots) come only from the package
+    let have_shared = ["panda", "pr2", "ur", "tiago"]
         .iter()
         .all(|n| shared.join("robots").join(n).join("urdf").is_dir());
     if have_shared && !force {
         println!(
-            "robots: the shared data folder has the Panda and the PR2 ({}); nothing to install (--force installs {PACKAGE} anyway)",
+            "robots: the shared data folder has the Panda, the PR2, the UR arms and TIAGo ({}); nothing to install (--force installs {PACKAGE} anyway)",
             shared.join("robots").display()
         );
         return Ok(());

@@ -51,6 +51,13 @@ pub enum GeometryError {
         /// The file that was to be written.
         path: PathBuf,
     },
+    /// A mesh file that is valid but holds no triangle (a COLLADA document with only lines,
+    /// points or empty geometries, say).
+    #[error("{} holds no triangles", path.display())]
+    NoTriangles {
+        /// The file.
+        path: PathBuf,
+    },
     /// A procedural mesh was asked for with parameters that describe no valid solid (see
     /// [`TriMesh::torus`](crate::TriMesh::torus)).
     #[error("invalid {shape} parameters: {reason}")]

@@ -109,6 +109,19 @@ pub enum KinematicsError {
         /// What is wrong, with the position where known.
         reason: String,
     },
+    /// A xacro document given as URDF: a file named `*.xacro`, `<xacro:...>` elements or
+    /// attributes, or `${...}` / `$(...)` substitutions in attribute values (feature `urdf`).
+    /// Its macros would not be expanded, so it is rejected rather than loaded without
+    /// them; expand it first (`xacro robot.urdf.xacro > robot.urdf`).
+    #[error(
+        "{source_name} is a xacro document ({reason}); expand it first (`xacro FILE.xacro > FILE.urdf`)"
+    )]
+    Xacro {
+        /// The file path, or `"<string>"` for a document given as text.
+        source_name: String,
+        /// What marks it as xacro, with the line.
+        reason: String,
+    },
     /// A URDF joint whose `type` is not one of revolute, continuous, prismatic, fixed,
     /// floating, planar, spherical (feature `urdf`).
     #[error("joint {joint:?} has an unknown type {kind:?}")]

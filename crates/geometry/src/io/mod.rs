@@ -1,10 +1,12 @@
-//! Mesh file IO (feature `io`): OBJ, STL (binary and ASCII) and PLY readers, an OBJ writer.
+//! Mesh file IO (feature `io`): OBJ, STL (binary and ASCII), PLY and COLLADA readers, an OBJ
+//! writer.
 //!
 //! | format | reader | notes |
 //! |---|---|---|
 //! | Wavefront OBJ | [`read_obj`], [`read_obj_from`] | `v` and `f` lines; polygons fan-triangulated, all objects/groups merged into one mesh, everything else ignored |
 //! | STL | [`read_stl`], [`read_stl_from`] | binary and ASCII, detected from the content (not the first word); identical positions welded |
 //! | PLY | [`read_ply`], [`read_ply_from`] | `ascii`, `binary_little_endian`, `binary_big_endian`; any scalar types, extra properties skipped, polygons fan-triangulated |
+//! | COLLADA | [`read_collada`], [`read_collada_from`] | through the `mesh-loader` crate; unit and node transforms applied, `up_axis` ignored (as ROS does), all geometries merged, no triangles is [`GeometryError::NoTriangles`] |
 //! | any of them | [`read_mesh`], [`read_mesh_from`] | dispatch on the extension / a [`MeshFormat`] |
 //!
 //! [`write_obj`] / [`write_obj_to`] write `v` and `f` lines with coordinates that read back
@@ -45,10 +47,12 @@ use std::path::Path;
 
 use crate::{GeometryError, TriMesh};
 
+mod collada;
 mod obj;
 mod ply;
 mod stl;
 
+pub use collada::{read_collada, read_collada_from};
 pub use obj::{read_obj, read_obj_from, write_obj, write_obj_to};
 pub use ply::{read_ply, read_ply_from};
 pub use stl::{read_stl, read_stl_from};
@@ -62,6 +66,8 @@ pub enum MeshFormat {
     Stl,
     /// Stanford PLY (`.ply`).
     Ply,
+    /// COLLADA (`.dae`).
+    Collada,
 }
 
 impl MeshFormat {
@@ -70,7 +76,8 @@ impl MeshFormat {
     /// ```
     /// use ccd_geometry::io::MeshFormat;
     /// assert_eq!(MeshFormat::from_extension("PLY"), Some(MeshFormat::Ply));
-    /// assert_eq!(MeshFormat::from_extension("dae"), None);
+    /// assert_eq!(MeshFormat::from_extension("DAE"), Some(MeshFormat::Collada));
+    /// assert_eq!(MeshFormat::from_extension("3ds"), None);
     /// ```
     #[must_use]
     pub fn from_extension(ext: &str) -> Option<Self> {
@@ -78,6 +85,7 @@ impl MeshFormat {
             "obj" => Some(Self::Obj),
             "stl" => Some(Self::Stl),
             "ply" => Some(Self::Ply),
+            "dae" => Some(Self::Collada),
             _ => None,
         }
     }
@@ -98,8 +106,8 @@ impl MeshFormat {
     }
 }
 
-/// Reads a mesh file, choosing the reader from the extension (`.obj`, `.stl`, `.ply`, any
-/// letter case).
+/// Reads a mesh file, choosing the reader from the extension (`.obj`, `.stl`, `.ply`, `.dae`,
+/// any letter case).
 ///
 /// # Errors
 /// [`GeometryError::Parse`] for an unknown extension or a malformed file,
@@ -121,7 +129,7 @@ impl MeshFormat {
 /// std::fs::remove_file(&path).ok();
 /// assert_eq!(mesh.triangle_count(), 1);
 ///
-/// let unknown = io::read_mesh("robot.dae");
+/// let unknown = io::read_mesh("robot.3ds");
 /// assert!(matches!(unknown, Err(ccd_geometry::GeometryError::Parse { .. })));
 /// # Ok::<(), ccd_geometry::GeometryError>(())
 /// ```
@@ -131,10 +139,11 @@ pub fn read_mesh(path: impl AsRef<Path>) -> Result<TriMesh, GeometryError> {
         Some(MeshFormat::Obj) => read_obj(path),
         Some(MeshFormat::Stl) => read_stl(path),
         Some(MeshFormat::Ply) => read_ply(path),
+        Some(MeshFormat::Collada) => read_collada(path),
         None => Err(parse_error(
             path,
             None,
-            "unknown mesh file extension (expected .obj, .stl or .ply)",
+            "unknown mesh file extension (expected .obj, .stl, .ply or .dae)",
         )),
     }
 }
@@ -142,7 +151,7 @@ pub fn read_mesh(path: impl AsRef<Path>) -> Result<TriMesh, GeometryError> {
 /// Reads a mesh of the given `format` from `reader`; `path` is used only in error messages.
 ///
 /// # Errors
-/// As [`read_obj_from`], [`read_stl_from`] or [`read_ply_from`].
+/// As [`read_obj_from`], [`read_stl_from`], [`read_ply_from`] or [`read_collada_from`].
 ///
 /// # Example
 /// ```
@@ -164,6 +173,7 @@ pub fn read_mesh_from(
         MeshFormat::Obj => read_obj_from(reader, path),
         MeshFormat::Stl => read_stl_from(reader, path),
         MeshFormat::Ply => read_ply_from(reader, path),
+        MeshFormat::Collada => read_collada_from(reader, path),
     }
 }
 

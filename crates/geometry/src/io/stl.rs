@@ -126,14 +126,14 @@ fn parse_stl(bytes: &[u8], path: &Path) -> Result<TriMesh, GeometryError> {
 }
 
 /// Welds corners with bit-identical positions (`-0.0` and `0.0` count as one).
-struct Welder {
+pub(crate) struct Welder {
     map: HashMap<[u64; 3], u32>,
     vertices: Vec<DVec3>,
     triangles: Vec<[u32; 3]>,
 }
 
 impl Welder {
-    fn with_capacity(triangles: usize) -> Self {
+    pub(crate) fn with_capacity(triangles: usize) -> Self {
         Self {
             map: HashMap::with_capacity(triangles),
             vertices: Vec::with_capacity(triangles),
@@ -156,7 +156,7 @@ impl Welder {
         Ok(i)
     }
 
-    fn triangle(&mut self, corners: [DVec3; 3]) -> Result<(), GeometryError> {
+    pub(crate) fn triangle(&mut self, corners: [DVec3; 3]) -> Result<(), GeometryError> {
         let tri = [
             self.vertex(corners[0])?,
             self.vertex(corners[1])?,
@@ -166,7 +166,7 @@ impl Welder {
         Ok(())
     }
 
-    fn finish(self) -> Result<TriMesh, GeometryError> {
+    pub(crate) fn finish(self) -> Result<TriMesh, GeometryError> {
         TriMesh::new(self.vertices, self.triangles)
     }
 }

@@ -33,7 +33,8 @@
 //!   Each becomes a [`Collision`] with its rigid
 //!   `<origin>` kept as [`Collision::origin`] (collision frame → link frame) and its
 //!   geometry as a [`TriMesh`] in the collision frame: mesh files are loaded through
-//!   [`ccd_geometry::io::read_mesh`] (`.obj`, `.stl`, `.ply`) with the `scale` **baked into
+//!   [`ccd_geometry::io::read_mesh`] (`.obj`, `.stl`, `.ply`, COLLADA `.dae` with its unit
+//!   and node transforms, `up_axis` ignored as in ROS) with the `scale` **baked into
 //!   the vertices** (a mirroring scale also flips the triangles); boxes, cylinders, spheres
 //!   and capsules are tessellated ([`UrdfOptions::primitive_segments`]).
 //!   [`UrdfRobot::link_mesh`] merges a link's collisions into one mesh in the link frame.
@@ -41,7 +42,27 @@
 //! - Mesh `filename`s: `package://NAME/rest` is resolved with [`UrdfOptions::package_dirs`]
 //!   (the longest matching prefix wins, so a prefix may be more than a package name),
 //!   `file:///abs/path` is taken as is, and a plain path is relative to the URDF's directory
-//!   (or the `base_dir` given to [`UrdfRobot::parse`]).
+//!   (or the `base_dir` given to [`UrdfRobot::parse`]). `package:///NAME/rest` (empty
+//!   authority) is read as `package://NAME/rest`.
+//! - Packages: a `NAME` that no prefix matches is searched for
+//!   ([`UrdfOptions::search_packages`], on by default), without any table of names:
+//!   1. the model's own layout: walking up from the URDF directory (at most
+//!      [`UrdfOptions::MAX_PACKAGE_SEARCH_LEVELS`] levels), a directory named `NAME` or
+//!      `NAME_description` (the model lies inside its own package: `package://example-robot-data/robots/panda_description/...`
+//!      from `.../example-robot-data/robots/panda_description/urdf/`), else a child
+//!      `NAME` or `NAME_description` of one of those directories that looks like a package
+//!      (holds `package.xml`, `meshes/`, `urdf/` or `robots/`: a sibling package such as
+//!      `robots/b1_description` or a `robots/NAME` link);
+//!   2. [`UrdfOptions::ros_package_path`] (default: the `ROS_PACKAGE_PATH` variable),
+//!      colon-separated: a directory that is the package, `DIR/NAME`, or one level deeper
+//!      (`DIR/*/NAME`, or `DIR/*` whose `package.xml` declares `<name>NAME</name>`), each
+//!      with a `package.xml` whose `<name>` is `NAME`.
+//!
+//!   A package found this way is one more allowed directory for confinement (below).
+//! - Xacro: a document with `<xacro:...>` elements or attributes, or `${...}` / `$(...)` in
+//!   an attribute value (and a file named `*.xacro`) is [`KinematicsError::Xacro`]: its
+//!   macros are not expanded here, so it is rejected instead of being loaded without them.
+//!   A plain URDF that only declares `xmlns:xacro` (as expanded files do) loads.
 //! - Confinement (on by default): a mesh file must lie, after resolving `..` and symbolic
 //!   links, inside the model directory (`base_dir`) or one of the
 //!   [`UrdfOptions::package_dirs`]. A mesh outside them (`../../secret.stl`, an absolute path,
@@ -88,6 +109,7 @@
 //! # Ok::<(), ccd_kinematics::KinematicsError>(())
 //! ```
 
+mod packages;
 mod shapes;
 mod srdf;
 
@@ -128,6 +150,17 @@ pub struct UrdfOptions {
     pub allow_outside_paths: bool,
     /// Which elements give the link geometry: `<collision>` (default) or `<visual>`.
     pub geometry: UrdfGeometry,
+    /// Find the packages of `package://NAME/...` URIs that no
+    /// [`package_dirs`](Self::package_dirs) prefix matches (default `true`): first in the
+    /// model's own layout (a folder `NAME` or `NAME_description` that is the URDF directory
+    /// or one of its ancestors, or a child of one of them), then in the
+    /// [`ros_package_path`](Self::ros_package_path) directories. See "Packages" in the
+    /// [module docs](self).
+    pub search_packages: bool,
+    /// The colon-separated directories searched for packages (folders with a `package.xml`)
+    /// after the model's own layout; `None` (default) reads the `ROS_PACKAGE_PATH`
+    /// environment variable when loading.
+    pub ros_package_path: Option<String>,
 }
 
 /// Which URDF elements give each link's geometry ([`UrdfOptions::geometry`]).
@@ -148,6 +181,8 @@ impl Default for UrdfOptions {
             primitive_segments: 16,
             allow_outside_paths: false,
             geometry: UrdfGeometry::Collision,
+            search_packages: true,
+            ros_package_path: None,
         }
     }
 }
@@ -156,6 +191,39 @@ impl UrdfOptions {
     /// Largest [`primitive_segments`](Self::primitive_segments): a sphere then has
     /// 256 × 128 vertices.
     pub const MAX_PRIMITIVE_SEGMENTS: u32 = 256;
+
+    /// How many directories up from the URDF's directory the package search looks
+    /// ([`search_packages`](Self::search_packages)).
+    pub const MAX_PACKAGE_SEARCH_LEVELS: usize = 8;
+
+    /// How many entries of one `ros_package_path` directory the package search lists when
+    /// looking one level down for a package folder.
+    pub const MAX_PACKAGE_PATH_ENTRIES: usize = 4096;
+
+    /// These options with the package search ([`search_packages`](Self::search_packages))
+    /// on or off.
+    #[must_use]
+    pub fn with_search_packages(mut self, search_packages: bool) -> Self {
+        self.search_packages = search_packages;
+        self
+    }
+
+    /// These options searching `ros_package_path` (colon-separated directories) instead of
+    /// the `ROS_PACKAGE_PATH` environment variable.
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_kinematics::urdf::UrdfOptions;
+    ///
+    /// let o = UrdfOptions::default().with_ros_package_path("/opt/ros/share:/home/me/ws/src");
+    /// assert_eq!(o.ros_package_path.as_deref(), Some("/opt/ros/share:/home/me/ws/src"));
+    /// assert!(o.search_packages);
+    /// ```
+    #[must_use]
+    pub fn with_ros_package_path(mut self, ros_package_path: impl Into<String>) -> Self {
+        self.ros_package_path = Some(ros_package_path.into());
+        self
+    }
 
     /// These options with one more `package://` prefix mapped to `dir`.
     ///
@@ -246,6 +314,9 @@ impl UrdfOptions {
     /// ```
     pub fn resolve_uri(&self, uri: &str, base_dir: &Path) -> Result<PathBuf, UriError> {
         if let Some(rest) = uri.strip_prefix("package://") {
+            // `package:///name/...` (an empty authority, as some exporters write) is read as
+            // `package://name/...`
+            let rest = rest.trim_start_matches('/');
             let mut best: Option<(usize, &Path)> = None;
             for (prefix, dir) in &self.package_dirs {
                 let p = prefix.trim_matches('/');
@@ -385,6 +456,15 @@ impl UrdfRobot {
         options: &UrdfOptions,
     ) -> Result<Self, KinematicsError> {
         let path = path.as_ref();
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("xacro"))
+        {
+            return Err(KinematicsError::Xacro {
+                source_name: path.display().to_string(),
+                reason: "the file name ends in .xacro".into(),
+            });
+        }
         let text = std::fs::read_to_string(path).map_err(|e| KinematicsError::FileRead {
             path: path.to_path_buf(),
             reason: e.to_string(),
@@ -399,6 +479,9 @@ impl UrdfRobot {
     /// # Errors
     /// - [`KinematicsError::UrdfParse`]: malformed XML (with its line), a root element
     ///   other than `<robot>`, missing or unparsable elements and attributes.
+    /// - [`KinematicsError::Xacro`]: a xacro document (`<xacro:...>` elements or attributes,
+    ///   `${...}` / `$(...)` substitutions in attribute values; [`UrdfRobot::from_file`] also
+    ///   rejects a file name ending in `.xacro`), which must be expanded first.
     /// - [`KinematicsError::UnknownJointType`], [`KinematicsError::UnsupportedJointType`]
     ///   (`planar`).
     /// - [`KinematicsError::UnknownLink`]: a joint's parent or child does not exist.
@@ -444,10 +527,18 @@ impl UrdfRobot {
             });
         }
         let scans = scan(text, source_name)?;
-        let robot = urdf_rs::read_from_string(text).map_err(|e| KinematicsError::UrdfParse {
+        let text = with_texture_filenames(text);
+        let robot = urdf_rs::read_from_string(&text).map_err(|e| KinematicsError::UrdfParse {
             source_name: source_name.to_owned(),
             reason: e.to_string(),
         })?;
+        let searched;
+        let options = if options.search_packages {
+            searched = with_found_packages(&robot, base_dir, options);
+            &searched
+        } else {
+            options
+        };
         let (specs, joint_of_link) = link_specs(&robot, &scans)?;
         let model = ArticulatedModel::new(specs)?;
 
@@ -615,6 +706,66 @@ impl UrdfRobot {
     }
 }
 
+/// `options` with a directory for every package named by a mesh URI of the elements
+/// `options.geometry` reads that no prefix of `options.package_dirs` matches and that
+/// [`packages::find_package`] finds.
+fn with_found_packages(
+    robot: &urdf_rs::Robot,
+    base_dir: &Path,
+    options: &UrdfOptions,
+) -> UrdfOptions {
+    let mut out = options.clone();
+    let mut tried: HashSet<String> = HashSet::new();
+    let geometries: Vec<&urdf_rs::Geometry> = robot
+        .links
+        .iter()
+        .flat_map(|l| -> Vec<&urdf_rs::Geometry> {
+            match options.geometry {
+                UrdfGeometry::Collision => l.collision.iter().map(|c| &c.geometry).collect(),
+                UrdfGeometry::Visual => l.visual.iter().map(|v| &v.geometry).collect(),
+            }
+        })
+        .collect();
+    for g in geometries {
+        let urdf_rs::Geometry::Mesh { filename, .. } = g else {
+            continue;
+        };
+        let Err(UriError::UnknownPackage { package }) = out.resolve_uri(filename, base_dir) else {
+            continue;
+        };
+        if tried.insert(package.clone())
+            && let Some(dir) = packages::find_package(&package, base_dir, options)
+        {
+            out.package_dirs.push((package, dir));
+        }
+    }
+    out
+}
+
+/// `text` with every empty `<texture/>` element (no attributes; materials are ignored here,
+/// and `urdfdom` accepts it, but `urdf-rs` requires a `filename`) given `filename=""`.
+fn with_texture_filenames(text: &str) -> std::borrow::Cow<'_, str> {
+    const TAG: &str = "<texture";
+    if !text.contains(TAG) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = rest.find(TAG) {
+        let after = &rest[at + TAG.len()..];
+        let empty = after
+            .find('>')
+            .is_some_and(|end| after[..end].trim() == "/");
+        out.push_str(&rest[..at + TAG.len()]);
+        if empty {
+            out.push_str(" filename=\"\"");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// A [`KinematicsError::UrdfParse`] at byte `position` of `text` (reported as a line).
 fn parse_error(source_name: &str, text: &str, position: u64, reason: &str) -> KinematicsError {
     let end = usize::try_from(position)
@@ -637,6 +788,51 @@ fn xml_error(
     e: &quick_xml::Error,
 ) -> KinematicsError {
     parse_error(source_name, text, position, &format!("malformed XML: {e}"))
+}
+
+/// A [`KinematicsError::Xacro`] when `element` is a xacro element (`<xacro:...>`), has a
+/// `xacro:` attribute, or an attribute value with a `${...}` or `$(...)` substitution.
+fn check_not_xacro(
+    element: &quick_xml::events::BytesStart<'_>,
+    source_name: &str,
+    text: &str,
+    position: u64,
+) -> Result<(), KinematicsError> {
+    let line = || {
+        let end = usize::try_from(position)
+            .unwrap_or(usize::MAX)
+            .min(text.len());
+        1 + text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    };
+    let xacro = |what: String| KinematicsError::Xacro {
+        source_name: source_name.to_owned(),
+        reason: format!("line {}: {what}", line()),
+    };
+    let qname = element.name();
+    if qname.as_ref().starts_with(b"xacro:") {
+        return Err(xacro(format!(
+            "element <{}>",
+            String::from_utf8_lossy(qname.as_ref())
+        )));
+    }
+    for a in element.attributes().with_checks(false).flatten() {
+        let key = a.key.as_ref();
+        if key.starts_with(b"xacro:") {
+            return Err(xacro(format!("attribute {}", String::from_utf8_lossy(key))));
+        }
+        let value = a.value.as_ref();
+        if value.windows(2).any(|w| w == b"${" || w == b"$(") {
+            return Err(xacro(format!(
+                "attribute {}=\"{}\" has a substitution",
+                String::from_utf8_lossy(key),
+                String::from_utf8_lossy(value)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Checks that `text` is well-formed XML with a `<robot>` root and collects, for every
@@ -667,6 +863,7 @@ fn scan(text: &str, source_name: &str) -> Result<HashMap<String, JointScan>, Kin
             _ => continue,
         };
         let bad = |reason: &str| parse_error(source_name, text, position, reason);
+        check_not_xacro(element, source_name, text, position)?;
         let name = element.local_name();
         if depth == 0 {
             if seen_root {
