@@ -115,6 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
             let (mut ws, mut wp, mut cs, mut cp) = (vec![], vec![], vec![], vec![]);
             let mut agree = true;
+            let mut work = [(0, 0); 2];
             for k in 0..repeats {
                 // alternate which runs first
                 let order = if k % 2 == 0 {
@@ -133,6 +134,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         ws.push(w);
                         cs.push(c);
                     }
+                    work[usize::from(p)] = (r.stats.bv_tests, r.stats.primitive_tests);
                     rs[usize::from(p)] = Some(r);
                 }
                 if let [Some(a), Some(b)] = &rs {
@@ -142,11 +144,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             all_same &= agree;
             let (ws, wp) = (median(ws), median(wp));
             println!(
-                "  {mode:?}: serial {ws:.2} ms (CPU {:.2}), parallel {wp:.2} ms (CPU {:.2}), speed-up {:.2}×, answers {}",
+                "  {mode:?}: serial {ws:.2} ms (CPU {:.2}), parallel {wp:.2} ms (CPU {:.2}), speed-up {:.2}×, answers {}; BV tests / kernel calls serial {:?}, parallel {:?}",
                 median(cs),
                 median(cp),
                 ws / wp,
-                if agree { "identical" } else { "DIFFER" }
+                if agree { "identical" } else { "DIFFER" },
+                work[0],
+                work[1]
             );
         }
     }

@@ -180,6 +180,13 @@ pub(super) struct Shared {
 
 impl<'a> Walker<'a> {
     pub(super) fn new(scene: &'a Scene, output: Mode) -> Self {
+        let mut w = Self::new_bare(scene, output);
+        w.cand = vec![[0, 0]; 64 * 64];
+        w
+    }
+
+    /// A walker without its candidate buffer (to be given one).
+    fn new_bare(scene: &'a Scene, output: Mode) -> Self {
         let margin = scene.options.la.tolerance + scene.round_off;
         Self {
             scene,
@@ -194,7 +201,7 @@ impl<'a> Walker<'a> {
             done: false,
             shared: None,
             since_sync: 0,
-            cand: vec![[0, 0]; 64 * 64],
+            cand: Vec::new(),
             cone_scratch: Scratch::default(),
         }
     }
@@ -812,11 +819,12 @@ mod parallel {
     //! does not depend on the bound it was run with, as long as it is below it), `Boolean`
     //! says whether any pair collides.
 
+    use std::cell::RefCell;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     use rayon::prelude::*;
 
-    use super::{Shared, Task, Walker};
+    use super::{Scratch, Shared, Task, Walker};
     use crate::Mode;
     use crate::scene::{Scene, SceneResult};
 
@@ -831,6 +839,39 @@ mod parallel {
             w.absorb(p);
         }
         w.finish()
+    }
+
+    thread_local! {
+        /// Scratch buffers of finished workers on this thread, for the next ones (a fresh
+        /// candidate buffer is 32 KiB of zeroed pages: hundreds of jobs per query made
+        /// page faults a visible cost).
+        static SPARE: RefCell<Vec<(Vec<[u32; 2]>, Scratch)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A worker whose scratch buffers come from, and go back to, this thread's pool.
+    struct Pooled<'a>(Walker<'a>);
+
+    impl<'a> Pooled<'a> {
+        fn new(scene: &'a Scene, output: Mode, shared: &'a Shared) -> Self {
+            let mut w = Walker::new_bare(scene, output);
+            if let Some((cand, scratch)) = SPARE.with(|s| s.borrow_mut().pop()) {
+                w.cand = cand;
+                w.cone_scratch = scratch;
+            } else {
+                w.cand = vec![[0, 0]; 64 * 64];
+            }
+            Self(w.with_shared(shared))
+        }
+    }
+
+    impl Drop for Pooled<'_> {
+        fn drop(&mut self) {
+            let bufs = (
+                std::mem::take(&mut self.0.cand),
+                std::mem::take(&mut self.0.cone_scratch),
+            );
+            SPARE.with(|s| s.borrow_mut().push(bufs));
+        }
     }
 
     /// Triangles under a task's nodes.
@@ -850,8 +891,8 @@ mod parallel {
         tasks
             .into_par_iter()
             .map_init(
-                || Walker::new(scene, output).with_shared(shared),
-                |local, t| {
+                || Pooled::new(scene, output, shared),
+                |Pooled(local), t| {
                     if size(scene, &t) < grain || local.done {
                         local.run_task(t);
                         return vec![local.take_part()];
