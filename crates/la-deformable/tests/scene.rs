@@ -387,7 +387,7 @@ fn parallel_split_answers_are_bit_identical() {
     }
     for resting in [Resting::Contact, Resting::Separate] {
         let opts = SceneOptions::default().with_resting(resting);
-        for th in [(0, 1), (0, 16), (0, 128), (40, 64), (2048, 512)] {
+        for th in [(0, 1), (0, 16), (0, 128), (100, 64), (500, 512)] {
             check_parallel_identical(&meshes, &opts, th);
             for f in &folds {
                 check_parallel_identical(std::slice::from_ref(f), &opts, th);

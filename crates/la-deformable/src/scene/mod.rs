@@ -41,7 +41,7 @@ pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
 };
-pub use traverse::{DEFAULT_SERIAL_TASKS, DEFAULT_SPLIT_GRAIN};
+pub use traverse::{DEFAULT_SERIAL_MICROS, DEFAULT_SPLIT_GRAIN};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -153,7 +153,7 @@ pub struct SceneOptions {
     pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
     /// ignored without it, and with a pool of one thread). The first
-    /// [`serial_tasks`](Self::serial_tasks) traversal tasks run on the calling thread in
+    /// [`serial_micros`](Self::serial_micros) of the traversal run on the calling thread in
     /// the serial order, so a query that ends within them (a small scene, an early global
     /// ToC of 0, a Boolean contact) costs what the serial one does; the rest is split down
     /// to [`split_grain`](Self::split_grain). The answer is the serial one: the same global
@@ -162,11 +162,12 @@ pub struct SceneOptions {
     /// tied at the earliest time (`Toc`) or which colliding pair (`Boolean`) is reported,
     /// and the counters, may differ.
     pub parallel: bool,
-    /// With [`parallel`](Self::parallel): traversal tasks run serially before the query is
-    /// split (the work threshold below which a query never pays for threads; default
-    /// [`DEFAULT_SERIAL_TASKS`]). `0` splits at once.
-    #[cfg_attr(feature = "serde", serde(default = "default_serial_tasks"))]
-    pub serial_tasks: u32,
+    /// With [`parallel`](Self::parallel): how long (µs) the traversal runs serially before
+    /// the rest is split (the work threshold below which a query never pays for threads;
+    /// default [`DEFAULT_SERIAL_MICROS`]). `0` splits at once. Where the split happens
+    /// depends on timing; the answer does not.
+    #[cfg_attr(feature = "serde", serde(default = "default_serial_micros"))]
+    pub serial_micros: u32,
     /// With [`parallel`](Self::parallel): a task whose two nodes hold fewer triangles than
     /// this runs serially on one worker; larger ones are split into their children (default
     /// [`DEFAULT_SPLIT_GRAIN`]; `0` or `1` splits down to leaves).
@@ -188,7 +189,7 @@ impl Default for SceneOptions {
             kernel: Kernel::LocalAdvancement,
             moving_bounds: true,
             parallel: false,
-            serial_tasks: DEFAULT_SERIAL_TASKS,
+            serial_micros: DEFAULT_SERIAL_MICROS,
             split_grain: DEFAULT_SPLIT_GRAIN,
             resting: Resting::Contact,
         }
@@ -253,7 +254,7 @@ impl SceneOptions {
     }
 
     /// The same options with other thresholds of the parallel query
-    /// ([`SceneOptions::serial_tasks`], [`SceneOptions::split_grain`]).
+    /// ([`SceneOptions::serial_micros`], [`SceneOptions::split_grain`]).
     ///
     /// # Example
     /// ```
@@ -261,11 +262,11 @@ impl SceneOptions {
     ///
     /// // split every query at once, down to single leaves (for testing the split)
     /// let opts = SceneOptions::default().with_parallel(true).with_parallel_thresholds(0, 1);
-    /// assert_eq!((opts.serial_tasks, opts.split_grain), (0, 1));
+    /// assert_eq!((opts.serial_micros, opts.split_grain), (0, 1));
     /// ```
     #[must_use]
-    pub fn with_parallel_thresholds(mut self, serial_tasks: u32, split_grain: u32) -> Self {
-        self.serial_tasks = serial_tasks;
+    pub fn with_parallel_thresholds(mut self, serial_micros: u32, split_grain: u32) -> Self {
+        self.serial_micros = serial_micros;
         self.split_grain = split_grain;
         self
     }
@@ -560,8 +561,8 @@ impl Scene {
 }
 
 #[cfg(feature = "serde")]
-fn default_serial_tasks() -> u32 {
-    DEFAULT_SERIAL_TASKS
+fn default_serial_micros() -> u32 {
+    DEFAULT_SERIAL_MICROS
 }
 
 #[cfg(feature = "serde")]

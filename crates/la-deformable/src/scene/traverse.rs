@@ -282,24 +282,30 @@ impl<'a> Walker<'a> {
         r
     }
 
-    /// Runs `roots` in the serial order for at most `budget` tasks; returns the tasks left
-    /// (independent subtrees), empty when the query is complete.
+    /// Runs `roots` in the serial order until `budget_us` microseconds have passed
+    /// (looked at every 32 tasks); returns the tasks left (independent subtrees), empty when
+    /// the query is complete.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget: u32) -> Vec<Task> {
+    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget_us: u32) -> Vec<Task> {
         self.stack.extend(roots.into_iter().rev());
-        let mut n = 0;
-        while n < budget {
-            let Some(task) = self.stack.pop() else {
-                break;
-            };
+        let start = std::time::Instant::now();
+        let budget = std::time::Duration::from_micros(u64::from(budget_us));
+        let mut n = 0u32;
+        // bounded by the query's work: every task is popped once
+        while budget_us > 0
+            && let Some(task) = self.stack.pop()
+        {
             if self.done {
                 self.stack.clear();
                 break;
             }
-            n += 1;
             match task {
                 Task::Within { mesh, node } => self.within(mesh, node),
                 Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
+            }
+            n += 1;
+            if n.is_multiple_of(32) && start.elapsed() >= budget {
+                break;
             }
         }
         // the stack pops from the end: hand the tasks over in the serial order
@@ -776,13 +782,13 @@ fn collect_ee(
     n
 }
 
-/// Default of [`SceneOptions::serial_tasks`]: traversal tasks a parallel query runs on the
+/// Default of [`SceneOptions::serial_micros`]: how long (µs) a parallel query runs on the
 /// calling thread, in the serial order, before it splits the rest over rayon's pool. A query
-/// that ends within them (a small scene, a global ToC of 0 found early, a Boolean contact)
-/// runs exactly as the serial one: splitting it would cost more than it saves (the 0.03×–0.28×
-/// of the first parallel version on real frames). 2048 tasks took 0.3–1.5 ms on the real frames
-/// (docs/deformable.md, "Parallel").
-pub const DEFAULT_SERIAL_TASKS: u32 = 2048;
+/// that ends within it (a small scene, a global ToC of 0 found early, a Boolean contact)
+/// runs exactly as the serial one: splitting it could save at most half of this and costs
+/// thread wake-ups and cold caches (the first parallel version, which always split, ran at
+/// 0.03×–0.28× of the serial speed on real frames). See docs/deformable.md, "Parallel".
+pub const DEFAULT_SERIAL_MICROS: u32 = 500;
 
 /// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
 /// triangles than this (both together) runs as one serial unit of work on a worker; larger
@@ -795,7 +801,7 @@ pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
     let roots = w.roots();
     #[cfg(feature = "parallel")]
     if scene.options.parallel && rayon::current_num_threads() > 1 {
-        let rest = w.run_budget(roots, scene.options.serial_tasks);
+        let rest = w.run_budget(roots, scene.options.serial_micros);
         if rest.is_empty() || w.done {
             return w.finish();
         }
