@@ -1,15 +1,17 @@
 //! Where a deforming-scene query spends its time, and the parallel query against the serial
 //! one: for each frame pair given, the median build and refit times, then each query mode
 //! (`Toc`, `All`, `Boolean`) serial and parallel in alternation (`REPEATS` runs each, default
-//! 9; a run repeats the query for at least 200 ms and reports the mean), wall and CPU time (all threads of the process), and a check that the answers are the
-//! same (global ToC bit for bit, the sorted contact and resting lists, the Boolean answer).
+//! 9; a run repeats the query for at least 200 ms and reports the mean), wall and CPU time
+//! (all threads of the process), and a check that the answers are the same (global ToC bit
+//! for bit, the sorted contact and resting lists, the Boolean answer).
 //! Besides wall time it prints the parallel run's critical path from its threads' CPU times
 //! (calling thread + busiest worker): with the Linux scheduler's autogroups a session's
 //! threads share one session's slice of a busy machine, so wall clock shows no speed-up
 //! while other sessions are busy; `serial CPU / critical path` is the speed-up two free
 //! cores would give (up to cache and memory effects).
 //!
-//! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_MICROS` and `SPLIT_GRAIN` override the parallel thresholds
+//! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_MICROS`
+//! and `SPLIT_GRAIN` override the parallel thresholds
 //! ([`SceneOptions::with_parallel_thresholds`]).
 //!
 //! ```sh

@@ -5,11 +5,12 @@
 //! Procedural and seeded (no third-party data). The heart is an icosphere mapped to a heart
 //! shape (apex tapered, a cleft between the atria) that beats and is squeezed sideways
 //! while it sits between the lungs; its pose follows a path of waypoints down between the
-//! lungs, forward just above the liver, and up out of the chest. The obstacles are one mesh: two lung ellipsoids that breathe (their inner
-//! sides swell towards the heart), a flattened liver below that moves with the diaphragm, and
-//! a column of twelve vertebrae (cylinders) behind that sways a little. The lungs press on
-//! the heart at the start of the path and the liver rises against it with the diaphragm
-//! (steps that collide); the rest of the path passes close to them without contact.
+//! lungs, forward just above the liver, and up out of the chest. The obstacles are one
+//! mesh: two lung ellipsoids that breathe (their inner sides swell towards the heart), a
+//! flattened liver below that moves with the diaphragm, and a column of twelve vertebrae
+//! (cylinders) behind that sways a little. The lungs press on the heart at the start of
+//! the path and the liver rises against it with the diaphragm (steps that collide); the
+//! rest of the path passes close to them without contact.
 
 use std::f64::consts::TAU;
 
