@@ -334,6 +334,84 @@ fn parallel_query_matches_sequential() {
     });
 }
 
+/// Serial and parallel answers are the same bit for bit: the global ToC, the sorted
+/// contact and resting lists of `All` (every field), the Boolean answer; `thresholds` force
+/// the split (`(0, 1)`: split at once, down to single leaves).
+#[cfg(feature = "parallel")]
+fn check_parallel_identical(meshes: &[DeformingMesh], opts: &SceneOptions, thresholds: (u32, u32)) {
+    let seq = Scene::new(meshes.to_vec(), opts).unwrap();
+    let par_opts = opts
+        .with_parallel(true)
+        .with_parallel_thresholds(thresholds.0, thresholds.1);
+    let par = Scene::new(meshes.to_vec(), &par_opts).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let (sa, pa) = (seq.query(Mode::All), par.query(Mode::All));
+        assert_eq!(
+            pa.contacts, sa.contacts,
+            "All contacts, thresholds {thresholds:?}"
+        );
+        assert_eq!(
+            pa.resting, sa.resting,
+            "All resting, thresholds {thresholds:?}"
+        );
+        let (st, pt) = (seq.query(Mode::Toc), par.query(Mode::Toc));
+        assert_eq!(
+            pt.toc().map(f64::to_bits),
+            st.toc().map(f64::to_bits),
+            "Toc, thresholds {thresholds:?}"
+        );
+        // the global ToC is the earliest of All's contacts
+        assert_eq!(
+            st.toc().map(f64::to_bits),
+            sa.contacts.first().map(|c| c.toc.to_bits())
+        );
+        assert_eq!(
+            par.query(Mode::Boolean).contacts.is_empty(),
+            seq.query(Mode::Boolean).contacts.is_empty(),
+            "Boolean, thresholds {thresholds:?}"
+        );
+    });
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_split_answers_are_bit_identical() {
+    let meshes = cloth_on_sphere(24);
+    let mut folds = Vec::new();
+    for seed in [3u64, 8] {
+        folds.push(folding_sheet(seed * 7919, std::f64::consts::PI));
+    }
+    for resting in [Resting::Contact, Resting::Separate] {
+        let opts = SceneOptions::default().with_resting(resting);
+        for th in [(0, 1), (0, 16), (0, 128), (100, 64), (500, 512)] {
+            check_parallel_identical(&meshes, &opts, th);
+            for f in &folds {
+                check_parallel_identical(std::slice::from_ref(f), &opts, th);
+            }
+        }
+    }
+}
+
+#[cfg(feature = "parallel")]
+proptest! {
+    #[test]
+    fn parallel_split_matches_serial_on_random_soups(
+        a in soup(12),
+        b in soup(8),
+        leaf in 1u32..5,
+        grain in 1u32..40,
+        separate in proptest::bool::ANY,
+    ) {
+        let resting = if separate { Resting::Separate } else { Resting::Contact };
+        let opts = SceneOptions::default().with_leaf_size(leaf).with_resting(resting);
+        check_parallel_identical(&[a, b], &opts, (0, grain));
+    }
+}
+
 /// A random small soup: `n` triangles near the origin moving by random displacements.
 fn soup(n: usize) -> impl Strategy<Value = DeformingMesh> {
     let coord = -1.0..1.0f64;

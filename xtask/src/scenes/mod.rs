@@ -4,7 +4,9 @@ pub(crate) mod adaptive;
 pub(crate) mod avatar_house;
 pub(crate) mod catch;
 pub(crate) mod cloth_ball;
+pub(crate) mod deformable_bar;
 pub(crate) mod exploding_dragon;
+pub(crate) mod heart_organs;
 pub(crate) mod la_common;
 pub(crate) mod la_run;
 pub(crate) mod n_body;
@@ -54,6 +56,14 @@ pub(crate) const ALL: &[Scene] = &[
     Scene {
         name: "exploding-dragon",
         run: exploding_dragon::run,
+    },
+    Scene {
+        name: "deformable-bar",
+        run: deformable_bar::run,
+    },
+    Scene {
+        name: "heart-organs",
+        run: heart_organs::run,
     },
     Scene {
         name: "unc-frames",

@@ -41,6 +41,7 @@ pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
 };
+pub use traverse::{DEFAULT_SERIAL_MICROS, DEFAULT_SPLIT_GRAIN};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -150,10 +151,27 @@ pub struct SceneOptions {
     /// as in a conventional swept-volume pipeline (for comparisons).
     pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
-    /// ignored without it). The first 2048 traversal tasks run on the calling thread in
+    /// ignored without it, and with a pool of one thread). The first
+    /// [`serial_micros`](Self::serial_micros) of the traversal run on the calling thread in
     /// the serial order, so a query that ends within them (a small scene, an early global
-    /// ToC of 0, a Boolean contact) costs what the serial one does.
+    /// ToC of 0, a Boolean contact) costs what the serial one does; the rest is split down
+    /// to [`split_grain`](Self::split_grain). The answer is the serial one: the same global
+    /// ToC (bit for bit), the same sorted list of contacts and resting pairs in
+    /// [`Mode::All`], the same yes/no in [`Mode::Boolean`]; only which of several pairs
+    /// tied at the earliest time (`Toc`) or which colliding pair (`Boolean`) is reported,
+    /// and the counters, may differ.
     pub parallel: bool,
+    /// With [`parallel`](Self::parallel): how long (µs) the traversal runs serially before
+    /// the rest is split (the work threshold below which a query never pays for threads;
+    /// default [`DEFAULT_SERIAL_MICROS`]). `0` splits at once. Where the split happens
+    /// depends on timing; the answer does not.
+    #[cfg_attr(feature = "serde", serde(default = "default_serial_micros"))]
+    pub serial_micros: u32,
+    /// With [`parallel`](Self::parallel): a task whose two nodes hold fewer triangles than
+    /// this runs serially on one worker; larger ones are split into their children (default
+    /// [`DEFAULT_SPLIT_GRAIN`]; `0` or `1` splits down to leaves).
+    #[cfg_attr(feature = "serde", serde(default = "default_split_grain"))]
+    pub split_grain: u32,
     /// Resting pairs (within the tolerance at `t = 0`): contacts at `0` or listed apart
     /// ([`Resting`]).
     pub resting: Resting,
@@ -170,6 +188,8 @@ impl Default for SceneOptions {
             kernel: Kernel::LocalAdvancement,
             moving_bounds: true,
             parallel: false,
+            serial_micros: DEFAULT_SERIAL_MICROS,
+            split_grain: DEFAULT_SPLIT_GRAIN,
             resting: Resting::Contact,
         }
     }
@@ -229,6 +249,24 @@ impl SceneOptions {
     #[must_use]
     pub fn with_parallel(mut self, parallel: bool) -> Self {
         self.parallel = parallel;
+        self
+    }
+
+    /// The same options with other thresholds of the parallel query
+    /// ([`SceneOptions::serial_micros`], [`SceneOptions::split_grain`]).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_la_deformable::scene::SceneOptions;
+    ///
+    /// // split every query at once, down to single leaves (for testing the split)
+    /// let opts = SceneOptions::default().with_parallel(true).with_parallel_thresholds(0, 1);
+    /// assert_eq!((opts.serial_micros, opts.split_grain), (0, 1));
+    /// ```
+    #[must_use]
+    pub fn with_parallel_thresholds(mut self, serial_micros: u32, split_grain: u32) -> Self {
+        self.serial_micros = serial_micros;
+        self.split_grain = split_grain;
         self
     }
 
@@ -519,6 +557,16 @@ impl Scene {
     pub(crate) fn pair_collides(&self, _a: u32, _b: u32) -> bool {
         true
     }
+}
+
+#[cfg(feature = "serde")]
+fn default_serial_micros() -> u32 {
+    DEFAULT_SERIAL_MICROS
+}
+
+#[cfg(feature = "serde")]
+fn default_split_grain() -> u32 {
+    DEFAULT_SPLIT_GRAIN
 }
 
 const NOTHING_TESTED: &str = "self_collision is off and the scene has a single mesh: no pair would be tested (pass the objects as separate meshes, or keep self-collision on)";

@@ -180,6 +180,13 @@ pub(super) struct Shared {
 
 impl<'a> Walker<'a> {
     pub(super) fn new(scene: &'a Scene, output: Mode) -> Self {
+        let mut w = Self::new_bare(scene, output);
+        w.cand = vec![[0, 0]; 64 * 64];
+        w
+    }
+
+    /// A walker without its candidate buffer (to be given one).
+    fn new_bare(scene: &'a Scene, output: Mode) -> Self {
         let margin = scene.options.la.tolerance + scene.round_off;
         Self {
             scene,
@@ -194,7 +201,7 @@ impl<'a> Walker<'a> {
             done: false,
             shared: None,
             since_sync: 0,
-            cand: vec![[0, 0]; 64 * 64],
+            cand: Vec::new(),
             cone_scratch: Scratch::default(),
         }
     }
@@ -275,24 +282,30 @@ impl<'a> Walker<'a> {
         r
     }
 
-    /// Runs `roots` in the serial order for at most `budget` tasks; returns the tasks left
-    /// (independent subtrees), empty when the query is complete.
+    /// Runs `roots` in the serial order until `budget_us` microseconds have passed
+    /// (looked at every 32 tasks); returns the tasks left (independent subtrees), empty when
+    /// the query is complete.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget: u32) -> Vec<Task> {
+    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget_us: u32) -> Vec<Task> {
         self.stack.extend(roots.into_iter().rev());
-        let mut n = 0;
-        while n < budget {
-            let Some(task) = self.stack.pop() else {
-                break;
-            };
+        let start = std::time::Instant::now();
+        let budget = std::time::Duration::from_micros(u64::from(budget_us));
+        let mut n = 0u32;
+        // bounded by the query's work: every task is popped once
+        while budget_us > 0
+            && let Some(task) = self.stack.pop()
+        {
             if self.done {
                 self.stack.clear();
                 break;
             }
-            n += 1;
             match task {
                 Task::Within { mesh, node } => self.within(mesh, node),
                 Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
+            }
+            n += 1;
+            if n.is_multiple_of(32) && start.elapsed() >= budget {
+                break;
             }
         }
         // the stack pops from the end: hand the tasks over in the serial order
@@ -632,26 +645,24 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Expands tasks breadth-first (running leaf work inline) until there are at least
-    /// `want` independent tasks, for the parallel query.
+    /// Runs one step of `task` (its own leaf work, its node tests) and returns its children.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    pub(super) fn expand(&mut self, mut tasks: Vec<Task>, want: usize) -> Vec<Task> {
-        for _round in 0..8 {
-            if tasks.len() >= want || self.done {
-                break;
-            }
-            let mut next = Vec::with_capacity(tasks.len() * 3);
-            for t in tasks {
-                // one step of the task: its children land on the stack
-                match t {
-                    Task::Within { mesh, node } => self.within(mesh, node),
-                    Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
-                }
-                next.append(&mut self.stack);
-            }
-            tasks = next;
+    pub(super) fn step(&mut self, task: Task) -> Vec<Task> {
+        match task {
+            Task::Within { mesh, node } => self.within(mesh, node),
+            Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
         }
-        tasks
+        std::mem::take(&mut self.stack)
+    }
+
+    /// Hands over what this walker found so far (unsorted), keeping its scratch space.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn take_part(&mut self) -> SceneResult {
+        SceneResult {
+            contacts: std::mem::take(&mut self.contacts),
+            resting: std::mem::take(&mut self.resting),
+            stats: std::mem::take(&mut self.stats),
+        }
     }
 
     /// Merges another worker's findings into this one.
@@ -771,12 +782,18 @@ fn collect_ee(
     n
 }
 
-/// Traversal tasks a parallel query runs on the calling thread, in the serial order, before
-/// it splits the rest over rayon's pool: a query that ends within them (a small scene, a
-/// global ToC of 0 found early, a Boolean contact) runs exactly as the serial one, since
-/// splitting it would cost more than it saves (the 0.03×–0.28× on real frames).
-#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-pub(crate) const SERIAL_BUDGET: u32 = 2048;
+/// Default of [`SceneOptions::serial_micros`]: how long (µs) a parallel query runs on the
+/// calling thread, in the serial order, before it splits the rest over rayon's pool. A query
+/// that ends within it (a small scene, a global ToC of 0 found early, a Boolean contact)
+/// runs exactly as the serial one: splitting it could save at most half of this and costs
+/// thread wake-ups and cold caches (the first parallel version, which always split, ran at
+/// 0.03×–0.28× of the serial speed on real frames). See docs/deformable.md, "Parallel".
+pub const DEFAULT_SERIAL_MICROS: u32 = 500;
+
+/// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
+/// triangles than this (both together) runs as one serial unit of work on a worker; larger
+/// tasks are split into their children, which rayon's workers take up as they become idle.
+pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
 pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
@@ -784,7 +801,7 @@ pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
     let roots = w.roots();
     #[cfg(feature = "parallel")]
     if scene.options.parallel && rayon::current_num_threads() > 1 {
-        let rest = w.run_budget(roots, SERIAL_BUDGET);
+        let rest = w.run_budget(roots, scene.options.serial_micros);
         if rest.is_empty() || w.done {
             return w.finish();
         }
@@ -798,35 +815,103 @@ pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
 
 #[cfg(feature = "parallel")]
 mod parallel {
-    //! Parallel traversal: independent subtrees on rayon's pool, with the global best ToC
-    //! shared through an atomic (non-negative `f64` bit patterns order like the floats).
+    //! Parallel traversal: tasks larger than the grain are split into their children
+    //! recursively, each piece a rayon job (idle workers steal the large ones), tasks below
+    //! the grain run serially on a worker; the best ToC so far and the stop flag are shared
+    //! through atomics (non-negative `f64` bit patterns order like the floats).
+    //!
+    //! The answer does not depend on the split: `All` lists every contact (sorted at the
+    //! end), `Toc`'s earliest time is the minimum over all pairs (a pair's elementary ToC
+    //! does not depend on the bound it was run with, as long as it is below it), `Boolean`
+    //! says whether any pair collides.
 
+    use std::cell::RefCell;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     use rayon::prelude::*;
 
-    use super::{Shared, Task, Walker};
-    use crate::scene::SceneResult;
+    use super::{Scratch, Shared, Task, Walker};
+    use crate::Mode;
+    use crate::scene::{Scene, SceneResult};
 
-    pub(super) fn run(mut w: Walker<'_>, roots: Vec<Task>) -> SceneResult {
-        let want = 16 * rayon::current_num_threads();
-        let tasks = w.expand(roots, want);
+    pub(super) fn run(mut w: Walker<'_>, rest: Vec<Task>) -> SceneResult {
         let shared = Shared {
             best: AtomicU64::new(w.best().to_bits()),
             stop: AtomicBool::new(w.done),
         };
         let (scene, output) = (w.scene, w.output);
-        let parts: Vec<SceneResult> = tasks
-            .into_par_iter()
-            .map(|t| {
-                let mut local = Walker::new(scene, output).with_shared(&shared);
-                local.run_task(t);
-                local.finish()
-            })
-            .collect();
+        let parts = split(scene, output, &shared, rest);
         for p in parts {
             w.absorb(p);
         }
         w.finish()
+    }
+
+    thread_local! {
+        /// Scratch buffers of finished workers on this thread, for the next ones (a fresh
+        /// candidate buffer is 32 KiB of zeroed pages: hundreds of jobs per query made
+        /// page faults a visible cost).
+        static SPARE: RefCell<Vec<(Vec<[u32; 2]>, Scratch)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A worker whose scratch buffers come from, and go back to, this thread's pool.
+    struct Pooled<'a>(Walker<'a>);
+
+    impl<'a> Pooled<'a> {
+        fn new(scene: &'a Scene, output: Mode, shared: &'a Shared) -> Self {
+            let mut w = Walker::new_bare(scene, output);
+            if let Some((cand, scratch)) = SPARE.with(|s| s.borrow_mut().pop()) {
+                w.cand = cand;
+                w.cone_scratch = scratch;
+            } else {
+                w.cand = vec![[0, 0]; 64 * 64];
+            }
+            Self(w.with_shared(shared))
+        }
+    }
+
+    impl Drop for Pooled<'_> {
+        fn drop(&mut self) {
+            let bufs = (
+                std::mem::take(&mut self.0.cand),
+                std::mem::take(&mut self.0.cone_scratch),
+            );
+            SPARE.with(|s| s.borrow_mut().push(bufs));
+        }
+    }
+
+    /// Triangles under a task's nodes.
+    fn size(scene: &Scene, t: &Task) -> u32 {
+        let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
+        match *t {
+            Task::Within { mesh, node } => count(mesh, node),
+            Task::Pair { ma, na, mb, nb } => count(ma, na) + count(mb, nb),
+        }
+    }
+
+    /// Runs `tasks`, each a rayon job: a task above the grain is expanded by one step and
+    /// its children split again, a smaller one runs to the end on its worker. A walker (its
+    /// scratch space) serves every task of one rayon split.
+    fn split(scene: &Scene, output: Mode, shared: &Shared, tasks: Vec<Task>) -> Vec<SceneResult> {
+        let grain = scene.options.split_grain;
+        tasks
+            .into_par_iter()
+            .map_init(
+                || Pooled::new(scene, output, shared),
+                |Pooled(local), t| {
+                    if size(scene, &t) < grain || local.done {
+                        local.run_task(t);
+                        return vec![local.take_part()];
+                    }
+                    let children = local.step(t);
+                    let mut parts = vec![local.take_part()];
+                    if !children.is_empty() && !local.done {
+                        parts.extend(split(scene, output, shared, children));
+                    }
+                    parts
+                },
+            )
+            .flatten_iter()
+            .collect()
     }
 }
