@@ -70,7 +70,9 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec
                     passing == 1
                 };
                 if !ok {
-                    errors.push(format!("{at}: {passing} alternatives of {key} match {value}"));
+                    errors.push(format!(
+                        "{at}: {passing} alternatives of {key} match {value}"
+                    ));
                 }
             }
             "type" => {
@@ -190,7 +192,13 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec
 
 fn errors_of(root: &Value, def: &str, value: &Value) -> Vec<String> {
     let mut errors = Vec::new();
-    check(root, &json!({ "$ref": format!("#/$defs/{def}") }), value, "", &mut errors);
+    check(
+        root,
+        &json!({ "$ref": format!("#/$defs/{def}") }),
+        value,
+        "",
+        &mut errors,
+    );
     errors
 }
 
@@ -211,10 +219,28 @@ fn toc_and_frames_results_match_the_schema() {
     let hit = assert_valid(
         &root,
         "result",
-        &ccd(&["toc", "tetra.obj", "cube.stl", "--b-start", "3,0,0,1,0,0,0", "--b-end", "-1,0,0,1,0,0,0"]),
+        &ccd(&[
+            "toc",
+            "tetra.obj",
+            "cube.stl",
+            "--b-start",
+            "3,0,0,1,0,0,0",
+            "--b-end",
+            "-1,0,0,1,0,0,0",
+        ]),
     );
     assert!(hit["contact"]["feature_a"].is_array(), "{hit}");
-    let miss = assert_valid(&root, "result", &ccd(&["toc", "tetra.obj", "tetra.obj", "--b-start", "0,5,0,1,0,0,0"]));
+    let miss = assert_valid(
+        &root,
+        "result",
+        &ccd(&[
+            "toc",
+            "tetra.obj",
+            "tetra.obj",
+            "--b-start",
+            "0,5,0,1,0,0,0",
+        ]),
+    );
     assert!(miss["toc"].is_null());
     for args in [
         &["frames", "f0.ply", "f1.ply"][..],
@@ -251,7 +277,14 @@ fn batch_records_match_the_schema() {
             );
         }
     }
-    let expected = ["edge_edge", "file", "frames", "parse", "rigid", "vertex_face"];
+    let expected = [
+        "edge_edge",
+        "file",
+        "frames",
+        "parse",
+        "rigid",
+        "vertex_face",
+    ];
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), expected);
 }
 
@@ -261,7 +294,15 @@ fn the_schema_rejects_other_spellings() {
     let good = assert_valid(
         &root,
         "result",
-        &ccd(&["toc", "tetra.obj", "cube.stl", "--b-start", "3,0,0,1,0,0,0", "--b-end", "-1,0,0,1,0,0,0"]),
+        &ccd(&[
+            "toc",
+            "tetra.obj",
+            "cube.stl",
+            "--b-start",
+            "3,0,0,1,0,0,0",
+            "--b-end",
+            "-1,0,0,1,0,0,0",
+        ]),
     );
     let mutate = |f: &dyn Fn(&mut Value)| {
         let mut v = good.clone();
@@ -273,10 +314,12 @@ fn the_schema_rejects_other_spellings() {
     assert!(!mutate(&|v| v["contact"]["status"] = json!("Converged")).is_empty());
     assert!(!mutate(&|v| v["toc"] = json!(1.5)).is_empty());
     assert!(!mutate(&|v| v["depth"] = json!(0.0)).is_empty());
-    assert!(!mutate(&|v| {
-        v["contact"].as_object_mut().unwrap().remove("normal");
-    })
-    .is_empty());
+    assert!(
+        !mutate(&|v| {
+            v["contact"].as_object_mut().unwrap().remove("normal");
+        })
+        .is_empty()
+    );
     let query = json!({"kind": "rigid", "a": "x.obj", "b": "x.obj", "tolerence": 0.1});
     assert!(!errors_of(&root, "query", &query).is_empty());
 }

@@ -17,6 +17,10 @@
 /// use ccd_geometry::Feature;
 /// let text = serde_json::to_string(&[Feature::Vertex(5), Feature::Edge(1, 2)]).unwrap();
 /// assert_eq!(text, r#"[["vertex",5],["edge",1,2]]"#);
+/// let back: Vec<Feature> = serde_json::from_str(&text).unwrap();
+/// assert_eq!(back, [Feature::Vertex(5), Feature::Edge(1, 2)]);
+/// assert!(serde_json::from_str::<Feature>(r#"["corner", 1]"#).is_err());
+/// assert!(serde_json::from_str::<Feature>(r#"["edge", 1]"#).is_err());
 /// let old: Feature = serde_json::from_str(r#"{"Edge": [1, 2]}"#).unwrap();
 /// assert_eq!(old, Feature::Edge(1, 2));
 /// # }
@@ -130,11 +134,16 @@ mod serde_impl {
                 "face" => Feature::Face(index(1)?),
                 "edge" => Feature::Edge(index(1)?, index(2)?),
                 other => {
-                    return Err(de::Error::unknown_variant(other, &["vertex", "edge", "face"]));
+                    return Err(de::Error::unknown_variant(
+                        other,
+                        &["vertex", "edge", "face"],
+                    ));
                 }
             };
             if seq.next_element::<de::IgnoredAny>()?.is_some() {
-                return Err(de::Error::custom(format!("too many entries: expected {EXPECTING}")));
+                return Err(de::Error::custom(format!(
+                    "too many entries: expected {EXPECTING}"
+                )));
             }
             Ok(feature)
         }
@@ -150,10 +159,17 @@ mod serde_impl {
                     let (i, j): (u32, u32) = map.next_value()?;
                     Feature::Edge(i, j)
                 }
-                other => return Err(de::Error::unknown_variant(other, &["Vertex", "Edge", "Face"])),
+                other => {
+                    return Err(de::Error::unknown_variant(
+                        other,
+                        &["Vertex", "Edge", "Face"],
+                    ));
+                }
             };
             if map.next_key::<de::IgnoredAny>()?.is_some() {
-                return Err(de::Error::custom(format!("more than one key: expected {EXPECTING}")));
+                return Err(de::Error::custom(format!(
+                    "more than one key: expected {EXPECTING}"
+                )));
             }
             Ok(feature)
         }

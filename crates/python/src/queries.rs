@@ -418,9 +418,7 @@ pub(crate) fn collide(
         // a conservative-advancement query (about half the time of the call)
         check_options(tolerance, 1000)?;
         let d = shape_distance(sa, &pa, sb, &pb).map_err(CcdError::new_err)?;
-        return Ok((d.distance <= tolerance).then(|| PyContact {
-            c: touching(&d),
-        }));
+        return Ok((d.distance <= tolerance).then(|| PyContact { c: touching(&d) }));
     }
     let ma = RigidMotion::stationary(pa).map_err(to_py)?;
     let mb = RigidMotion::stationary(pb).map_err(to_py)?;

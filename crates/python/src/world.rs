@@ -342,9 +342,12 @@ impl PyWorld {
             Ok(PyWorldContact {
                 body_a: self.id_of(pc.a),
                 body_b: self.id_of(pc.b),
-                contact: Py::new(py, PyContact {
-                    c: pc.contact.into(),
-                })?,
+                contact: Py::new(
+                    py,
+                    PyContact {
+                        c: pc.contact.into(),
+                    },
+                )?,
             })
         };
         match m {

@@ -160,6 +160,15 @@ def test_no_doubled_reasons():
         assert "::" not in m and "untagged" not in m, m
 
 
+def test_batch_file_errors_name_the_file_once(tmp_path):
+    rec = ccd.batch(
+        '{"kind": "articulated", "urdf": "nope.urdf", "environment": %s, "q0": [0], "q1": [0]}' % TETRA_JSON,
+        base_dir=tmp_path,
+    )[0]
+    msg = rec["error"]["message"]
+    assert rec["error"]["kind"] == "file" and msg.count("nope.urdf") == 1, msg
+
+
 def test_docs_table_lists_the_codes():
     text = (REPO / "docs" / "python.md").read_text()
     for name, code in ccd.STATUS_CODES.items():
