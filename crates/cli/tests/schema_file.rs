@@ -179,10 +179,10 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec
                 }
             }
             "minLength" => {
-                if let Some(s) = value.as_str() {
-                    if (s.chars().count() as u64) < rule.as_u64().expect("a length") {
-                        errors.push(format!("{at}: string shorter than {rule}"));
-                    }
+                if let Some(s) = value.as_str()
+                    && (s.chars().count() as u64) < rule.as_u64().expect("a length")
+                {
+                    errors.push(format!("{at}: string shorter than {rule}"));
                 }
             }
             other => panic!("the schema uses {other:?}, which this validator does not know"),
