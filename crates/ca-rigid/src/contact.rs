@@ -4,16 +4,22 @@ use ccd_geometry::Feature;
 use glam::DVec3;
 
 /// What a query computes.
+///
+/// With the `serde` feature a mode is written in snake case (`"toc"`, `"boolean"`: the
+/// spelling of the Python module); the variant names `"Toc"`, `"Boolean"` are still read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Mode {
     /// The first time of contact (CATCH, Sec. 3.3).
     #[default]
+    #[cfg_attr(feature = "serde", serde(alias = "Toc"))]
     Toc,
     /// Only whether the path is collision-free: returns as soon as contact within the
     /// tolerance is certain somewhere in `[0, 1]` (the end pose is checked first), or the
     /// path is proven free. The reported `toc` is then a time at which the bodies are within
     /// the tolerance, not necessarily the first.
+    #[cfg_attr(feature = "serde", serde(alias = "Boolean"))]
     Boolean,
 }
 

@@ -374,7 +374,15 @@ impl Runner {
             .get((urdf.clone(), srdf.clone()), || {
                 let (body, robot) =
                     ArticulatedBody::from_urdf(&urdf, srdf.as_deref(), &UrdfOptions::default())
-                        .map_err(|e| format!("{}: {e}", urdf.display()))?;
+                        .map_err(|e| {
+                            // the loader's messages mostly name the file already: once
+                            let (path, message) = (urdf.display().to_string(), e.to_string());
+                            if message.contains(&path) {
+                                message
+                            } else {
+                                format!("{path}: {message}")
+                            }
+                        })?;
                 Ok(LoadedRobot {
                     body: Arc::new(body),
                     robot,

@@ -15,11 +15,14 @@
 //!   [[i, j, k], …]}` (the serde form of `ccd::geometry::TriMesh`);
 //! - tolerances are absolute distances; when absent they take the library defaults (`1e-3`
 //!   for rigid and articulated queries, `1e-6` for deformable and elementary ones);
-//! - statuses are snake case, as in the Python module: `"converged"`,
-//!   `"initially_touching"`, `"out_of_iterations"` (and `"stalled"` for rigid and
-//!   articulated queries; the names `"Converged"`, … of earlier versions are still read);
-//!   other enums of the library keep their names: features are `{"Vertex": 3}`,
-//!   `{"Edge": [1, 2]}`, `{"Face": 0}`, modes `"Toc"` / `"Boolean"`;
+//! - one vocabulary with the Python module: statuses are snake case (`"converged"`,
+//!   `"initially_touching"`, `"out_of_iterations"`, `"stalled"`), modes `"toc"` /
+//!   `"boolean"`, resting `"contact"` / `"separate"`, and a feature is an array of its kind
+//!   and indices, `["vertex", 3]`, `["edge", 1, 2]`, `["face", 0]` (Python's feature tuples);
+//!   the spellings of earlier versions (`"Converged"`, `"Toc"`, `"Separate"`,
+//!   `{"Vertex": 3}`, …) are still read;
+//! - the JSON Schema of queries and result records is `docs/schema/ccd-cli.schema.json` in the
+//!   repository (tested against the output);
 //! - unknown fields are errors (a misspelt `"tolerence"` is reported, not ignored).
 //!
 //! # Examples
@@ -300,10 +303,10 @@ pub struct RigidQuery {
     /// Absolute distance tolerance (default `1e-3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
-    /// Cap on CA iterations (default 1000); hitting it is the status `OutOfIterations`.
+    /// Cap on CA iterations (default 1000); hitting it is the status `"out_of_iterations"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_iterations: Option<u32>,
-    /// `"Toc"` (default: the first contact) or `"Boolean"` (only whether the path is free;
+    /// `"toc"` (default: the first contact) or `"boolean"` (only whether the path is free;
     /// any contact found is returned, not necessarily the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<RigidMode>,
@@ -353,8 +356,8 @@ pub struct FramesQuery {
     /// `false` is an error: the frames hold one mesh, so nothing would be tested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_collision: Option<bool>,
-    /// `"Contact"` (default): pairs within the tolerance at `t = 0` are contacts at `0`;
-    /// `"Separate"`: they are listed in the result's `resting` and are contacts only once
+    /// `"contact"` (default): pairs within the tolerance at `t = 0` are contacts at `0`;
+    /// `"separate"`: they are listed in the result's `resting` and are contacts only once
     /// they come within half their initial distance (the library's `Resting`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resting: Option<Resting>,
@@ -399,7 +402,7 @@ pub struct ArticulatedQuery {
     /// Absolute distance tolerance (default `1e-3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
-    /// `"Toc"` (default) or `"Boolean"` (stop at the first contact found).
+    /// `"toc"` (default) or `"boolean"` (stop at the first contact found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<RigidMode>,
 }
@@ -459,9 +462,10 @@ pub struct PrimitiveResult {
 
 /// A vertex–face or edge–edge contact at `toc`.
 ///
-/// Features are local to the query's four points: `Vertex(0)` is the first point; for
-/// vertex–face `a` is the vertex and `b` the face (`Vertex(0..=2)`, `Edge(i, j)`,
-/// `Face(0)` of its corners), for edge–edge `Vertex(0|1)` / `Edge(0, 1)` of each edge.
+/// Features are local to the query's four points: `["vertex", 0]` is the first point; for
+/// vertex–face `a` is the vertex and `b` the face (`["vertex", 0..=2]`, `["edge", i, j]`,
+/// `["face", 0]` of its corners), for edge–edge `["vertex", 0|1]` / `["edge", 0, 1]` of each
+/// edge.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PrimitiveContact {
@@ -494,7 +498,7 @@ pub struct FramesResult {
     pub toc: Option<f64>,
     /// First contact (at most one), or with `all` every colliding pair sorted by `toc`.
     pub contacts: Vec<SceneContact>,
-    /// With `"resting": "Separate"`: the pairs within the tolerance at `t = 0`.
+    /// With `"resting": "separate"`: the pairs within the tolerance at `t = 0`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resting: Vec<SceneContact>,
     /// With `separation`: the separation-preserving step size in `[0, 1]`.

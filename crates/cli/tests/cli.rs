@@ -154,7 +154,7 @@ fn frames_reports_the_fall_and_every_pair() {
     assert!(
         contacts
             .iter()
-            .any(|c| c["feature_b"] == serde_json::json!({"Face": 0}))
+            .any(|c| c["feature_b"] == serde_json::json!(["face", 0]))
     );
     assert_eq!(all["toc"], v["toc"]);
 }

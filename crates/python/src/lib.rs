@@ -32,7 +32,6 @@ use pyo3::prelude::*;
 fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CcdError", m.py().get_type::<errors::CcdError>())?;
     m.add_class::<rigid::Mesh>()?;
-    m.add_class::<rigid::PyContact>()?;
     m.add_class::<deforming::DeformingScene>()?;
     m.add_class::<robot::Robot>()?;
     m.add_class::<robot::RobotContact>()?;
@@ -58,7 +57,9 @@ fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<shapes::PyConvex>()?;
     m.add_class::<shapes::PyCompound>()?;
     m.add_class::<poses::PyMotion>()?;
-    m.add_class::<queries::PyShapeContact>()?;
+    m.add_class::<queries::PyContact>()?;
+    // the earlier name of the one contact type
+    m.add("ShapeContact", m.py().get_type::<queries::PyContact>())?;
     m.add_class::<queries::PyDistance>()?;
     m.add_class::<world::PyWorld>()?;
     m.add_class::<world::PyWorldContact>()?;

@@ -30,7 +30,7 @@ pyo3::create_exception!(
 /// The Python exception for a planning error (messages name the Python arguments: the Rust
 /// API uses the same names).
 fn to_py(e: PlanningError) -> PyErr {
-    PlanningSceneError::new_err(e.to_string())
+    PlanningSceneError::new_err(crate::errors::python_message(&e.to_string()))
 }
 
 /// A planning scene: robots loaded from URDF (+ SRDF), a static environment of named
@@ -397,7 +397,7 @@ impl PyPlanningScene {
                 contact: Py::new(
                     py,
                     PyContact {
-                        c: p.contact.contact,
+                        c: p.contact.contact.into(),
                     },
                 )?,
             })

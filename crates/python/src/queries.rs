@@ -1,7 +1,7 @@
 //! The rigid queries on any pair of shapes: `ccd.toc` (continuous, first time of contact),
 //! `ccd.collide` (discrete, with the contact point), `ccd.distance` (with witness points) and
 //! `ccd.toc_batch` (many motions of one shape pair, the GIL released, on all cores), with
-//! their results `ccd.ShapeContact` and `ccd.Distance`.
+//! their results `ccd.Contact` and `ccd.Distance`.
 
 use std::cell::Cell;
 use std::ops::ControlFlow;
@@ -24,7 +24,7 @@ use crate::kernels::{
     CONVERGED, INITIALLY_TOUCHING, NO_CONTACT, OUT_OF_ITERATIONS, STALLED, with_threads,
 };
 use crate::poses::{any_pose, motion_arg, rows_pose};
-use crate::rigid::{feature_tuple, status_name};
+use crate::rigid::{feature_repr, feature_tuple, status_name};
 use crate::shapes::shape_arg;
 
 /// The status code of a batch element.
@@ -37,22 +37,84 @@ pub(crate) fn status_code(s: Status) -> u8 {
     }
 }
 
-/// A contact between two shapes: what :class:`Contact` holds (``toc``, world witness points
-/// and normal at ``toc``, ``distance``, features, ``status``, ``iterations``) plus the part of
-/// each shape that touches (``part_a``, ``part_b``: the index in a :class:`Compound`'s
-/// parts, 0 for any other shape).
+/// A contact between two shapes (the one contact type of the module: :func:`toc`,
+/// :func:`collide`, :func:`rigid_toc`, :class:`World`, :class:`Robot` and
+/// :class:`PlanningScene` return it; ``ccd.ShapeContact`` is another name for it): the time
+/// of contact, the world witness points and normal at that time, the parts and features
+/// that touch, how the query ended and its iteration count.
 ///
-/// Features are ``("vertex", i)``, ``("edge", i, j)`` or ``("face", i)``: mesh indices for a
-/// mesh, the shape's own feature ids otherwise (a ball's surface is ``("face", 0)``; a box's
-/// corners, edges and faces are numbered as in the Rust ``Cuboid``).
-#[pyclass(frozen, module = "ccd", name = "ShapeContact")]
+/// Attributes:
+///     toc (float): conservative time of contact in [0, 1]: no contact before it (0 for
+///         :func:`collide`).
+///     point_a, point_b (ndarray[3]): world witness points on A and B at ``toc``.
+///     points (ndarray[2, 3]): ``point_a`` and ``point_b`` stacked.
+///     normal (ndarray[3]): unit direction from A to B at ``toc``.
+///     distance (float): distance between the witnesses (<= tolerance when converged).
+///     part_a, part_b (int): the index in a :class:`Compound`'s parts, 0 for any other shape.
+///     feature_a, feature_b (tuple): ``("vertex", i)``, ``("edge", i, j)`` or
+///         ``("face", i)``: mesh indices for a mesh, the shape's own feature ids otherwise (a
+///         ball's surface is ``("face", 0)``; a box's corners, edges and faces are numbered
+///         as in the Rust ``Cuboid``); ``features`` is the pair. The JSON of the command
+///         line and :func:`batch` writes the same value as an array, ``["vertex", i]``.
+///     status (str): ``"converged"``, ``"initially_touching"``, ``"out_of_iterations"`` or
+///         ``"stalled"`` (the last two: ``toc`` is a lower bound); arrays hold the codes of
+///         :data:`STATUS_CODES`.
+///     iterations (int): conservative-advancement iterations.
+///
+/// Example:
+///     >>> import ccd
+///     >>> c = ccd.collide(ccd.Ball(1.0), ([0, 0, 0, 1], [0, 0, 0]), ccd.Ball(1.0), ([0, 0, 0, 1], [2, 0, 0]))
+///     >>> c.status, c.part_a, c.feature_a, ccd.STATUS_CODES[c.status]
+///     ('initially_touching', 0, ('face', 0), 2)
+#[pyclass(frozen, module = "ccd", name = "Contact")]
 #[derive(Clone)]
-pub(crate) struct PyShapeContact {
-    pub(crate) c: ShapeContact,
+pub(crate) struct PyContact {
+    pub(crate) c: ContactData,
+}
+
+/// What a [`PyContact`] holds: the fields of the crates' `ShapeContact` (and of a mesh
+/// pair's `Contact`, parts 0), the counters reduced to the iteration count.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactData {
+    pub(crate) toc: f64,
+    pub(crate) point_a: DVec3,
+    pub(crate) point_b: DVec3,
+    pub(crate) normal: DVec3,
+    pub(crate) distance: f64,
+    pub(crate) part_a: u32,
+    pub(crate) feature_a: Feature,
+    pub(crate) part_b: u32,
+    pub(crate) feature_b: Feature,
+    pub(crate) status: Status,
+    pub(crate) iterations: u32,
+}
+
+impl From<ShapeContact> for ContactData {
+    fn from(c: ShapeContact) -> Self {
+        Self {
+            toc: c.toc,
+            point_a: c.point_a,
+            point_b: c.point_b,
+            normal: c.normal,
+            distance: c.distance,
+            part_a: c.part_a,
+            feature_a: c.feature_a,
+            part_b: c.part_b,
+            feature_b: c.feature_b,
+            status: c.status,
+            iterations: c.stats.iterations,
+        }
+    }
+}
+
+impl From<ca_rigid::Contact> for ContactData {
+    fn from(c: ca_rigid::Contact) -> Self {
+        ShapeContact::from(c).into()
+    }
 }
 
 #[pymethods]
-impl PyShapeContact {
+impl PyContact {
     /// Time of contact in `[0, 1]` (0 for :func:`collide`).
     #[getter]
     fn toc(&self) -> f64 {
@@ -117,19 +179,19 @@ impl PyShapeContact {
     /// Conservative-advancement iterations.
     #[getter]
     fn iterations(&self) -> u32 {
-        self.c.stats.iterations
+        self.c.iterations
     }
     fn __repr__(&self) -> String {
         format!(
-            "ccd.ShapeContact(toc={}, status='{}', distance={:e}, parts=({}, {}), features=({:?}, {:?}), iterations={})",
+            "ccd.Contact(toc={}, status='{}', distance={:e}, parts=({}, {}), features=({}, {}), iterations={})",
             self.c.toc,
             self.status(),
             self.c.distance,
             self.c.part_a,
             self.c.part_b,
-            self.c.feature_a,
-            self.c.feature_b,
-            self.c.stats.iterations
+            feature_repr(self.c.feature_a),
+            feature_repr(self.c.feature_b),
+            self.c.iterations
         )
     }
 }
@@ -233,8 +295,12 @@ impl PyDistance {
     }
     fn __repr__(&self) -> String {
         format!(
-            "ccd.Distance(distance={}, parts=({}, {}), features=({:?}, {:?}))",
-            self.d.distance, self.d.part_a, self.d.part_b, self.d.feature_a, self.d.feature_b
+            "ccd.Distance(distance={}, parts=({}, {}), features=({}, {}))",
+            self.d.distance,
+            self.d.part_a,
+            self.d.part_b,
+            feature_repr(self.d.feature_a),
+            feature_repr(self.d.feature_b)
         )
     }
 }
@@ -270,7 +336,7 @@ fn options(tolerance: f64, max_iterations: u32, boolean: bool) -> CaOptions {
 /// quaternion within 1e-3 of unit norm is normalised, farther from it is an error.
 ///
 /// Returns ``None`` when the shapes stay more than ``tolerance / 2`` apart over the step,
-/// else a :class:`ShapeContact` whose ``toc`` is conservative: no contact before it, distance
+/// else a :class:`Contact` whose ``toc`` is conservative: no contact before it, distance
 /// <= ``tolerance`` at it. ``boolean=True`` answers only "does anything touch": the contact
 /// is then some time in contact, not necessarily the first. The GIL is released when a mesh
 /// is involved (an analytic pair takes about as long as releasing and taking it back).
@@ -298,7 +364,7 @@ pub(crate) fn toc(
     tolerance: f64,
     max_iterations: u32,
     boolean: bool,
-) -> PyResult<Option<PyShapeContact>> {
+) -> PyResult<Option<PyContact>> {
     let sa = shape_arg(a, "a")?;
     let sb = shape_arg(b, "b")?;
     let ma = motion_arg(motion_a, "motion_a")?;
@@ -312,14 +378,14 @@ pub(crate) fn toc(
     } else {
         query()
     };
-    Ok(out.map_err(to_py)?.map(|c| PyShapeContact { c }))
+    Ok(out.map_err(to_py)?.map(|c| PyContact { c: c.into() }))
 }
 
 /// Discrete collision check: whether two shapes at their poses touch or intersect (are
 /// within ``tolerance``), with the contact point.
 ///
 /// Returns ``None`` when they are more than ``tolerance`` apart, else a
-/// :class:`ShapeContact` at ``toc`` 0 with status ``"initially_touching"``, the witness
+/// :class:`Contact` at ``toc`` 0 with status ``"initially_touching"``, the witness
 /// points (a common point when they intersect), the parts and features. No penetration
 /// depth is computed. A :class:`Mesh` is a surface (a triangle soup): a shape wholly inside a
 /// closed mesh does not touch it. Shapes and poses as in :func:`toc`.
@@ -341,23 +407,44 @@ pub(crate) fn collide(
     b: &Bound<'_, PyAny>,
     pose_b: &Bound<'_, PyAny>,
     tolerance: f64,
-) -> PyResult<Option<PyShapeContact>> {
+) -> PyResult<Option<PyContact>> {
     let sa = shape_arg(a, "a")?;
     let sb = shape_arg(b, "b")?;
-    let ma = RigidMotion::stationary(any_pose(pose_a, "pose_a")?).map_err(to_py)?;
-    let mb = RigidMotion::stationary(any_pose(pose_b, "pose_b")?).map_err(to_py)?;
+    let (pa, pb) = (any_pose(pose_a, "pose_a")?, any_pose(pose_b, "pose_b")?);
     let opts = options(tolerance, 1000, false);
     let (sa, sb) = (sa.shape(), sb.shape());
-    let query = || ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts);
-    let out = if has_mesh(sa) || has_mesh(sb) {
-        py.detach(query)
-    } else {
-        query()
-    };
+    if !(has_mesh(sa) || has_mesh(sb)) {
+        // analytic and convex pairs: their exact distance, without building two motions and
+        // a conservative-advancement query (about half the time of the call)
+        check_options(tolerance, 1000)?;
+        let d = shape_distance(sa, &pa, sb, &pb).map_err(CcdError::new_err)?;
+        return Ok((d.distance <= tolerance).then(|| PyContact { c: touching(&d) }));
+    }
+    let ma = RigidMotion::stationary(pa).map_err(to_py)?;
+    let mb = RigidMotion::stationary(pb).map_err(to_py)?;
+    let out = py.detach(|| ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts));
     Ok(out
         .map_err(to_py)?
         .filter(|c| c.status == Status::InitiallyTouching)
-        .map(|c| PyShapeContact { c }))
+        .map(|c| PyContact { c: c.into() }))
+}
+
+/// The contact at `toc` 0 of two shapes whose distance is `d` (within the tolerance): the
+/// witnesses, the normal from A to B (zero when they coincide), parts and features.
+fn touching(d: &Dist) -> ContactData {
+    ContactData {
+        toc: 0.0,
+        point_a: d.point_a,
+        point_b: d.point_b,
+        normal: (d.point_b - d.point_a).normalize_or_zero(),
+        distance: d.distance,
+        part_a: d.part_a,
+        feature_a: d.feature_a,
+        part_b: d.part_b,
+        feature_b: d.feature_b,
+        status: Status::InitiallyTouching,
+        iterations: 0,
+    }
 }
 
 /// The distance between two shapes at their poses, with world witness points, parts and
@@ -586,7 +673,7 @@ type TocArrays<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<u8>>);
 /// Returns ``(toc, status)``: float64 and uint8 arrays of shape ``(N,)``; ``toc`` is NaN and
 /// ``status`` ``ccd.NO_CONTACT`` (0) where the pair stays apart, else the status codes
 /// ``ccd.CONVERGED``, ``ccd.INITIALLY_TOUCHING``, ``ccd.OUT_OF_ITERATIONS``,
-/// ``ccd.STALLED`` (the integer codes of :attr:`ShapeContact.status`). A bad pose raises
+/// ``ccd.STALLED`` (the integer codes of :attr:`Contact.status`, :data:`STATUS_CODES`). A bad pose raises
 /// ``ccd.CcdError`` naming its array and index. ``threads=None`` uses every core.
 ///
 /// Example:

@@ -1,4 +1,4 @@
-//! `ccd.Mesh`, `ccd.Contact` and `ccd.rigid_toc`: rigid meshes whose RSS hierarchy is built once
+//! `ccd.Mesh` and `ccd.rigid_toc`: rigid meshes whose RSS hierarchy is built once
 //! and shared by every query.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use ccd::ca_articulated::PreparedEnvironment;
 
 use ccd::ca_rigid;
 use ccd::prelude::*;
-use numpy::{PyArray1, PyArray2};
+use numpy::PyArray2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -16,6 +16,7 @@ use pyo3::types::PyTuple;
 use crate::arrays::{f64_array, points, pose, triangles, u32_array};
 use crate::errors::{CcdError, require_file, to_py};
 use crate::poses::any_pose;
+pub(crate) use crate::queries::PyContact;
 use ccd::ca_rigid::Shape;
 
 /// A triangle mesh in its local frame with its bounding-volume hierarchy (built once, shared
@@ -212,101 +213,12 @@ pub(crate) fn feature_tuple<'py>(py: Python<'py>, f: Feature) -> PyResult<Bound<
     }
 }
 
-/// A contact between two rigid bodies (or two parts of a robot scene): the time of contact,
-/// the world witness points and normal at that time, the features that touch, how the query
-/// ended and its iteration count.
-///
-/// Attributes:
-///     toc (float): conservative time of contact in [0, 1]: no contact before it.
-///     point_a, point_b (ndarray[3]): world witness points on A and B at ``toc``.
-///     points (ndarray[2, 3]): ``point_a`` and ``point_b`` stacked.
-///     normal (ndarray[3]): unit direction from A to B at ``toc``.
-///     distance (float): distance between the witnesses (<= tolerance when converged).
-///     feature_a, feature_b (tuple): ``("vertex", i)``, ``("edge", i, j)`` or ``("face", i)``,
-///         indices into the meshes; ``features`` is the pair.
-///     status (str): ``"converged"``, ``"initially_touching"``, ``"out_of_iterations"`` or
-///         ``"stalled"`` (the last two: ``toc`` is a lower bound).
-///     iterations (int): conservative-advancement iterations.
-#[pyclass(frozen, module = "ccd", name = "Contact")]
-#[derive(Clone)]
-pub(crate) struct PyContact {
-    pub(crate) c: Contact,
-}
-
-#[pymethods]
-impl PyContact {
-    /// Time of contact in `[0, 1]`.
-    #[getter]
-    fn toc(&self) -> f64 {
-        self.c.toc
-    }
-    /// World witness point on A at `toc`.
-    #[getter]
-    fn point_a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.c.point_a.to_array())
-    }
-    /// World witness point on B at `toc`.
-    #[getter]
-    fn point_b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.c.point_b.to_array())
-    }
-    /// Both witness points, shape `(2, 3)`.
-    #[getter]
-    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        PyArray2::from_vec2(
-            py,
-            &[
-                self.c.point_a.to_array().to_vec(),
-                self.c.point_b.to_array().to_vec(),
-            ],
-        )
-        .map_err(|e| PyValueError::new_err(e.to_string()))
-    }
-    /// Unit normal from A to B at `toc`.
-    #[getter]
-    fn normal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.c.normal.to_array())
-    }
-    /// Distance between the witnesses.
-    #[getter]
-    fn distance(&self) -> f64 {
-        self.c.distance
-    }
-    /// Feature of A carrying `point_a`.
-    #[getter]
-    fn feature_a<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        feature_tuple(py, self.c.feature_a)
-    }
-    /// Feature of B carrying `point_b`.
-    #[getter]
-    fn feature_b<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        feature_tuple(py, self.c.feature_b)
-    }
-    /// `(feature_a, feature_b)`.
-    #[getter]
-    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [self.feature_a(py)?, self.feature_b(py)?])
-    }
-    /// How the query ended.
-    #[getter]
-    fn status(&self) -> &'static str {
-        status_name(self.c.status)
-    }
-    /// Conservative-advancement iterations.
-    #[getter]
-    fn iterations(&self) -> u32 {
-        self.c.stats.iterations
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "ccd.Contact(toc={}, status='{}', distance={:e}, features=({:?}, {:?}), iterations={})",
-            self.c.toc,
-            self.status(),
-            self.c.distance,
-            self.c.feature_a,
-            self.c.feature_b,
-            self.c.stats.iterations
-        )
+/// A feature as Python writes its tuple: `('vertex', 5)`, `('edge', 1, 2)`, `('face', 0)`.
+pub(crate) fn feature_repr(f: Feature) -> String {
+    match f {
+        Feature::Vertex(i) => format!("('vertex', {i})"),
+        Feature::Edge(i, j) => format!("('edge', {i}, {j})"),
+        Feature::Face(i) => format!("('face', {i})"),
     }
 }
 
@@ -361,7 +273,7 @@ pub(crate) fn rigid_toc(
         .with_mode(if boolean { Mode::Boolean } else { Mode::Toc });
     let (a, b) = (&mesh_a.get().body, &mesh_b.get().body);
     let out = py.detach(|| ca_rigid::time_of_contact(a, &ma, b, &mb, &options));
-    Ok(out.map_err(to_py)?.map(|c| PyContact { c }))
+    Ok(out.map_err(to_py)?.map(|c| PyContact { c: c.into() }))
 }
 
 /// Benchmark aid (docs/benchmarks.md): seconds taken by ``repeats`` calls of the Rust query

@@ -101,7 +101,7 @@ impl RobotContact {
         Ok(Self {
             part_a,
             part_b,
-            contact: Py::new(py, PyContact { c })?,
+            contact: Py::new(py, PyContact { c: c.into() })?,
         })
     }
 }
@@ -289,7 +289,12 @@ impl Robot {
         Ok(Some(RobotContact {
             part_a: self.part_name(first.a),
             part_b: self.part_name(first.b),
-            contact: Py::new(py, PyContact { c: first.contact })?,
+            contact: Py::new(
+                py,
+                PyContact {
+                    c: first.contact.into(),
+                },
+            )?,
         }))
     }
 

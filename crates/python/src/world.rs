@@ -13,16 +13,16 @@ use pyo3::types::PyList;
 use crate::errors::CcdError;
 use crate::poses::{any_pose, motion_arg, pose_array, vec3};
 
-use crate::queries::{PyShapeContact, check_options};
+use crate::queries::{PyContact, check_options};
 use crate::shapes::shape_arg;
 
 /// A contact of one :meth:`World.step`: the two body ids (``body_a < body_b``) and the
-/// :class:`ShapeContact` (``contact.point_a`` lies on ``body_a``; time in the step's [0, 1]).
+/// :class:`Contact` (``contact.point_a`` lies on ``body_a``; time in the step's [0, 1]).
 #[pyclass(frozen, module = "ccd", name = "WorldContact")]
 pub(crate) struct PyWorldContact {
     body_a: u64,
     body_b: u64,
-    contact: Py<PyShapeContact>,
+    contact: Py<PyContact>,
 }
 
 #[pymethods]
@@ -39,7 +39,7 @@ impl PyWorldContact {
     }
     /// The pair's contact.
     #[getter]
-    fn contact(&self, py: Python<'_>) -> Py<PyShapeContact> {
+    fn contact(&self, py: Python<'_>) -> Py<PyContact> {
         self.contact.clone_ref(py)
     }
     /// The contact's time of contact.
@@ -342,7 +342,12 @@ impl PyWorld {
             Ok(PyWorldContact {
                 body_a: self.id_of(pc.a),
                 body_b: self.id_of(pc.b),
-                contact: Py::new(py, PyShapeContact { c: pc.contact })?,
+                contact: Py::new(
+                    py,
+                    PyContact {
+                        c: pc.contact.into(),
+                    },
+                )?,
             })
         };
         match m {

@@ -72,14 +72,20 @@ pub enum Kernel {
 /// let opts = SceneOptions::default().with_resting(Resting::Separate);
 /// assert_eq!(opts.resting, Resting::Separate);
 /// ```
+///
+/// With the `serde` feature written in snake case (`"contact"`, `"separate"`: the spelling
+/// of the Python module's `resting=`); the variant names `"Contact"`, `"Separate"` are still
+/// read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Resting {
     /// A resting pair is a contact at `toc = 0` ([`Status::InitiallyTouching`]), so the
     /// global ToC of a scene with resting contact is `0`.
     ///
     /// [`Status::InitiallyTouching`]: crate::Status::InitiallyTouching
     #[default]
+    #[cfg_attr(feature = "serde", serde(alias = "Contact"))]
     Contact,
     /// A resting pair (distance `d₀ < ε` at `t = 0`) is listed in
     /// [`SceneResult::resting`] (with its distance and witnesses at `t = 0`) and is a contact
@@ -88,6 +94,7 @@ pub enum Resting {
     /// (or at the iteration cap). A resting pair that keeps its distance or separates is not
     /// a contact. A pair at distance exactly `0` at `t = 0` (coincident seam vertices,
     /// touching features) cannot come closer: it is listed and never a contact.
+    #[cfg_attr(feature = "serde", serde(alias = "Separate"))]
     Separate,
 }
 

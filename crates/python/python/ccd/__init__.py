@@ -20,6 +20,8 @@ The distribution is ``ccd-toc`` on the registry (``pip install ccd-toc``); the i
 is ``ccd``.
 """
 
+from typing import Any, Dict, Iterable, Tuple
+
 from ._ccd import (
     CONVERGED,
     INITIALLY_TOUCHING,
@@ -60,8 +62,59 @@ from ._ccd import (
     vertex_face,
 )
 
+#: Status codes of array outputs (``toc_batch``, ``vertex_face``, ``edge_edge``,
+#: ``DeformingScene.contacts()["status"]``, ``Robot.check_edges``, …) by the status string of
+#: :class:`Contact` (``"no_contact"`` is the code of an element without contact, where a
+#: single query returns ``None``).
+STATUS_CODES: Dict[str, int] = {
+    "no_contact": NO_CONTACT,
+    "converged": CONVERGED,
+    "initially_touching": INITIALLY_TOUCHING,
+    "out_of_iterations": OUT_OF_ITERATIONS,
+    "stalled": STALLED,
+}
+#: The status string of each code: ``STATUS_NAMES[code]``; ``np.array(ccd.STATUS_NAMES)[codes]``
+#: turns a whole status array into strings.
+STATUS_NAMES: Tuple[str, ...] = tuple(sorted(STATUS_CODES, key=STATUS_CODES.get))
+#: Feature kind codes of array outputs (the first column of ``DeformingScene.contacts()``'s
+#: ``feature_a`` / ``feature_b`` rows ``(kind, i, j)``) by the kind string of a feature tuple
+#: (``("vertex", i)``, ``("edge", i, j)``, ``("face", i)``).
+FEATURE_CODES: Dict[str, int] = {"vertex": 0, "edge": 1, "face": 2}
+#: The kind string of each feature code: ``FEATURE_NAMES[kind]``.
+FEATURE_NAMES: Tuple[str, ...] = tuple(sorted(FEATURE_CODES, key=FEATURE_CODES.get))
+
+
+def feature(row: "Iterable[int]") -> "Tuple[Any, ...]":
+    """The feature tuple of an array row ``(kind, i, j)`` (``DeformingScene.contacts()``'s
+    ``feature_a`` / ``feature_b`` rows): ``("vertex", i)``, ``("edge", i, j)`` or
+    ``("face", i)``, as :class:`Contact` and the JSON of the command line (``["vertex", i]``)
+    spell it. Raises ``ValueError`` naming ``row`` for anything else.
+
+    Example:
+        >>> import ccd
+        >>> ccd.feature([0, 5, -1]), ccd.feature([1, 2, 7]), ccd.feature((2, 3, -1))
+        (('vertex', 5), ('edge', 2, 7), ('face', 3))
+    """
+    try:
+        values = [int(x) for x in row]
+    except (TypeError, ValueError):
+        raise ValueError(f"row must be 3 integers (kind, i, j), got {row!r}") from None
+    if len(values) != 3 or values[0] not in (0, 1, 2) or values[1] < 0:
+        raise ValueError(f"row must be (kind, i, j) with kind 0, 1 or 2 and i >= 0, got {row!r}")
+    kind, i, j = values
+    if kind == 1:
+        if j < 0:
+            raise ValueError(f"row: an edge needs j >= 0, got {row!r}")
+        return ("edge", i, j)
+    return (FEATURE_NAMES[kind], i)
+
+
 __all__ = [
     "CONVERGED",
+    "FEATURE_CODES",
+    "FEATURE_NAMES",
+    "STATUS_CODES",
+    "STATUS_NAMES",
     "INITIALLY_TOUCHING",
     "NO_CONTACT",
     "OUT_OF_ITERATIONS",
@@ -94,6 +147,7 @@ __all__ = [
     "collision_free_stepsize",
     "distance",
     "edge_edge",
+    "feature",
     "rigid_toc",
     "toc",
     "toc_batch",
