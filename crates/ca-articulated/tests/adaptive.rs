@@ -157,7 +157,7 @@ proptest! {
             let steps: Vec<_> = plans.iter().map(|p| AdaptiveStep { q0: &p[k].0, q1: &p[k].1, active: &p[k].2 }).collect();
             for mode in [Mode::Toc, Mode::Boolean, Mode::All] {
                 let opts = options(mode, kind, self_collision, 1e-3);
-                let full = scene.query(&full_steps, &opts).unwrap();
+                let full = scene.query(&full_steps, &opts.with_segment_turn(f64::INFINITY)).unwrap();
                 let ours = adaptive.query(&steps, &opts).unwrap();
                 same(&full, &ours, &format!("step {k}, {mode:?}"))?;
                 prop_assert!(ours.stats.pairs_before == full.stats.pairs_before);
@@ -353,7 +353,10 @@ fn other_bad_input_is_the_full_querys_error() {
     }
     // after errors the state still answers like the full query
     let full = arm()
-        .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
+        .query(
+            &[BodyStep::Joints { q0: &q0, q1: &q1 }],
+            &opts.with_segment_turn(f64::INFINITY),
+        )
         .unwrap();
     let ours = a.query(&[step], &opts).unwrap();
     assert_eq!(full.contacts, ours.contacts);
@@ -389,7 +392,10 @@ fn large_motions_keep_the_full_querys_answers() {
         for mode in [Mode::Toc, Mode::All] {
             let opts = options(mode, EnclosureKind::Taylor, true, 1e-3);
             let full = scene
-                .query(&[BodyStep::Joints { q0: &q0, q1: &q }], &opts)
+                .query(
+                    &[BodyStep::Joints { q0: &q0, q1: &q }],
+                    &opts.with_segment_turn(f64::INFINITY),
+                )
                 .unwrap();
             let ours = adaptive
                 .query(
@@ -480,7 +486,10 @@ fn touching_rigid_siblings_at_huge_coordinates_are_kept() {
         let (q0, q1) = ([91.0, 0.0], [0.0, 0.0]);
         let opts = QueryOptions::default().with_temporal_culling(false);
         let full = scene
-            .query(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &opts)
+            .query(
+                &[BodyStep::Joints { q0: &q0, q1: &q1 }],
+                &opts.with_segment_turn(f64::INFINITY),
+            )
             .unwrap();
         let hit = full.first().expect("the siblings touch");
         assert_eq!(hit.contact.toc, 0.0);

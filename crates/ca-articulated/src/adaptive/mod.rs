@@ -73,7 +73,10 @@ pub struct AdaptiveStep<'a> {
 ///    pairs are left (with none left, no pair comes within `ε`, so the probe would give up).
 /// 5. **Contact**: the surviving pairs go through the same narrow phase as
 ///    [`Scene::query`] (hull lower bounds, temporal culling, per-link CA; CATCH Alg. 1) in
-///    the same order. The answer is the full query's: the same `toc` and pair, whenever no
+///    the same order, over the whole step: the adaptive query does not split long steps
+///    ([`QueryOptions::segment_turn`] is not used; its steps are frames of a simulation,
+///    far below the default 4 rad). The answer is the full query's with
+///    `segment_turn = f64::INFINITY`: the same `toc` and pair, whenever no
 ///    pair of either query stops at the iteration cap (both keep every pair that can come
 ///    within `ε`, and pairs only one of them keeps cannot reach `ε`).
 ///
@@ -1164,7 +1167,8 @@ mod tests {
         active: &[LinkId],
         opts: &QueryOptions,
     ) -> (QueryResult, QueryResult) {
-        let full = scene.query(&[BodyStep::Joints { q0, q1 }], opts).unwrap();
+        let whole = opts.with_segment_turn(f64::INFINITY);
+        let full = scene.query(&[BodyStep::Joints { q0, q1 }], &whole).unwrap();
         let ours = adaptive
             .query(&[AdaptiveStep { q0, q1, active }], opts)
             .unwrap();
