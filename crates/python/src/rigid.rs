@@ -23,8 +23,8 @@ use ccd::ca_rigid::Shape;
 /// by every query; the mesh is immutable).
 ///
 /// `Mesh(vertices, faces)` takes `vertices` as a float array of shape `(N, 3)` and `faces` as
-/// an integer array of shape `(M, 3)` (vertex indices); `Mesh.load(path)` reads an OBJ, PLY
-/// or STL file; `Mesh.from_trimesh(obj)` takes any object with `vertices` and `faces` (a
+/// an integer array of shape `(M, 3)` (vertex indices); `Mesh.load(path)` reads an OBJ, PLY,
+/// STL or COLLADA file; `Mesh.from_trimesh(obj)` takes any object with `vertices` and `faces` (a
 /// `trimesh.Trimesh`). A mesh is a surface (a triangle soup), not a solid. Invalid input
 /// raises: `TypeError` (dtype), `ValueError` (shape, NaN,
 /// out-of-range index), `FileNotFoundError`.
@@ -123,7 +123,7 @@ impl Mesh {
         }
     }
 
-    /// Reads a mesh from an OBJ, PLY or STL file (by extension).
+    /// Reads a mesh from an OBJ, PLY, STL or COLLADA (`.dae`) file (by extension).
     ///
     /// Raises `FileNotFoundError` when the file does not exist and `ccd.CcdError` (a
     /// `ValueError`) when it cannot be parsed or the mesh is invalid.

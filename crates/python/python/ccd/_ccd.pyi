@@ -38,7 +38,7 @@ class Mesh:
     def __init__(self, vertices: ArrayLike, faces: ArrayLike) -> None: ...
     @staticmethod
     def load(path: PathLike) -> "Mesh":
-        """Reads an OBJ, PLY or STL file (by extension)."""
+        """Reads an OBJ, PLY, STL or COLLADA (.dae) file (by extension)."""
     @staticmethod
     def from_trimesh(mesh: Any) -> "Mesh":
         """A mesh from any object with ``vertices`` and ``faces`` (a ``trimesh.Trimesh``)."""
