@@ -61,7 +61,8 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
         if args.from >= to {
             bail!("--from {} must be below --to / --steps {to}", args.from);
         }
-        let opts = QueryOptions::default();
+        // whole steps, as the adaptive query answers them (it never splits long steps)
+        let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
         let mut warm = AdaptiveScene::new(scene.clone());
         for k in 0..args.from {
@@ -97,7 +98,8 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
     }
     let t = time_runs(&scene, &motions, args.reps)?;
     if args.verbose {
-        let opts = QueryOptions::default();
+        // whole steps, as the adaptive query answers them (it never splits long steps)
+        let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
         let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
         let (mut ws_a, mut out_a) = (Workspace::default(), QueryResult::default());
         let mut adaptive = AdaptiveScene::new(scene.clone());

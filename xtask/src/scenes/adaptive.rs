@@ -629,7 +629,8 @@ pub(crate) use crate::clock::thread_cpu_ms;
 /// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
 /// queries up and is not timed), timing each step of both queries (thread CPU time).
 pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
-    let opts = QueryOptions::default();
+    // whole steps, as the adaptive query answers them (it never splits long steps)
+    let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
     let steps = motions[0].steps.len();
     let mut full = vec![Vec::new(); steps];
     let mut ours = vec![Vec::new(); steps];
