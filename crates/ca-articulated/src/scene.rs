@@ -1006,7 +1006,8 @@ impl Scene {
     }
 
     /// The largest chain turn of the bodies' motions in `ws.motions` (the sum, from the
-    /// root down, of the angles each link turns by relative to its parent).
+    /// root down, of the angles each link turns by relative to its parent; a parent not
+    /// listed before its child counts as an infinite turn); NaN when some angle is NaN.
     fn largest_turn(&self, ws: &mut Workspace) -> f64 {
         let turns = &mut ws.scratch_turns;
         let mut most = 0.0f64;
@@ -1018,6 +1019,9 @@ impl Scene {
                     (Some(_), None) => f64::INFINITY,
                     (_, up) => up.unwrap_or(0.0) + m.params().angle().abs(),
                 };
+                if turn.is_nan() {
+                    return f64::NAN;
+                }
                 most = most.max(turn);
                 turns.push(turn);
             }
@@ -1137,23 +1141,8 @@ impl Scene {
     /// Whether some link of some articulated body turns by more than `limit` over the step
     /// (radians: the sum of its and its ancestors' rotation angles).
     fn turns_exceed(&self, ws: &mut Workspace, limit: f64) -> bool {
-        let turns = &mut ws.scratch_turns;
-        for (body, motion) in self.bodies.iter().zip(&ws.motions) {
-            turns.clear();
-            for (link, m) in body.model().links().iter().zip(motion.relatives()) {
-                let up = link.parent.and_then(|p| turns.get(p.index())).copied();
-                // (a parent not listed before its child counts as a large turn)
-                let turn = match (link.parent, up) {
-                    (Some(_), None) => f64::INFINITY,
-                    (_, up) => up.unwrap_or(0.0) + m.params().angle().abs(),
-                };
-                if turn.is_nan() || turn > limit {
-                    return true;
-                }
-                turns.push(turn);
-            }
-        }
-        false
+        let turn = self.largest_turn(ws);
+        turn.is_nan() || turn > limit
     }
 
     /// Every part in `ws.boxes` (boxes not yet set) and every pair the query considers in

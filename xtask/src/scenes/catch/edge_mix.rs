@@ -14,12 +14,13 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_articulated::{ArticulatedBody, Mode, QueryOptions, Scene};
+use ccd_ca_articulated::{Mode, QueryOptions, Scene};
 use serde_json::json;
 
 use super::discrete::Discrete;
 use super::robots::{Robot, kitchen, panda, pr2, shelf};
 use super::run::{Measured, Motion, Target, Variant, measure};
+use super::scenes::robot_body;
 use crate::clock::Stopwatch;
 use crate::report::{Plot, SceneReport, Series, TargetLine};
 use crate::rng::SceneRng;
@@ -48,12 +49,6 @@ struct Workload {
     robot: Robot,
     env: Arc<MeshBvh<Rss>>,
     edges: Vec<Edge>,
-}
-
-fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
-    let mut body = ArticulatedBody::from_meshes(r.model.clone(), r.meshes.clone())?;
-    body.disable_pairs(r.disabled.iter().copied())?;
-    Ok(body)
 }
 
 /// `n` edges between collision-free configurations, classes in the proportions of
@@ -189,11 +184,6 @@ fn run(w: &Workload, bar: &indicatif::ProgressBar) -> Result<Run> {
     })
 }
 
-fn mean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    if n == 0 { f64::NAN } else { s / n as f64 }
-}
-
 /// Counts of one class (or the whole mix, `class = None`) of a run.
 struct Tally {
     edges: usize,
@@ -210,7 +200,7 @@ fn tally(w: &Workload, r: &Run, class: Option<usize>) -> Tally {
     let idx: Vec<usize> = (0..w.edges.len())
         .filter(|&k| class.is_none_or(|c| w.edges[k].0 == c))
         .collect();
-    let at = |v: &[f64]| mean(idx.iter().map(|&k| 1e3 * v[k]));
+    let at = |v: &[f64]| Measured::mean(idx.iter().map(|&k| 1e3 * v[k]));
     Tally {
         edges: idx.len(),
         colliding: idx.iter().filter(|&&k| r.dense[k].is_some()).count(),

@@ -111,7 +111,7 @@ pub(crate) struct Measured {
 }
 
 impl Measured {
-    fn mean(v: impl Iterator<Item = f64>) -> f64 {
+    pub(crate) fn mean(v: impl Iterator<Item = f64>) -> f64 {
         let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
         if n == 0 { f64::NAN } else { s / n as f64 }
     }

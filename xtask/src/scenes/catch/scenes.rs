@@ -478,7 +478,8 @@ fn with_target(mut plot: crate::report::Plot, label: &str, y: f64) -> crate::rep
     plot
 }
 
-fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
+/// The robot's links as an articulated body with its SRDF-disabled pairs.
+pub(crate) fn robot_body(r: &Robot) -> Result<ArticulatedBody> {
     let mut body = ArticulatedBody::from_meshes(r.model.clone(), r.meshes.clone())?;
     body.disable_pairs(r.disabled.iter().copied())?;
     Ok(body)
