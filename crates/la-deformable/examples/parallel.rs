@@ -10,7 +10,7 @@
 //! while other sessions are busy; `serial CPU / critical path` is the speed-up two free
 //! cores would give (up to cache and memory effects).
 //!
-//! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_MICROS`
+//! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_WORK`
 //! and `SPLIT_GRAIN` override the parallel thresholds
 //! ([`SceneOptions::with_parallel_thresholds`]).
 //!
@@ -21,8 +21,8 @@
 
 use std::time::Instant;
 
-use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult};
-use ccd_la_deformable::{DeformingMesh, Mode};
+use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult, work_units};
+use ccd_la_deformable::{DeformingMesh, Mode, SceneStats};
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -146,7 +146,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or(d)
         };
         let par_opts = opts.with_parallel(true).with_parallel_thresholds(
-            env("SERIAL_MICROS", opts.serial_micros),
+            env("SERIAL_WORK", opts.serial_work),
             env("SPLIT_GRAIN", opts.split_grain),
         );
         let par = Scene::new(vec![mesh.clone()], &par_opts)?;
@@ -161,7 +161,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let (mut ws, mut wp, mut cs, mut cp) = (vec![], vec![], vec![], vec![]);
             let mut crit = vec![];
             let mut agree = true;
-            let mut work = [(0, 0); 2];
+            let mut work = [SceneStats::default(); 2];
             for k in 0..repeats {
                 // alternate which runs first
                 let order = if k.is_multiple_of(2) {
@@ -198,7 +198,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         ws.push(w);
                         cs.push(c);
                     }
-                    work[usize::from(p)] = (r.stats.bv_tests, r.stats.primitive_tests);
+                    work[usize::from(p)] = r.stats;
                     rs[usize::from(p)] = Some(r);
                 }
                 if let [Some(a), Some(b)] = &rs
@@ -214,19 +214,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     (ws, cs)
                 };
-                println!("  {mode:?}: {:.2} ms (CPU {:.2})", median(w), median(c));
+                let st = work[usize::from(only == Some(true))];
+                println!(
+                    "  {mode:?}: {:.3} ms (CPU {:.3}); BV tests {}, kernel calls {}, leaf pairs {}, certificate items {}, work units {}",
+                    median(w),
+                    median(c),
+                    st.bv_tests,
+                    st.primitive_tests,
+                    st.leaf_pairs,
+                    st.certificate_items,
+                    work_units(&st)
+                );
                 continue;
             }
             let (ws, wp) = (median(ws), median(wp));
             let (cs, crit) = (median(cs), median(crit));
             println!(
-                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), answers {}; BV tests / kernel calls serial {:?}, parallel {:?}",
+                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), answers {}; BV tests / kernel calls serial ({}, {}), parallel ({}, {}), work units {}",
                 median(cp),
                 ws / wp,
                 cs / crit,
                 if agree { "identical" } else { "DIFFER" },
-                work[0],
-                work[1]
+                work[0].bv_tests,
+                work[0].primitive_tests,
+                work[1].bv_tests,
+                work[1].primitive_tests,
+                work_units(&work[0])
             );
         }
     }

@@ -176,4 +176,7 @@ pub struct SceneStats {
     /// disk whose normals stay in an open half-space and whose projected contour stays simple
     /// during the step, or a closed surface star-shaped about a moving centre.
     pub patches_skipped: u64,
+    /// Triangles (star-shaped surfaces) and boundary edges (disks) the self-collision
+    /// certificates examined, whether or not they certified.
+    pub certificate_items: u64,
 }

@@ -396,6 +396,46 @@ fn parallel_split_answers_are_bit_identical() {
     }
 }
 
+/// The serial budget counts work, not time: a query whose work fits in it runs the serial
+/// traversal exactly (the same counters, run after run, whatever the machine's load); a
+/// budget of a quarter of the query's work splits it, with the serial answer.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_budget_counts_work_not_time() {
+    use ccd_la_deformable::scene::work_units;
+    let meshes = cloth_on_sphere(24);
+    let seq = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for mode in [Mode::All, Mode::Toc] {
+        let serial = seq.query(mode);
+        let work = u32::try_from(work_units(&serial.stats)).unwrap();
+        assert!(
+            work > 100,
+            "{mode:?}: the scene is too small to split ({work} units)"
+        );
+        for _ in 0..5 {
+            let within = SceneOptions::default()
+                .with_parallel(true)
+                .with_parallel_thresholds(work, 1);
+            let par = Scene::new(meshes.clone(), &within).unwrap();
+            let r = pool.install(|| par.query(mode));
+            assert_eq!(r.stats, serial.stats, "{mode:?}: budget {work} units");
+        }
+        let split = SceneOptions::default()
+            .with_parallel(true)
+            .with_parallel_thresholds(work / 4, 1);
+        let par = Scene::new(meshes.clone(), &split).unwrap();
+        let r = pool.install(|| par.query(mode));
+        assert_eq!(r.toc().map(f64::to_bits), serial.toc().map(f64::to_bits));
+        if mode == Mode::All {
+            assert_eq!(r.contacts, serial.contacts);
+        }
+    }
+}
+
 #[cfg(feature = "parallel")]
 proptest! {
     #[test]

@@ -167,6 +167,9 @@ struct Disk {
 pub(crate) struct Scratch {
     edges: Vec<[u32; 2]>,
     contour: ContourScratch,
+    /// Triangles and contour edges the certificates looked at (the parallel query's work
+    /// count, [`super::SceneOptions::serial_work`]).
+    pub(crate) work: u64,
 }
 
 /// The projected edges of a contour and their sweep order.
@@ -279,6 +282,7 @@ impl Patches {
         scratch: &mut Scratch,
     ) -> bool {
         if self.closed[i] {
+            scratch.work += prims.len() as u64;
             // the k-DOPs' first three slabs are the node's boxes at t = 0 and t = 1
             let corners = |k: &Kdop18| {
                 [
@@ -295,6 +299,7 @@ impl Patches {
             return false;
         }
         let (edges, _, _) = self.boundary(d);
+        scratch.work += edges.len() as u64;
         contour_is_simple(edges, mesh, cone.axis, slack, &mut scratch.contour)
     }
 
@@ -335,6 +340,7 @@ impl Patches {
             return false;
         }
         let ((ea, wa, va), (eb, wb, vb)) = (self.boundary(da), self.boundary(db));
+        scratch.work += (ea.len() + eb.len()) as u64;
         let mut edges = std::mem::take(&mut scratch.edges);
         let ok = union_boundary((ea, wa, va), (eb, wb, vb), &mut edges)
             && contour_is_simple(&edges, mesh, cone.axis, slack, &mut scratch.contour);

@@ -41,7 +41,7 @@ pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
 };
-pub use traverse::{DEFAULT_SERIAL_MICROS, DEFAULT_SPLIT_GRAIN};
+pub use traverse::{DEFAULT_SERIAL_WORK, DEFAULT_SPLIT_GRAIN, work_units};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -159,7 +159,7 @@ pub struct SceneOptions {
     pub moving_bounds: bool,
     /// Run independent subtrees on rayon's thread pool (needs the `parallel` feature;
     /// ignored without it, and with a pool of one thread). The first
-    /// [`serial_micros`](Self::serial_micros) of the traversal run on the calling thread in
+    /// [`serial_work`](Self::serial_work) units of the traversal run on the calling thread in
     /// the serial order, so a query that ends within them (a small scene, an early global
     /// ToC of 0, a Boolean contact) costs what the serial one does; the rest is split down
     /// to [`split_grain`](Self::split_grain). The answer is the serial one: the same global
@@ -168,12 +168,14 @@ pub struct SceneOptions {
     /// tied at the earliest time (`Toc`) or which colliding pair (`Boolean`) is reported,
     /// and the counters, may differ.
     pub parallel: bool,
-    /// With [`parallel`](Self::parallel): how long (µs) the traversal runs serially before
-    /// the rest is split (the work threshold below which a query never pays for threads;
-    /// default [`DEFAULT_SERIAL_MICROS`]). `0` splits at once. Where the split happens
-    /// depends on timing; the answer does not.
-    #[cfg_attr(feature = "serde", serde(default = "default_serial_micros"))]
-    pub serial_micros: u32,
+    /// With [`parallel`](Self::parallel): how much work the traversal does serially before
+    /// the rest is split, in units of roughly a tenth of a microsecond of one core (node
+    /// tests and elementary tests count one each; see [`work_units`] and
+    /// [`DEFAULT_SERIAL_WORK`]). A query of less work
+    /// never pays for threads. `0` splits at once. The split point depends on the scene and
+    /// these thresholds alone (not on timing or load); the answer does not depend on it.
+    #[cfg_attr(feature = "serde", serde(default = "default_serial_work"))]
+    pub serial_work: u32,
     /// With [`parallel`](Self::parallel): a task whose two nodes hold fewer triangles than
     /// this runs serially on one worker; larger ones are split into their children (default
     /// [`DEFAULT_SPLIT_GRAIN`]; `0` or `1` splits down to leaves).
@@ -195,7 +197,7 @@ impl Default for SceneOptions {
             kernel: Kernel::LocalAdvancement,
             moving_bounds: true,
             parallel: false,
-            serial_micros: DEFAULT_SERIAL_MICROS,
+            serial_work: DEFAULT_SERIAL_WORK,
             split_grain: DEFAULT_SPLIT_GRAIN,
             resting: Resting::Contact,
         }
@@ -260,7 +262,7 @@ impl SceneOptions {
     }
 
     /// The same options with other thresholds of the parallel query
-    /// ([`SceneOptions::serial_micros`], [`SceneOptions::split_grain`]).
+    /// ([`SceneOptions::serial_work`], [`SceneOptions::split_grain`]).
     ///
     /// # Example
     /// ```
@@ -268,11 +270,11 @@ impl SceneOptions {
     ///
     /// // split every query at once, down to single leaves (for testing the split)
     /// let opts = SceneOptions::default().with_parallel(true).with_parallel_thresholds(0, 1);
-    /// assert_eq!((opts.serial_micros, opts.split_grain), (0, 1));
+    /// assert_eq!((opts.serial_work, opts.split_grain), (0, 1));
     /// ```
     #[must_use]
-    pub fn with_parallel_thresholds(mut self, serial_micros: u32, split_grain: u32) -> Self {
-        self.serial_micros = serial_micros;
+    pub fn with_parallel_thresholds(mut self, serial_work: u32, split_grain: u32) -> Self {
+        self.serial_work = serial_work;
         self.split_grain = split_grain;
         self
     }
@@ -567,8 +569,8 @@ impl Scene {
 }
 
 #[cfg(feature = "serde")]
-fn default_serial_micros() -> u32 {
-    DEFAULT_SERIAL_MICROS
+fn default_serial_work() -> u32 {
+    DEFAULT_SERIAL_WORK
 }
 
 #[cfg(feature = "serde")]

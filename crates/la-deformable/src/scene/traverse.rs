@@ -282,17 +282,23 @@ impl<'a> Walker<'a> {
         r
     }
 
-    /// Runs `roots` in the serial order until `budget_us` microseconds have passed
-    /// (looked at every 32 tasks); returns the tasks left (independent subtrees), empty when
-    /// the query is complete.
+    /// The work done so far, in the units of [`SceneOptions::serial_work`]
+    /// ([`work_units`]).
+    ///
+    /// [`SceneOptions::serial_work`]: super::SceneOptions::serial_work
+    fn work(&self) -> u64 {
+        work_units(&self.stats)
+    }
+
+    /// Runs `roots` in the serial order until `budget` units of work are done (looked at
+    /// after every task); returns the tasks left (independent subtrees), empty when the query
+    /// is complete. The split point depends on the scene alone, not on timing.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget_us: u32) -> Vec<Task> {
+    pub(super) fn run_budget(&mut self, roots: Vec<Task>, budget: u64) -> Vec<Task> {
         self.stack.extend(roots.into_iter().rev());
-        let start = std::time::Instant::now();
-        let budget = std::time::Duration::from_micros(u64::from(budget_us));
-        let mut n = 0u32;
+        let start = self.work();
         // bounded by the query's work: every task is popped once
-        while budget_us > 0
+        while budget > 0
             && let Some(task) = self.stack.pop()
         {
             if self.done {
@@ -303,8 +309,7 @@ impl<'a> Walker<'a> {
                 Task::Within { mesh, node } => self.within(mesh, node),
                 Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
             }
-            n += 1;
-            if n.is_multiple_of(32) && start.elapsed() >= budget {
+            if self.work() - start >= budget {
                 break;
             }
         }
@@ -348,9 +353,11 @@ impl<'a> Walker<'a> {
                 &mut self.cone_scratch,
             )
         {
+            self.stats.certificate_items += std::mem::take(&mut self.cone_scratch.work);
             self.stats.patches_skipped += 1;
             return;
         }
+        self.stats.certificate_items += std::mem::take(&mut self.cone_scratch.work);
         let bvh = &hb.bvh;
         match bvh.node(node).children() {
             None => self.within_leaf(mesh, node),
@@ -387,9 +394,11 @@ impl<'a> Walker<'a> {
                 &mut self.cone_scratch,
             )
         {
+            self.stats.certificate_items += std::mem::take(&mut self.cone_scratch.work);
             self.stats.patches_skipped += 1;
             return;
         }
+        self.stats.certificate_items += std::mem::take(&mut self.cone_scratch.work);
         let split_a = match (node_a.children(), node_b.children()) {
             (None, None) => {
                 self.leaf_pair(ma, na, mb, nb);
@@ -645,14 +654,20 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Runs one step of `task` (its own leaf work, its node tests) and returns its children.
+    /// Runs one step of `task` (its own leaf work, its node tests) and returns its children
+    /// in the serial order (the order the serial traversal would run them in: the stack
+    /// pops from the end). The parallel split hands tasks out front first, so this order
+    /// makes the first worker follow the serial traversal, which finds an early contact
+    /// (and with it the bound that prunes the rest) where the serial one does.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(super) fn step(&mut self, task: Task) -> Vec<Task> {
         match task {
             Task::Within { mesh, node } => self.within(mesh, node),
             Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
         }
-        std::mem::take(&mut self.stack)
+        let mut children = std::mem::take(&mut self.stack);
+        children.reverse();
+        children
     }
 
     /// Hands over what this walker found so far (unsorted), keeping its scratch space.
@@ -675,6 +690,7 @@ impl<'a> Walker<'a> {
         s.primitive_tests += other.stats.primitive_tests;
         s.capped += other.stats.capped;
         s.patches_skipped += other.stats.patches_skipped;
+        s.certificate_items += other.stats.certificate_items;
         self.resting.extend(other.resting);
         for c in other.contacts {
             // `capped` was counted by the worker already
@@ -782,13 +798,54 @@ fn collect_ee(
     n
 }
 
-/// Default of [`SceneOptions::serial_micros`]: how long (µs) a parallel query runs on the
-/// calling thread, in the serial order, before it splits the rest over rayon's pool. A query
-/// that ends within it (a small scene, a global ToC of 0 found early, a Boolean contact)
-/// runs exactly as the serial one: splitting it could save at most half of this and costs
-/// thread wake-ups and cold caches (the first parallel version, which always split, ran at
-/// 0.03×–0.28× of the serial speed on real frames). See docs/deformable.md, "Parallel".
-pub const DEFAULT_SERIAL_MICROS: u32 = 500;
+/// A query's work in the units of [`SceneOptions::serial_work`], from its counters:
+/// node-pair tests and elementary tests count one each, a leaf pair (its feature culling:
+/// selection masks, swept-box compaction) four, and the self-collision certificates one per
+/// four triangles or contour edges they examine ([`SceneStats::certificate_items`]). The
+/// weights make a unit cost about the same time on every scene (measured with
+/// `examples/parallel.rs` on the `cloth-ball`, `n-body` and `exploding-dragon` bench frames
+/// and the real frame pairs: docs/deformable.md, "Parallel").
+///
+/// # Example
+/// ```
+/// use ccd_la_deformable::DeformingMesh;
+/// use ccd_la_deformable::Mode;
+/// use ccd_la_deformable::scene::{Scene, SceneOptions, work_units};
+/// use glam::DVec3;
+///
+/// // a triangle falling onto another one below it
+/// let tris = vec![[0, 1, 2], [3, 4, 5]];
+/// let below = [DVec3::ZERO, DVec3::X, DVec3::Y];
+/// let x0: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p + DVec3::Z)).collect();
+/// let x1: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p - DVec3::Z)).collect();
+/// let scene = Scene::new(vec![DeformingMesh::new(tris, x0, x1)?], &SceneOptions::default())?;
+/// let r = scene.query(Mode::Toc);
+/// assert!(work_units(&r.stats) >= r.stats.primitive_tests);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn work_units(s: &SceneStats) -> u64 {
+    s.bv_tests
+        + s.primitive_tests
+        + LEAF_PAIR_UNITS * s.leaf_pairs
+        + s.certificate_items / CERTIFICATE_ITEMS_PER_UNIT
+}
+
+/// Weight of a leaf pair in [`work_units`].
+const LEAF_PAIR_UNITS: u64 = 4;
+/// Certificate items per unit in [`work_units`].
+const CERTIFICATE_ITEMS_PER_UNIT: u64 = 4;
+
+/// Default of [`SceneOptions::serial_work`]: how much work (in [`work_units`]) a parallel
+/// query does on the calling thread, in the serial order, before it splits the rest over
+/// rayon's pool — about 0.5 ms of one core (the bench and real frames run 5–16 units per
+/// µs in `Toc` and `Boolean` queries, 3–8 in `All`). A query that ends within it (a small scene, a
+/// global ToC of 0 found early, a Boolean contact) runs exactly as the serial one: splitting
+/// it could save at most half of this and costs thread wake-ups and cold caches. Counted in
+/// work rather than time, so that the split does not depend on the machine's load (a wall
+/// clock budget runs out after less work on a busy machine and splits queries too small to
+/// gain). Trade-off measured by `examples/parallel.rs` on the frames of docs/deformable.md,
+/// "Parallel".
+pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 
 /// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
 /// triangles than this (both together) runs as one serial unit of work on a worker; larger
@@ -801,7 +858,7 @@ pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
     let roots = w.roots();
     #[cfg(feature = "parallel")]
     if scene.options.parallel && rayon::current_num_threads() > 1 {
-        let rest = w.run_budget(roots, scene.options.serial_micros);
+        let rest = w.run_budget(roots, u64::from(scene.options.serial_work));
         if rest.is_empty() || w.done {
             return w.finish();
         }
