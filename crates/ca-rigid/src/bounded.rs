@@ -13,7 +13,7 @@
 
 use ccd_bvh::Rss;
 use ccd_distance::{GjkCache, GjkOptions, MAX_COORDINATE, gjk_distance_cached};
-use ccd_geometry::{Aabb, Feature, Triangle};
+use ccd_geometry::{Aabb, Feature, Triangle, rigid_inverse};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
@@ -424,14 +424,6 @@ fn into_frame(s: SpeedBound, rot_t: glam::DMat3) -> SpeedBound {
         linear: rot_t * s.linear,
         axis: rot_t * s.axis,
         ..s
-    }
-}
-
-fn rigid_inverse(p: &DAffine3) -> DAffine3 {
-    let r = p.matrix3.transpose();
-    DAffine3 {
-        matrix3: r,
-        translation: -(r * p.translation),
     }
 }
 

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use ccd_distance::{Ball, Capsule, ConvexHull, ConvexShape, Cuboid, Cylinder, MAX_COORDINATE};
-use ccd_geometry::Aabb;
+use ccd_geometry::{Aabb, rigid_inverse};
 use glam::{DAffine3, DVec3};
 
 use crate::{CaError, RigidBody};
@@ -228,16 +228,6 @@ impl Shape {
             Shape::ConvexHull(h) => ConvexShape::Hull(h),
             Shape::Mesh(_) | Shape::Compound(_) => return None,
         })
-    }
-}
-
-/// The inverse of a rigid transform.
-#[inline]
-pub(crate) fn rigid_inverse(p: &DAffine3) -> DAffine3 {
-    let r = p.matrix3.transpose();
-    DAffine3 {
-        matrix3: r,
-        translation: -(r * p.translation),
     }
 }
 

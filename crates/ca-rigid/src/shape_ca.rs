@@ -12,10 +12,10 @@ use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
-use crate::shape::rigid_inverse;
 use crate::{
     CaError, CaOptions, Contact, Mode, RigidBody, Shape, Stats, Status, time_of_contact_with_stats,
 };
+use ccd_geometry::rigid_inverse;
 
 /// A time of contact between two shapes with its witnesses.
 #[derive(Clone, Copy, Debug, PartialEq)]

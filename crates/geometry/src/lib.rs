@@ -45,6 +45,7 @@ mod mesh;
 mod procedural;
 mod segment;
 mod status;
+mod transform;
 mod triangle;
 
 pub use aabb::Aabb;
@@ -54,4 +55,5 @@ pub use glam;
 pub use mesh::{Edge, TriMesh};
 pub use segment::Segment;
 pub use status::Status;
+pub use transform::rigid_inverse;
 pub use triangle::Triangle;

@@ -11,6 +11,7 @@ use ccd::ca_rigid::{self, Shape, ShapeContact};
 use ccd::distance::{
     ConvexShape, MeshDistanceOptions, ShapeDistance, convex_distance, mesh_distance,
 };
+use ccd::geometry::rigid_inverse;
 use ccd::prelude::*;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
@@ -512,14 +513,6 @@ fn as_convex(s: &Shape) -> Option<ConvexShape<'_>> {
         Shape::ConvexHull(h) => ConvexShape::Hull(h),
         _ => return None,
     })
-}
-
-fn rigid_inverse(p: &DAffine3) -> DAffine3 {
-    let r = p.matrix3.transpose();
-    DAffine3 {
-        matrix3: r,
-        translation: -(r * p.translation),
-    }
 }
 
 fn shape_distance(a: &Shape, pa: &DAffine3, b: &Shape, pb: &DAffine3) -> Result<Dist, String> {

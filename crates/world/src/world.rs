@@ -4,7 +4,7 @@ use ccd_ca_rigid::{CaOptions, MIN_TOLERANCE, Mode as CaMode, ShapeContact as Con
 use ccd_distance::{
     ConvexHull, ConvexShape, GjkCache, GjkOptions, convex_distance_within, gjk_distance_cached,
 };
-use ccd_geometry::Aabb;
+use ccd_geometry::{Aabb, rigid_inverse};
 use ccd_kinematics::{KinematicsError, RigidMotion};
 use glam::{DAffine3, DVec3};
 
@@ -451,15 +451,6 @@ fn projected_speed(a: &Body, b: &Body, n: DVec3) -> f64 {
         }
     };
     (lin + turn(ma, a.collider.radius()) + turn(mb, b.collider.radius())) * (1.0 + 1e-9)
-}
-
-/// The inverse of a rigid transform.
-fn rigid_inverse(p: &DAffine3) -> DAffine3 {
-    let r = p.matrix3.transpose();
-    DAffine3 {
-        matrix3: r,
-        translation: -(r * p.translation),
-    }
 }
 
 /// The bodies of a pair key (both slots live).

@@ -59,7 +59,7 @@ pub use cylinder_triangle::{cylinder_triangle, triangle_cylinder};
 pub use hull_hull::hull_hull;
 pub use hull_triangle::{hull_triangle, triangle_hull};
 
-use ccd_geometry::{Feature, Segment, Triangle};
+use ccd_geometry::{Feature, Segment, Triangle, rigid_inverse};
 use glam::{DAffine3, DVec3};
 
 use crate::shape::SupportMap;
@@ -120,17 +120,6 @@ impl ShapeDistance {
     #[must_use]
     pub(crate) fn mirrored(self, pos12: &DAffine3) -> Self {
         self.swapped().transformed(pos12)
-    }
-}
-
-/// The inverse of a rigid transform (transpose of the rotation).
-#[inline]
-#[must_use]
-pub(crate) fn rigid_inverse(p: &DAffine3) -> DAffine3 {
-    let r = p.matrix3.transpose();
-    DAffine3 {
-        matrix3: r,
-        translation: -(r * p.translation),
     }
 }
 
