@@ -57,7 +57,7 @@ mod mesh_bvh;
 mod obb;
 mod primitives;
 mod rss;
-mod sap;
+pub mod sap;
 mod sphere;
 mod traverse;
 mod volume;

@@ -14,7 +14,8 @@ use std::collections::HashMap;
 use ccd_geometry::Aabb;
 use glam::DVec3;
 
-use crate::sap::{Sap, overlaps, pair_key, unkey};
+use ccd_bvh::SweepAndPrune;
+use ccd_bvh::sap::{overlaps, pair_key, unkey};
 
 /// The cell edge at sizing is this many times the median largest extent of the boxes.
 const CELL_FACTOR: f64 = 16.0;
@@ -28,7 +29,7 @@ type CellKey = [i64; 3];
 struct Cell {
     /// Where the cell is.
     key: CellKey,
-    sap: Sap,
+    sap: SweepAndPrune,
     /// Local id → global slot (`u32::MAX`: a free id).
     globals: Vec<u32>,
     /// The boxes by local id, as the cell's sweep-and-prune reads them on update.
@@ -205,7 +206,7 @@ impl GridSap {
                             };
                             cell.globals[li as usize] = slot;
                             cell.boxes[li as usize] = b;
-                            cell.sap.insert(li, b, fixed);
+                            cell.sap.insert_unchecked(li, b, fixed);
                             cell.len += 1;
                             cell.dirty = true;
                             places.push((ci, li));
@@ -382,7 +383,7 @@ impl GridSap {
         }
         self.each_dirty(|cell| {
             cell.dirty = false;
-            cell.sap.update(&cell.boxes)
+            cell.sap.update_unchecked(&cell.boxes).swaps
         })
     }
 
@@ -393,7 +394,7 @@ impl GridSap {
             if cell.len < 2 {
                 continue;
             }
-            out.extend(cell.sap.pairs().iter().map(|&k| {
+            out.extend(cell.sap.pair_keys().iter().map(|&k| {
                 let [a, b] = unkey(k);
                 pair_key(cell.globals[a as usize], cell.globals[b as usize])
             }));

@@ -55,7 +55,6 @@
 mod collider;
 mod error;
 mod grid;
-mod sap;
 mod schedule;
 #[cfg(test)]
 mod test_ops;

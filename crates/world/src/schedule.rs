@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasherDefault;
 
-use crate::sap::{PairHasher, unkey};
+use ccd_bvh::sap::{PairHasher, unkey};
 
 /// Steps `τ ≥ 0` after a distance `d` was measured during which a pair whose relative point
 /// speed is at most `v + a j` in the `j`-th step cannot close `d` (rounded down).

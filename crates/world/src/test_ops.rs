@@ -1,4 +1,4 @@
-//! Test support shared by the broad phases' property tests (`sap.rs`, `grid.rs`): random
+//! Test support of the grid broad phase's property tests (`grid.rs`): random
 //! operations on a set of boxes, to compare a broad phase's pairs with brute force.
 
 use glam::DVec3;

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use crate::grid::GridSap;
-use crate::sap::{PairHasher, overlaps, pair_key, unkey};
 use crate::schedule::{Schedule, Verdict, safe_steps};
 use crate::{Collider, WorldError};
+use ccd_bvh::sap::{PairHasher, overlaps, pair_key, unkey};
 
 /// A body of a [`World`]: its slot and the slot's generation, so that a handle of a removed
 /// body never names the body that reuses its slot.
