@@ -76,6 +76,7 @@ CCD_TOL = 1e-3  # ccd's contact distance (check_edge / in_collision tolerance)
 LVS = 0.05  # Tesseract longest valid segment (rad, joint-space Euclidean norm)
 REFINE_BELOW = 0.005  # reference: refine around sampled minima closer than this (m)
 REFINE_SPLIT = 20  # reference: sub-samples per refined interval
+CONFIRM_CAP = 10  # false alarms per row re-checked by Tesseract's discrete check
 FA_SLACK = 1e-4  # false alarm: reference minimum > tool margin + this (sampling slack, m)
 DIST_TOL = 1e-4  # fairness: |ccd distance - Tesseract distance| at sampled poses (m)
 DIST_RANGE = 0.05  # fairness: Tesseract distance margin (pairs farther are not reported)
@@ -471,38 +472,44 @@ def timed(repeats, f):
     return out, wall * 1e6, cpu * 1e6
 
 
-def draw_edges(rng, side, tess, count, notes_counts):
-    """Seeded edges whose ends are free in both tools (ccd: clearance > its 1 mm tolerance;
-    Tesseract: no contact at margin 0); the others are drawn again and counted."""
+def draw_edges(rng, side, tess, count, counts):
+    """Seeded edges, exactly 40 % short / 30 % medium / 30 % long (kinds shuffled), whose two
+    ends are free in both tools (ccd: ``in_collision`` at its 1 mm tolerance is False;
+    Tesseract: no contact at margin 0); an edge with an end that is not is drawn again (same
+    kind) and counted by reason."""
     lo, hi = side.lo, side.hi
+    n_short, n_medium = round(0.4 * count), round(0.3 * count)
+    kinds = [0] * n_short + [1] * n_medium + [2] * (count - n_short - n_medium)
+    rng.shuffle(kinds)
     out = []
     draws = 0
-    while len(out) < count:
-        draws += 1
-        if draws > DRAW_CAP * count:
-            raise RuntimeError(f"edge draw cap hit ({draws} draws for {len(out)} edges)")
-        q0 = rng.uniform(lo, hi)
-        kind = int(rng.choice(3, p=[0.4, 0.3, 0.3]))
-        step = (0.1, 0.5, 6.0)[kind]
-        q1 = np.clip(q0 + rng.uniform(-1, 1, len(lo)) * step, lo, hi)
-        free = []
-        for q in (q0, q1):
-            c = side.scene.in_collision(side.q(q), tolerance=CCD_TOL)
-            t = c if tess is None else tess.collides(q)
-            if c and t:
-                free.append("both")
-            elif not c and not t:
-                free.append(None)
-            else:
-                free.append("disagree")
-                notes_counts.setdefault("disagree_detail", []).append(
-                    f"ccd distance {side.distance(q):.2e} m, Tesseract {'contact' if t else 'free'}")
-        if free == [None, None]:
-            out.append((q0, q1, kind))
-        elif "disagree" in free:
-            notes_counts["disagree"] = notes_counts.get("disagree", 0) + 1
-        else:
-            notes_counts["end_in_collision"] = notes_counts.get("end_in_collision", 0) + 1
+    for kind in kinds:
+        while True:
+            draws += 1
+            if draws > DRAW_CAP * count:
+                raise RuntimeError(f"edge draw cap hit ({draws} draws for {len(out)} edges)")
+            q0 = rng.uniform(lo, hi)
+            step = (0.1, 0.5, 6.0)[kind]
+            q1 = np.clip(q0 + rng.uniform(-1, 1, len(lo)) * step, lo, hi)
+            why = None
+            for q in (q0, q1):
+                c = side.scene.in_collision(side.q(q), tolerance=CCD_TOL)
+                t = c if tess is None else tess.collides(q)
+                if c and t:
+                    why = why or "end_in_collision"
+                elif c != t:
+                    d = side.distance(q)
+                    if 0.0 < d <= CCD_TOL and not t:
+                        # consistent: ccd's 1 mm contact distance, Tesseract's margin 0
+                        why = why or "end_within_tolerance"
+                    else:
+                        why = "disagree"
+                        counts.setdefault("disagree_detail", []).append(
+                            f"ccd distance {d:.3e} m, Tesseract {'contact' if t else 'free'}")
+            if why is None:
+                out.append((q0, q1, kind))
+                break
+            counts[why] = counts.get(why, 0) + 1
     return out
 
 
@@ -519,6 +526,35 @@ def score(answers, refs, margin):
     return misses, late, fa
 
 
+def confirm(r, tess, edges, refs, step, out):
+    """Tesseract's own exact discrete check on the reference's verdicts: at the reference's
+    first touching pose (misses, late answers) it must see a contact; along a false alarm's
+    edge at the reference step (first CONFIRM_CAP false alarms) it must see none."""
+    answers = r["_answers"]
+    bad_t, ok_t, bad_f, ok_f = [], 0, [], 0
+    for i, (ans, (t_ref, dmin, _)) in enumerate(zip(answers, refs)):
+        q0, q1, _ = edges[i]
+        if t_ref is not None and (ans is None or (r["late"] is not None and ans[0] > t_ref + 1e-9)):
+            if tess.collides(q0 + (q1 - q0) * t_ref):
+                ok_t += 1
+            else:
+                bad_t.append(i)
+        elif ans is not None and t_ref is None and dmin > (CCD_TOL if r["is_ccd"] or "ccd" in r["tool"]
+                                                            else 0.0) + FA_SLACK:
+            if ok_f + len(bad_f) >= CONFIRM_CAP:
+                continue
+            if tess.discrete(q0, q1, step) is None:
+                ok_f += 1
+            else:
+                bad_f.append(i)
+    if ok_t or bad_t or ok_f or bad_f:
+        out["notes"].append(
+            f"{r['workload']} / {r['tool']}: Tesseract discrete (exact) confirms {ok_t} of "
+            f"{ok_t + len(bad_t)} misses/late answers (contact at the reference's first touching "
+            f"pose) and {ok_f} of {ok_f + len(bad_f)} false alarms checked (no contact on the edge "
+            f"at the reference step)" + (f"; unconfirmed edges {bad_t + bad_f}" if bad_t or bad_f else ""))
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, max(0, math.ceil(p / 100 * len(xs)) - 1))]
@@ -530,7 +566,8 @@ def row(workload, tool, is_ccd, version, settings, answers, refs, margin, walls,
             "settings": settings, "threads": 1, "queries": len(answers),
             "misses": m, "late": l, "false_alarms": fa,
             "median_us": statistics.median(walls), "p90_us": pct(walls, 90),
-            "cpu_median_us": statistics.median(cpus), "target_ratio": target, "skipped": None}
+            "cpu_median_us": statistics.median(cpus), "target_ratio": target, "skipped": None,
+            "_answers": answers}
 
 
 def skipped_row(workload, tool, settings, reason, target):
@@ -590,10 +627,18 @@ def run_robot(name, args, rng, out):
         f"{colliding} touch in the reference, {grazing} come within 1.1 mm without touching; "
         f"clutter {len(parts)} parts / {n_tri} triangles; redrawn: "
         f"{counts.get('end_in_collision', 0)} with an end in collision (both tools), "
-        f"{counts.get('disagree', 0)} where the tools disagreed at an end; reference "
+        f"{counts.get('end_within_tolerance', 0)} with an end within ccd's 1 mm (Tesseract "
+        f"free at margin 0), {counts.get('disagree', 0)} where the tools disagreed; reference "
         f"{sum(r[2] for r in refs)} distance queries in {t_ref:.1f} s")
     for detail in counts.get("disagree_detail", [])[:5]:
         out["notes"].append(f"{name}: static disagreement at an edge end: {detail}")
+    if tess is not None:
+        out["checks"].append({
+            "name": f"{name}: ccd and Tesseract agree statically at every drawn edge end",
+            "passed": counts.get("disagree", 0) == 0,
+            "detail": f"{counts.get('disagree', 0)} disagreements (agreement: both in contact, "
+                      f"both free, or ccd within its {CCD_TOL * 1e3:g} mm tolerance with Tesseract "
+                      f"free at margin 0)"})
 
     rows = []
     version = ccd.__version__
@@ -643,22 +688,31 @@ def run_robot(name, args, rng, out):
                 lambda a, b: tess.lvs_continuous(a, b),
                 lambda a, b: tess_convex.lvs_continuous(a, b),
                 lambda a, b: tess.discrete(a, b, DEG))):
-            walls, cpus, answers = [], [], []
-            for checker in (tess, tess_convex):
-                checker.contact_time = 0.0
+            walls, cpus, answers, inner = [], [], [], []
+            checker = tess_convex if "convex" in tool else tess
             for q0, q1, _ in edges:
+                checker.contact_time = 0.0
                 hit, w, c = timed(args.repeats, lambda: fn(q0, q1))
                 walls.append(w)
                 cpus.append(c)
                 answers.append(hit)
+                inner.append(checker.contact_time * 1e6 / args.repeats)
             log(f"{name}: {tool} timed")
             r = row(name, tool, False, tversion, settings, answers, refs, 0.0, walls, cpus, target)
             if "continuous" in tool:
-                checker = tess if "exact" in tool else tess_convex
-                share = checker.contact_time * 1e6 / args.repeats / max(1.0, sum(walls))
-                r["settings"] += (f"; driven from Python (FK + cast transforms per segment), "
-                                  f"contactTest is ~{100 * share:.0f} % of the time")
+                r["settings"] += (f"; segments driven from Python as checkTrajectory does in C++ "
+                                  f"(FK, cast poses of the moving links, contactTest); contactTest "
+                                  f"alone: median {statistics.median(inner):.0f} us per edge")
+                r["contact_test_median_us"] = statistics.median(inner)
+                out["notes"].append(
+                    f"{name} / {tool}: contactTest calls alone (no Python-side FK and transforms) "
+                    f"median {statistics.median(inner):.0f} us per edge = "
+                    f"{statistics.median(inner) / rows[0]['median_us']:.1f}x ccd check_edge Boolean")
             rows.append(r)
+        log(f"{name}: confirming peer misses / late answers / false alarms with Tesseract")
+        for r in rows:
+            if r["skipped"] is None:
+                confirm(r, tess, edges, refs, step, out)
         log(f"{name}: fairness check")
         # fairness: static distances at sampled poses (edge ends and middles)
         diffs, compared = [], 0
@@ -728,7 +782,7 @@ def main():
     if args.robots is None:
         args.robots = args.data / "robots" if args.data else default_robots()
     args.edges = args.edges or (20 if args.quick else 250)
-    args.repeats = args.repeats or (1 if args.quick else 3)
+    args.repeats = args.repeats or 3
     args.ref_step = 0.5 if args.quick else 0.1  # degrees, max joint change between samples
     args.fair_poses = 40 if args.quick else 300
     out = {
@@ -763,6 +817,8 @@ def main():
         for name in ROBOTS:
             run_robot(name, args, rng, out)
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    for r in out["rows"]:
+        r.pop("_answers", None)
     args.out.write_text(json.dumps(out, indent=2, default=float))
     log("done")
     print_table(out)
