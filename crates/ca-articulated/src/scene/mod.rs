@@ -1,0 +1,1048 @@
+//! Scenes of articulated bodies, rigid bodies and a static environment, and the CATCH query
+//! pipeline: spatial culling with Taylor-model swept boxes, temporal culling with convex-hull
+//! lower bounds (Alg. 1), and per-link-pair conservative advancement.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
+use ccd_ca_rigid::{
+    BoundedScratch, CaOptions, Contact, RigidBody, Status, time_of_contact_bounded,
+    time_of_contact_bounded_within, time_of_contact_convex_bounded_with_direction,
+};
+use ccd_geometry::Aabb;
+use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMotion};
+use ccd_taylor::{Enclosure, Interval, TaylorModel, Transform};
+use glam::{DAffine3, DVec3};
+
+use crate::body::Piece;
+use crate::bound::{Mover, MoverPair, common_ancestor, pose_below};
+use crate::env_pieces::{EnvPieces, PreparedEnvironment, Screened};
+use crate::midrad::{MidRadMotion, carry, clear_of, corner_box, interval_enclosure};
+use crate::{ArticulatedBody, ArticulatedError, LinkShape};
+
+mod culling;
+mod environment;
+mod narrow;
+mod resting;
+
+use culling::{SecondLevel, TAYLOR_ONLY_TURN};
+use environment::{EnvSweep, env_ca, env_meets_box};
+pub(crate) use environment::{env_overlaps, fit_node_box};
+
+/// How one articulated body moves during a query step.
+#[derive(Clone, Copy, Debug)]
+pub enum BodyStep<'a> {
+    /// From joint vector `q0` to `q1` (model joint order,
+    /// [`ccd_kinematics::Link::first_dof`]).
+    Joints {
+        /// Start configuration.
+        q0: &'a [f64],
+        /// End configuration.
+        q1: &'a [f64],
+    },
+    /// From one set of per-link relative transforms to another.
+    Poses {
+        /// Start pose.
+        p0: &'a Pose,
+        /// End pose.
+        p1: &'a Pose,
+    },
+}
+
+/// One side of a contact: which piece of the scene it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Part {
+    /// Link `link` of articulated body `body` (index in the scene).
+    Link {
+        /// The articulated body.
+        body: usize,
+        /// Its link.
+        link: LinkId,
+    },
+    /// Rigid body number `i` of the scene.
+    Rigid(usize),
+    /// The static environment.
+    Environment,
+}
+
+/// A contact between two parts of the scene. `contact`'s `a` side is `a`, its `b` side `b`;
+/// features index the meshes of those parts; points and normal are in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct PairContact {
+    /// The first part.
+    pub a: Part,
+    /// The second part (the environment is always second).
+    pub b: Part,
+    /// Time, witnesses, normal, distance, status and per-pair counters.
+    pub contact: Contact,
+}
+
+/// What a query computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Mode {
+    /// The first time of contact over all pairs (CATCH, Sec. 3.3), with temporal culling.
+    #[default]
+    Toc,
+    /// Only whether the step is collision-free (motion-planning edge checks, CATCH Sec. 8.1):
+    /// returns as soon as some pair is certainly in contact (its `toc` is a contact time, not
+    /// necessarily the first) or every pair is proven free. A pair that hits the iteration
+    /// cap is returned at once with [`Status::OutOfIterations`]: the edge is not proven free.
+    Boolean,
+    /// The first time of contact of every colliding pair, sorted by time.
+    All,
+}
+
+/// Which arithmetic bounds the links' swept boxes for spatial culling (CATCH Sec. 5, Fig. 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum EnclosureKind {
+    /// Order-3 Taylor models (CATCH Sec. 5.1): tight boxes even deep in a chain. Computed
+    /// interval-first: every part gets its interval swept box, and only the parts whose
+    /// interval box meets another part's or the environment (and their ancestors in the
+    /// chain) get Taylor-model world transforms; their box is the intersection of the two.
+    #[default]
+    Taylor,
+    /// Plain interval arithmetic (the baseline CATCH compares with).
+    Interval,
+}
+
+/// Options of a query: start from [`Default`] and change fields with the `with_*` builders
+/// (the struct is `#[non_exhaustive]`, so options can grow without breaking callers).
+///
+/// # Example
+/// ```
+/// use ccd_ca_articulated::{Mode, QueryOptions};
+///
+/// let options = QueryOptions::default().with_mode(Mode::Boolean).with_tolerance(1e-4);
+/// assert!(options.temporal_culling && options.self_collision);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct QueryOptions {
+    /// [`Mode::Toc`], [`Mode::Boolean`] or [`Mode::All`].
+    pub mode: Mode,
+    /// Taylor models (default) or interval arithmetic for the swept boxes.
+    pub enclosure: EnclosureKind,
+    /// CATCH Alg. 1 (default on): convex-hull lower bounds, pairs processed in their order,
+    /// abandoned once past the running minimum. Off: every potentially colliding pair runs
+    /// CA to its own time of contact. Ignored by [`Mode::All`] beyond the hull bounds.
+    pub temporal_culling: bool,
+    /// Test the self-collision pairs of each articulated body (default on).
+    pub self_collision: bool,
+    /// Absolute distance tolerance `ε` (default `1e-3`, as CATCH); finite and at least
+    /// [`ccd_ca_rigid::MIN_TOLERANCE`] (`1e-100`), else the query is
+    /// [`ArticulatedError::InvalidOptions`].
+    pub tolerance: f64,
+    /// Cap on CA iterations per pair (default 1000); hitting it gives
+    /// [`Status::OutOfIterations`] with a conservative lower bound.
+    pub max_iterations: u32,
+    /// The resting-contact probe (default on; [`Mode::Toc`] with temporal culling only): a
+    /// step that starts in contact is answered by the narrow phase's first calls on the
+    /// pairs before any swept box is built (the same time of contact, 0). Off: every step
+    /// runs spatial and temporal culling, so [`Stats`] counts CATCH's Table 2 pairs on
+    /// every step (the benchmark's culling columns); a probed step's counters only count
+    /// the pairs the probe examined.
+    #[cfg_attr(feature = "serde", serde(default = "probe_default"))]
+    pub resting_probe: bool,
+    /// Edge splitting (default [`DEFAULT_SEGMENT_TURN`] rad; [`Mode::Toc`] and
+    /// [`Mode::Boolean`], steps given as joint vectors): a step whose largest chain turn (the
+    /// sum of the joint angles a link turns by, from the root down) exceeds this is queried
+    /// as `k = ⌈turn / segment_turn⌉` consecutive sub-steps of equal joint-space length
+    /// (at most [`MAX_SEGMENTS`]), in order, stopping at the first contact. The path is the
+    /// same joint-space segment, so the answer keeps the query's contract; the swept boxes
+    /// and motion bounds of a short sub-step are far tighter than those of the whole step.
+    /// `f64::INFINITY` turns splitting off. Must be positive (not NaN), else
+    /// [`ArticulatedError::InvalidOptions`].
+    #[cfg_attr(feature = "serde", serde(default = "segment_turn_default"))]
+    pub segment_turn: f64,
+}
+
+/// The default [`QueryOptions::segment_turn`] (rad): the chain turn above which a joint-space
+/// step is split. It trades the fixed cost of a sub-query (swept boxes, culling) against
+/// the CA iterations and the pairs that the loose boxes and bounds of a long step let
+/// through. Measured on the `robot-edge-mix` bench scene (`cargo xtask bench --scene
+/// robot-edge-mix`): 2, 3 and 4 rad are equally fast within the machine's noise there
+/// (0.5 and 1 rad are slower: the fixed cost dominates; 6 rad leaves long edges slower), and
+/// 4 rad is the largest of them, so the short planner edges of `panda-planner` and `pr2`
+/// (≤ 0.7 and ≤ 0.5 rad per joint) run unsplit.
+pub const DEFAULT_SEGMENT_TURN: f64 = 4.0;
+
+/// The most sub-steps [`QueryOptions::segment_turn`] splits a step into.
+pub const MAX_SEGMENTS: usize = 64;
+
+#[cfg(feature = "serde")]
+fn segment_turn_default() -> f64 {
+    DEFAULT_SEGMENT_TURN
+}
+
+#[cfg(feature = "serde")]
+fn probe_default() -> bool {
+    true
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Toc,
+            enclosure: EnclosureKind::Taylor,
+            temporal_culling: true,
+            self_collision: true,
+            tolerance: 1e-3,
+            max_iterations: 1000,
+            resting_probe: true,
+            segment_turn: DEFAULT_SEGMENT_TURN,
+        }
+    }
+}
+
+impl QueryOptions {
+    /// The same options computing `mode`.
+    #[inline]
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The same options bounding swept boxes with `enclosure`.
+    #[inline]
+    #[must_use]
+    pub fn with_enclosure(mut self, enclosure: EnclosureKind) -> Self {
+        self.enclosure = enclosure;
+        self
+    }
+
+    /// The same options with temporal culling (CATCH Alg. 1) on or off.
+    #[inline]
+    #[must_use]
+    pub fn with_temporal_culling(mut self, temporal_culling: bool) -> Self {
+        self.temporal_culling = temporal_culling;
+        self
+    }
+
+    /// The same options with self-collision tests on or off.
+    #[inline]
+    #[must_use]
+    pub fn with_self_collision(mut self, self_collision: bool) -> Self {
+        self.self_collision = self_collision;
+        self
+    }
+
+    /// The same options with absolute distance tolerance `tolerance` (validated by the
+    /// query: finite and at least [`ccd_ca_rigid::MIN_TOLERANCE`], `1e-100`).
+    #[inline]
+    #[must_use]
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
+    /// The same options with iteration cap `max_iterations` per pair (validated by the
+    /// query: at least 1).
+    #[inline]
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// The same options with the resting-contact probe on or off (see
+    /// [`QueryOptions::resting_probe`]).
+    #[inline]
+    #[must_use]
+    pub fn with_resting_probe(mut self, resting_probe: bool) -> Self {
+        self.resting_probe = resting_probe;
+        self
+    }
+
+    /// The same options splitting joint-space steps whose chain turn exceeds
+    /// `segment_turn` rad (see [`QueryOptions::segment_turn`]; `f64::INFINITY`: never).
+    ///
+    /// # Example
+    /// ```
+    /// use ccd_ca_articulated::QueryOptions;
+    ///
+    /// let whole = QueryOptions::default().with_segment_turn(f64::INFINITY);
+    /// assert_eq!(whole.segment_turn, f64::INFINITY);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn with_segment_turn(mut self, segment_turn: f64) -> Self {
+        self.segment_turn = segment_turn;
+        self
+    }
+}
+
+/// Counters of one query: the columns of CATCH Table 2 and the CA work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Stats {
+    /// Part pairs considered (self pairs after the filter, pairs of different bodies, each
+    /// part against the environment): "before spatial culling".
+    pub pairs_before: u64,
+    /// Pairs whose swept boxes overlap (potentially colliding links, PCLs): "after spatial
+    /// culling".
+    pub pairs_after_spatial: u64,
+    /// Pairs on which mesh CA ran (not dropped by their lower bound): "after temporal
+    /// culling".
+    pub pairs_after_temporal: u64,
+    /// Mesh CA iterations (distance evaluations) over all pairs.
+    pub ca_iterations: u64,
+    /// Convex-hull CA iterations (GJK evaluations) of the lower bounds, counted for the
+    /// pairs whose hulls come within `ε` and whose bound the narrow phase completed (pairs
+    /// proven free by their hulls report no counters, and bounds are computed lazily, so
+    /// this undercounts the hull work).
+    pub hull_iterations: u64,
+}
+
+impl Stats {
+    /// Adds `other`'s counters to these (the sub-steps of a split step).
+    fn add(&mut self, other: &Stats) {
+        self.pairs_before += other.pairs_before;
+        self.pairs_after_spatial += other.pairs_after_spatial;
+        self.pairs_after_temporal += other.pairs_after_temporal;
+        self.ca_iterations += other.ca_iterations;
+        self.hull_iterations += other.hull_iterations;
+    }
+}
+
+/// The answer of a query: the contacts (at most one unless [`Mode::All`]) and the
+/// counters.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct QueryResult {
+    /// Contacts sorted by time of contact.
+    pub contacts: Vec<PairContact>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl QueryResult {
+    /// The earliest contact, `None` when the step is collision-free.
+    #[inline]
+    #[must_use]
+    pub fn first(&self) -> Option<&PairContact> {
+        self.contacts.first()
+    }
+}
+
+/// A rigid body of a scene with its motion for the next queries.
+#[derive(Clone, Debug)]
+pub(crate) struct RigidEntry {
+    pub(crate) body: RigidBody,
+    pub(crate) corners: [DVec3; 8],
+    pub(crate) motion: RigidMotion,
+}
+
+/// The frame two links of one body are seen from: the body and their common ancestor.
+type Frame = Option<(usize, LinkId)>;
+
+/// A potentially colliding pair with its lower bound of the time of contact.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pcl {
+    pub(crate) a: Part,
+    pub(crate) b: Part,
+    pub(crate) lower: f64,
+}
+
+/// A pair left by interval spatial culling ([`Scene::interval_pairs`]).
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// The first part's index in [`Workspace::boxes`].
+    i: usize,
+    /// The second part's (`None`: the environment).
+    j: Option<usize>,
+    /// Two links of one tree of one body (culled in their root link's frame).
+    one_tree: bool,
+}
+
+/// Reusable buffers of [`Scene::query_with`] (one per thread).
+#[derive(Debug, Default)]
+pub struct Workspace {
+    pub(crate) motions: Vec<ArticulatedMotion>,
+    boxes: Vec<(Part, Aabb)>,
+    pub(crate) pcls: Vec<Pcl>,
+    scratch: BoundedScratch,
+    pub(crate) bvh: ccd_bvh::Workspace,
+    stack: Vec<u32>,
+    /// Per body, the Taylor-model world transforms of its links over the step, where the
+    /// query's spatial culling computed them (`None` elsewhere: the links whose interval
+    /// swept boxes meet nothing, and their ancestors' when no descendant needs them; reused
+    /// by the environment sweeps).
+    pub(crate) world: Vec<Vec<Option<Transform<TaylorModel>>>>,
+    /// The same in interval arithmetic (every link: the interval swept boxes come first in
+    /// both kinds of query).
+    world_iv: Vec<Vec<Option<Transform<Interval>>>>,
+    /// Per part of `boxes`, whether it is in a pair that interval spatial culling keeps
+    /// (the Taylor-model query then computes its Taylor-model box).
+    need: Vec<bool>,
+    /// The record of second-level tests after the Taylor-model boxes, across queries.
+    second_level: SecondLevel,
+    /// Per part of `boxes`, whether its Taylor-model box is still the coarse one
+    /// ([`Transform::aabb_of_centred`]; [`Scene::refine_box`] takes the corners' box).
+    coarse: Vec<bool>,
+    /// Per body, its links' interval transforms relative to the root link of their tree.
+    rel: Vec<Vec<Option<Transform<Interval>>>>,
+    /// Per body and link, the root link of its tree.
+    roots: Vec<Vec<usize>>,
+    /// Per body and link, the sum of the rotation angles over the step of the link and its
+    /// ancestors (see [`TAYLOR_TURN`]).
+    turns: Vec<Vec<f64>>,
+    /// Per link of one body, its turn (see [`Scene::turns_exceed`]).
+    scratch_turns: Vec<f64>,
+    /// As `frames`, from `rel` (the second-level culling of two links of one tree).
+    frames_rel: Vec<Option<Transform<Interval>>>,
+    /// The pairs interval spatial culling keeps: indices into `boxes` (`None`: the
+    /// environment).
+    cands: Vec<Cand>,
+    /// Per part of `boxes`, its link frame's world transform bounded over the step (filled
+    /// on demand by the second-level spatial culling).
+    frames: Vec<Option<Transform<Interval>>>,
+    /// The environment pairs' sweeps and window boxes of the current narrow phase.
+    envs: Vec<EnvSweep>,
+    /// Per pair of `pcls`, whether the narrow phase knows its lower bound yet.
+    known: Vec<Lower>,
+    /// The narrow phase's queue of pairs (indices into `pcls`) by lower bound.
+    order: std::collections::BinaryHeap<std::cmp::Reverse<Queued>>,
+    /// Per pair the hull CA proved free in the last narrow phase, the direction of its last
+    /// distance (the adaptive query's separation certificates for the next step).
+    pub(crate) directions: Vec<(Part, Part, DVec3)>,
+    /// The resting-contact probe's world poses of one body's links at `t = 0`.
+    rest_world: Vec<DAffine3>,
+    /// The resting-contact probe's parts with their OBBs in world coordinates at `t = 0`.
+    rest_obbs: Vec<resting::WorldObb>,
+}
+
+/// Where the narrow phase stands with a pair's lower bound (see [`Scene::narrow_phase`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lower {
+    /// Not computed: the pair stands in the queue with the bound 0.
+    Unknown,
+    /// Hull CA's first iterate, a lower bound of the pair's bound (in [`Pcl::lower`]).
+    Partial,
+    /// Computed (in [`Pcl::lower`]).
+    Known,
+    /// Computed: none, the pair is proven free.
+    Free,
+}
+
+/// A pair in the narrow phase's queue: its lower bound (or 0 while unknown) and its index
+/// in the pair list, ordered by bound ([`f64::total_cmp`]) and then by index, as a stable
+/// sort of the list by bound orders them.
+#[derive(Clone, Copy, Debug)]
+struct Queued(f64, usize);
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+/// The Taylor-model world transform of a link from its parent's (`parent`) and its
+/// relative motion over the step (CATCH Eq. 1): [`Transform::compose_motion`], which takes
+/// the cheaper plane-rotation product for a joint turning about a coordinate axis of its
+/// frame, when the motion turns about its frame origin; else the general product.
+pub(crate) fn chain_step(
+    parent: &Transform<TaylorModel>,
+    rel: &ccd_kinematics::RigidMotion,
+) -> Result<Transform<TaylorModel>, ccd_kinematics::KinematicsError> {
+    if rel.local_center() == DVec3::ZERO {
+        Ok(parent.compose_motion(rel.params(), Interval::UNIT))
+    } else {
+        Ok(parent.compose(&rel.enclosure::<TaylorModel>(Interval::UNIT)?))
+    }
+}
+
+/// The number of equal time windows over which environment pairs get their own swept
+/// boxes in the narrow phase. It trades the cost of each window's restricted Taylor
+/// models and boxes against the environment search they narrow; with the hull screen of
+/// environment pieces ([`crate::env_pieces`]) cutting each search to the pieces near the
+/// link, two is the fastest on the CATCH bench scenes (`falling-train`,
+/// `walking-mannequin`, `panda-planner`, `pr2`): more windows cost more than they save, and
+/// one loses the windows' lower bounds in temporal culling.
+const WINDOWS: usize = 2;
+
+/// Articulated bodies, rigid bodies and one static environment, queried one step at a time.
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+/// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
+/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+///
+/// // a one-link arm turning about z over a floor block at x = 1.5
+/// let model = ArticulatedModel::new(vec![LinkSpec {
+///     name: "arm".into(),
+///     parent: None,
+///     joint: Joint::Revolute { axis: DVec3::Z, limits: None },
+///     offset: DAffine3::IDENTITY,
+/// }])?;
+/// let bar = TriMesh::new(
+///     vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let arm = ArticulatedBody::from_meshes(model, vec![Some(bar)])?;
+/// let post = TriMesh::new(
+///     vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let mut scene = Scene::new();
+/// scene.add_articulated(arm);
+/// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
+/// let result = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[3.0] }], &QueryOptions::default())?;
+/// let hit = result.first().expect("the arm sweeps through the post");
+/// assert_eq!((hit.a, hit.b), (Part::Link { body: 0, link: LinkId(0) }, Part::Environment));
+/// assert!(hit.contact.toc > 0.3 && hit.contact.toc < 0.6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    bodies: Vec<Arc<ArticulatedBody>>,
+    pub(crate) rigid: Vec<RigidEntry>,
+    /// The static environment with everything derived from its mesh (shared, built once
+    /// per environment: [`PreparedEnvironment`]).
+    pub(crate) env: Option<Arc<PreparedEnvironment>>,
+    /// The first part with a vertex coordinate beyond [`ccd_distance::MAX_COORDINATE`] and
+    /// that coordinate's magnitude ([`ArticulatedError::OutOfDomain`] for every query).
+    far: Option<(Part, f64)>,
+}
+
+fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
+    let obb = ccd_bvh::Obb::fit_points(mesh.mesh().vertices());
+    let reach = obb.center.abs().max_element() + obb.half_extents.max_element();
+    let h = obb.half_extents + DVec3::splat(16.0 * f64::EPSILON * reach);
+    std::array::from_fn(|k| {
+        let s = DVec3::new(
+            if k & 1 == 0 { -1.0 } else { 1.0 },
+            if k & 2 == 0 { -1.0 } else { 1.0 },
+            if k & 4 == 0 { -1.0 } else { 1.0 },
+        );
+        obb.center + obb.rotation * (s * h)
+    })
+}
+
+impl Scene {
+    /// An empty scene.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an articulated body (shared; no copy of its meshes) and returns its index.
+    pub fn add_articulated(&mut self, body: impl Into<Arc<ArticulatedBody>>) -> usize {
+        self.bodies.push(body.into());
+        self.find_far();
+        self.bodies.len() - 1
+    }
+
+    /// The first part (articulated bodies' links, rigid bodies, the environment) whose
+    /// coordinates are beyond the CA's domain, into `far`.
+    fn find_far(&mut self) {
+        let links = self.bodies.iter().enumerate().flat_map(|(i, b)| {
+            b.shapes()
+                .map(move |(link, s)| (Part::Link { body: i, link }, s.body()))
+        });
+        let rigid = self
+            .rigid
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (Part::Rigid(i), &r.body));
+        let env = self.env.iter().map(|e| (Part::Environment, e.body()));
+        self.far = links
+            .chain(rigid)
+            .chain(env)
+            .map(|(p, b)| (p, b.max_abs_coordinate()))
+            .find(|&(_, v)| v.is_nan() || v > ccd_distance::MAX_COORDINATE);
+    }
+
+    /// The environment's body (world frame), `None` without an environment.
+    #[inline]
+    pub(crate) fn environment(&self) -> Option<&RigidBody> {
+        self.env.as_deref().map(PreparedEnvironment::body)
+    }
+
+    /// Per node of the environment's hierarchy, the exact box of the node's triangles
+    /// (empty without an environment).
+    #[inline]
+    pub(crate) fn env_boxes(&self) -> &[Aabb] {
+        self.env
+            .as_deref()
+            .map_or(&[], PreparedEnvironment::node_boxes)
+    }
+
+    /// The environment's connected pieces with their hulls (none without an environment).
+    #[inline]
+    fn env_pieces(&self) -> &EnvPieces {
+        static NO_PIECES: EnvPieces = EnvPieces::NONE;
+        self.env
+            .as_deref()
+            .map_or(&NO_PIECES, PreparedEnvironment::pieces)
+    }
+
+    /// [`ArticulatedError::OutOfDomain`] when a part's coordinates are beyond the CA's
+    /// domain (checked by every query, before any culling).
+    pub(crate) fn check_domain(&self) -> Result<(), ArticulatedError> {
+        match self.far {
+            Some((part, value)) => Err(ArticulatedError::OutOfDomain { part, value }),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds a rigid body (local frame = its motion's frame) moving with `motion` in the
+    /// following queries, and returns its index.
+    pub fn add_rigid(&mut self, mesh: Arc<MeshBvh<Rss>>, motion: RigidMotion) -> usize {
+        let corners = corners_of(&mesh);
+        let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
+        self.rigid.push(RigidEntry {
+            body,
+            corners,
+            motion,
+        });
+        self.find_far();
+        self.rigid.len() - 1
+    }
+
+    /// Sets the motion of rigid body `i` for the following queries (`false` when there is
+    /// no such body).
+    pub fn set_rigid_motion(&mut self, i: usize, motion: RigidMotion) -> bool {
+        match self.rigid.get_mut(i) {
+            Some(r) => {
+                r.motion = motion;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the static environment (world frame), replacing any previous one: prepares it
+    /// ([`PreparedEnvironment::new`], linear in its triangles and more) for this scene only.
+    /// Scenes assembled many times over one environment (a planner's queries, a batch)
+    /// prepare it once and share it with [`Scene::set_prepared_environment`].
+    pub fn set_environment(&mut self, mesh: Arc<MeshBvh<Rss>>) {
+        self.set_prepared_environment(Arc::new(PreparedEnvironment::new(mesh)));
+    }
+
+    /// Sets a prepared static environment (world frame, shared: no copy and no work beyond
+    /// the scene's domain check, O(parts)), replacing any previous one. The answers are
+    /// those of [`Scene::set_environment`] with the environment's mesh.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_articulated::{ArticulatedBody, BodyStep, PreparedEnvironment, QueryOptions, Scene};
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    ///
+    /// let model = ArticulatedModel::new(vec![LinkSpec { name: "arm".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// let bar = TriMesh::new(vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let post = TriMesh::new(vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let arm = Arc::new(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
+    /// // prepared once ...
+    /// let env = Arc::new(PreparedEnvironment::new(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?)));
+    /// for q1 in [0.5, 3.0] {
+    ///     // ... and shared by every scene assembled from it (O(bodies))
+    ///     let mut scene = Scene::new();
+    ///     scene.add_articulated(Arc::clone(&arm));
+    ///     scene.set_prepared_environment(Arc::clone(&env));
+    ///     let hit = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[q1] }], &QueryOptions::default())?;
+    ///     assert_eq!(hit.first().is_some(), q1 > 1.0);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_prepared_environment(&mut self, environment: Arc<PreparedEnvironment>) {
+        self.env = Some(environment);
+        self.find_far();
+    }
+
+    /// The prepared static environment, `None` when the scene has none.
+    #[inline]
+    #[must_use]
+    pub fn prepared_environment(&self) -> Option<&Arc<PreparedEnvironment>> {
+        self.env.as_ref()
+    }
+
+    /// The articulated bodies.
+    #[inline]
+    #[must_use]
+    pub fn bodies(&self) -> &[Arc<ArticulatedBody>] {
+        &self.bodies
+    }
+
+    /// One step: every articulated body moves as its [`BodyStep`] says (per-link constant
+    /// velocities, CATCH Sec. 3.2), rigid bodies with their motions, the environment stays.
+    /// Allocates a [`Workspace`]; per-frame loops use [`Scene::query_with`].
+    ///
+    /// # Errors
+    /// [`ArticulatedError::StepCount`], [`ArticulatedError::JointCount`],
+    /// [`ArticulatedError::InvalidJointValue`] (NaN, infinite or outside the limits),
+    /// [`ArticulatedError::Motion`] (poses that do not fit or are not rigid),
+    /// [`ArticulatedError::InvalidOptions`].
+    ///
+    /// # Example
+    /// See [`Scene`].
+    pub fn query(
+        &self,
+        steps: &[BodyStep<'_>],
+        opts: &QueryOptions,
+    ) -> Result<QueryResult, ArticulatedError> {
+        let mut out = QueryResult::default();
+        self.query_with(steps, opts, &mut Workspace::default(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Scene::query`] with reusable buffers and output (no allocation for the culling
+    /// lists once they have grown).
+    ///
+    /// # Errors
+    /// As [`Scene::query`].
+    ///
+    /// # Example
+    /// ```
+    /// # use ccd_ca_articulated::{ArticulatedBody, BodyStep, QueryOptions, QueryResult, Scene, Workspace};
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "a".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
+    /// let mut scene = Scene::new();
+    /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(tri)])?);
+    /// let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    /// for frame in 0..3 {
+    ///     let (q0, q1) = ([0.1 * f64::from(frame)], [0.1 * f64::from(frame + 1)]);
+    ///     scene.query_with(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &QueryOptions::default(), &mut ws, &mut out)?;
+    ///     assert!(out.first().is_none()); // alone in an empty world
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn query_with(
+        &self,
+        steps: &[BodyStep<'_>],
+        opts: &QueryOptions,
+        ws: &mut Workspace,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        out.contacts.clear();
+        out.stats = Stats::default();
+        check_options(opts)?;
+        self.check_domain()?;
+        if steps.len() != self.bodies.len() {
+            return Err(ArticulatedError::StepCount {
+                expected: self.bodies.len(),
+                got: steps.len(),
+            });
+        }
+        ws.motions.clear();
+        for (i, (body, step)) in self.bodies.iter().zip(steps).enumerate() {
+            ws.motions.push(body_motion(i, body, step)?);
+        }
+        if opts.mode != Mode::All && steps.iter().all(|s| matches!(s, BodyStep::Joints { .. })) {
+            let turn = self.largest_turn(ws);
+            if turn > opts.segment_turn {
+                // NaN turns (impossible after validation) take the unsplit path
+                let k = ((turn / opts.segment_turn).ceil() as usize).clamp(2, MAX_SEGMENTS);
+                return self.query_segments(steps, k, opts, ws, out);
+            }
+        }
+        // steps that start in contact are answered before any swept box is built
+        if self.resting_contact(ws, opts, out) {
+            return Ok(());
+        }
+        self.query_motions(ws, opts, out)
+    }
+
+    /// A joint-space step (every entry of `steps` is [`BodyStep::Joints`], validated) as `k`
+    /// consecutive sub-steps `[i/k, (i+1)/k]`, in order, until one has a contact; its times
+    /// of contact are mapped back to the whole step (rounded down) and the counters summed.
+    fn query_segments(
+        &self,
+        steps: &[BodyStep<'_>],
+        k: usize,
+        opts: &QueryOptions,
+        ws: &mut Workspace,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        let ends: Vec<(&[f64], &[f64])> = steps
+            .iter()
+            .filter_map(|s| match *s {
+                BodyStep::Joints { q0, q1 } => Some((q0, q1)),
+                BodyStep::Poses { .. } => None,
+            })
+            .collect();
+        // the configuration at `i / k` (exactly q0 at 0 and q1 at k): adjacent sub-steps share
+        // their end configuration, so the sub-paths join into one continuous path
+        let at = |q0: &[f64], q1: &[f64], i: usize| -> Vec<f64> {
+            if i == 0 {
+                return q0.to_vec();
+            }
+            if i == k {
+                return q1.to_vec();
+            }
+            let t = i as f64 / k as f64;
+            q0.iter().zip(q1).map(|(a, b)| a + t * (b - a)).collect()
+        };
+        let mut part = QueryResult::default();
+        let mut start: Vec<Vec<f64>> = ends.iter().map(|(q0, _)| q0.to_vec()).collect();
+        for i in 0..k {
+            let end: Vec<Vec<f64>> = ends.iter().map(|(q0, q1)| at(q0, q1, i + 1)).collect();
+            ws.motions.clear();
+            for (b, (body, (qa, qb))) in self.bodies.iter().zip(start.iter().zip(&end)).enumerate()
+            {
+                let step = BodyStep::Joints { q0: qa, q1: qb };
+                ws.motions.push(body_motion(b, body, &step)?);
+            }
+            part.contacts.clear();
+            part.stats = Stats::default();
+            if !self.resting_contact(ws, opts, &mut part) {
+                self.query_motions(ws, opts, &mut part)?;
+            }
+            out.stats.add(&part.stats);
+            if !part.contacts.is_empty() {
+                let (a, b) = (i as f64 / k as f64, (i + 1) as f64 / k as f64);
+                for c in &mut part.contacts {
+                    // one rounding in each of the product and the sum: two steps down keep
+                    // the mapped time at or before the exact one
+                    let t = a + c.contact.toc * (b - a);
+                    c.contact.toc = t.next_down().next_down().clamp(a, b);
+                }
+                out.contacts.append(&mut part.contacts);
+                return Ok(());
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// The largest chain turn of the bodies' motions in `ws.motions` (the sum, from the
+    /// root down, of the angles each link turns by relative to its parent; a parent not
+    /// listed before its child counts as an infinite turn); NaN when some angle is NaN.
+    fn largest_turn(&self, ws: &mut Workspace) -> f64 {
+        let turns = &mut ws.scratch_turns;
+        let mut most = 0.0f64;
+        for (body, motion) in self.bodies.iter().zip(&ws.motions) {
+            turns.clear();
+            for (link, m) in body.model().links().iter().zip(motion.relatives()) {
+                let up = link.parent.and_then(|p| turns.get(p.index())).copied();
+                let turn = match (link.parent, up) {
+                    (Some(_), None) => f64::INFINITY,
+                    (_, up) => up.unwrap_or(0.0) + m.params().angle().abs(),
+                };
+                if turn.is_nan() {
+                    return f64::NAN;
+                }
+                most = most.max(turn);
+                turns.push(turn);
+            }
+        }
+        most
+    }
+
+    /// The rest of [`Scene::query_with`] once the bodies' motions are in `ws.motions`
+    /// (`out` cleared): swept boxes, spatial culling and the narrow phase. The adaptive
+    /// query falls back to it.
+    pub(crate) fn query_motions(
+        &self,
+        ws: &mut Workspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Result<(), ArticulatedError> {
+        ws.world.clear();
+        ws.envs.clear();
+        if opts.enclosure == EnclosureKind::Taylor && self.turns_exceed(ws, TAYLOR_ONLY_TURN) {
+            // large motions: the interval boxes would cull little, Taylor models for all
+            let mut world = std::mem::take(&mut ws.world);
+            let r = self
+                .all_pairs(ws, opts, &mut out.stats)
+                .and_then(|()| self.taylor_boxes(ws, opts.tolerance, &mut world, false));
+            if r.is_ok() {
+                self.potential_pairs(ws, opts, &mut out.stats, Some(&world));
+            }
+            ws.world = world;
+            r?;
+            let r = self.narrow_phase_with(ws, opts, out, true);
+            ws.world.clear();
+            return r;
+        }
+        // interval swept boxes of every part first
+        let mut world_iv = std::mem::take(&mut ws.world_iv);
+        let r = self.interval_boxes(ws, opts.tolerance, &mut world_iv);
+        let r = r.and_then(|()| {
+            self.interval_pairs(ws, opts, &mut out.stats, &world_iv);
+            match opts.enclosure {
+                EnclosureKind::Taylor => {
+                    let mut world = std::mem::take(&mut ws.world);
+                    let r = self.taylor_boxes(ws, opts.tolerance, &mut world, true);
+                    if r.is_ok() {
+                        self.potential_pairs(ws, opts, &mut out.stats, Some(&world));
+                    }
+                    ws.world = world;
+                    r
+                }
+                EnclosureKind::Interval => {
+                    self.potential_pairs(ws, opts, &mut out.stats, None);
+                    Ok(())
+                }
+            }
+        });
+        ws.world_iv = world_iv;
+        r?;
+        let r = self.narrow_phase_with(ws, opts, out, true);
+        ws.world.clear();
+        r
+    }
+
+    /// A batch of independent steps of the scene's only articulated body (motion-planning
+    /// edges `(q0, q1)`), rigid bodies moving as set, each answered as by [`Scene::query`].
+    /// With feature `parallel` the edges run on all cores (rayon, one [`Workspace`] per
+    /// task); the answers are the same either way, in the order of `edges`.
+    ///
+    /// # Errors
+    /// [`ArticulatedError::NotOneBody`] unless the scene has exactly one articulated body;
+    /// [`ArticulatedError::InvalidOptions`]. A bad edge gets its own error in its slot.
+    ///
+    /// # Example
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use ccd_ca_articulated::{ArticulatedBody, Mode, QueryOptions, Scene};
+    /// # use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
+    /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "arm".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
+    /// # let bar = TriMesh::new(vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// # let post = TriMesh::new(vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let mut scene = Scene::new();
+    /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
+    /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
+    /// let edges = vec![(vec![0.0], vec![0.5]), (vec![0.0], vec![3.0]), (vec![0.0], vec![f64::NAN])];
+    /// let answers = scene.check_edges(&edges, &QueryOptions::default().with_mode(Mode::Boolean))?;
+    /// assert!(answers[0].as_ref().unwrap().first().is_none()); // free
+    /// assert!(answers[1].as_ref().unwrap().first().is_some()); // sweeps through the post
+    /// assert!(answers[2].is_err()); // NaN joint
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_edges(
+        &self,
+        edges: &[(Vec<f64>, Vec<f64>)],
+        opts: &QueryOptions,
+    ) -> Result<Vec<Result<QueryResult, ArticulatedError>>, ArticulatedError> {
+        if self.bodies.len() != 1 {
+            return Err(ArticulatedError::NotOneBody(self.bodies.len()));
+        }
+        check_options(opts)?;
+        let one = |ws: &mut Workspace, (q0, q1): &(Vec<f64>, Vec<f64>)| {
+            let mut out = QueryResult::default();
+            self.query_with(&[BodyStep::Joints { q0, q1 }], opts, ws, &mut out)
+                .map(|()| out)
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            Ok(edges.par_iter().map_init(Workspace::default, one).collect())
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut ws = Workspace::default();
+            Ok(edges.iter().map(|e| one(&mut ws, e)).collect())
+        }
+    }
+
+    /// Whether some link of some articulated body turns by more than `limit` over the step
+    /// (radians: the sum of its and its ancestors' rotation angles).
+    fn turns_exceed(&self, ws: &mut Workspace, limit: f64) -> bool {
+        let turn = self.largest_turn(ws);
+        turn.is_nan() || turn > limit
+    }
+}
+
+pub(crate) fn check_options(opts: &QueryOptions) -> Result<(), ArticulatedError> {
+    // the per-link CA's domain (`ccd_ca_rigid::MIN_TOLERANCE`), checked here so that a query
+    // refuses such a tolerance whether or not a pair reaches the narrow phase (a fuzz
+    // finding: 1e-311 was refused by the full query, whose CA ran, and accepted by the
+    // adaptive one, whose boxes culled every pair)
+    if !(opts.tolerance >= ccd_ca_rigid::MIN_TOLERANCE && opts.tolerance.is_finite()) {
+        return Err(ArticulatedError::InvalidOptions(format!(
+            "tolerance {} must be finite and at least {:e}",
+            opts.tolerance,
+            ccd_ca_rigid::MIN_TOLERANCE
+        )));
+    }
+    if opts.max_iterations == 0 {
+        return Err(ArticulatedError::InvalidOptions(
+            "max_iterations must be at least 1".into(),
+        ));
+    }
+    if opts.segment_turn.is_nan() || opts.segment_turn <= 0.0 {
+        return Err(ArticulatedError::InvalidOptions(format!(
+            "segment_turn {} must be positive (f64::INFINITY: no splitting)",
+            opts.segment_turn
+        )));
+    }
+    Ok(())
+}
+
+/// The motion of body `i` for its step, with typed errors naming the body.
+pub(crate) fn body_motion(
+    i: usize,
+    body: &ArticulatedBody,
+    step: &BodyStep<'_>,
+) -> Result<ArticulatedMotion, ArticulatedError> {
+    let model = body.model();
+    let motion_err = |source| ArticulatedError::Motion { body: i, source };
+    match *step {
+        BodyStep::Joints { q0, q1 } => {
+            let pose = |q: &[f64], which: &'static str| {
+                model.pose_from_joints(q).map_err(|e| match e {
+                    KinematicsError::JointCount { expected, got } => ArticulatedError::JointCount {
+                        body: i,
+                        which,
+                        expected,
+                        got,
+                    },
+                    KinematicsError::InvalidJointValue { link, value } => {
+                        ArticulatedError::InvalidJointValue {
+                            body: i,
+                            which,
+                            link,
+                            value,
+                        }
+                    }
+                    other => motion_err(other),
+                })
+            };
+            // validated one by one for errors that say which vector is wrong
+            pose(q0, "start")?;
+            pose(q1, "end")?;
+            ArticulatedMotion::from_joints(model, q0, q1).map_err(motion_err)
+        }
+        BodyStep::Poses { p0, p1 } => {
+            for p in [p0, p1] {
+                // re-validate: a Pose's fields are public
+                Pose::new(model, p.relative.clone()).map_err(motion_err)?;
+            }
+            ArticulatedMotion::between(model, p0, p1).map_err(motion_err)
+        }
+    }
+}
