@@ -245,6 +245,7 @@ def screen_worker(kind):
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (SCREEN_MEM, SCREEN_MEM))
+    ipctk.set_logger_level(ipctk.LoggerLevel.error)
     tic = ipctk.TightInclusionCCD()
     f = tic.point_triangle_ccd if kind == "vf" else tic.edge_edge_ccd
     print("ready", flush=True)
@@ -365,7 +366,7 @@ def main(argv=None):
         return 0
     if not a.out:
         ap.error("--out FILE is required")
-    per_cat = 24 if a.quick else 200
+    per_cat = 24 if a.quick else 120
     repeats = a.repeats or (3 if a.quick else 5)
     rng = np.random.default_rng(a.seed)
     t_start = time.perf_counter()
@@ -373,6 +374,7 @@ def main(argv=None):
     tools = [("ccd", True, ccd.__version__, "ccd.vertex_face / ccd.edge_edge (batch of 1, runs on the calling thread), tolerance 1e-6 (absolute distance), max_iterations 1000", ccd_caller)]
     if ipctk is not None:
         ipctk.set_num_threads(1)
+        ipctk.set_logger_level(ipctk.LoggerLevel.error)
         tic = ipctk.TightInclusionCCD()
         tools.append(
             (
@@ -391,7 +393,7 @@ def main(argv=None):
     summary = {}
     failures = []
     rust_loop = {}
-    timeout = 1.0 if a.quick else 5.0
+    timeout = 1.0 if a.quick else 2.0
     for kind in ("vf", "ee"):
         acc = {t[0]: {"q": [], "truth": [], "ans": [], "best": [], "cpu": [], "errors": 0} for t in tools}
         for cat, gen in CATEGORIES.items():
