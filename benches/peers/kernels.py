@@ -375,7 +375,7 @@ def main(argv=None):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError):
         pass
-    per_cat = 24 if a.quick else 80
+    per_cat = 16 if a.quick else 80
     repeats = a.repeats or (3 if a.quick else 5)
     rng = np.random.default_rng(a.seed)
     t_start = time.perf_counter()
@@ -402,7 +402,7 @@ def main(argv=None):
     summary = {}
     failures = []
     rust_loop = {}
-    timeout = 1.0
+    timeout = 0.5 if a.quick else 1.0
     for kind in ("vf", "ee"):
         acc = {t[0]: {"q": [], "truth": [], "ans": [], "best": [], "cpu": [], "errors": 0} for t in tools}
         for cat, gen in CATEGORIES.items():
