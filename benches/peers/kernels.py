@@ -11,8 +11,9 @@ min_distance 0, tmax 1). Workloads (seeded): random, near-degenerate (sliver tri
 almost parallel edges), parallel (motion parallel to the plane, parallel edges, always
 coplanar), touching (exact contact at a dyadic time, inside / on an edge / at a vertex,
 crossing or stopping there) and grazing (passing within 1e-3 .. 1e-11 outside, or that far
-inside). ``--data`` is accepted for the common command line and not used (no real-data
-input in this family).
+inside), and the published Tight-Inclusion unit-test queries (250 VF, 74 EE) when found in
+``$CCD_SHARED_DIR/conformance/tight-inclusion`` or beside ``--data`` (the exact reference is
+checked against their truth column).
 
 Counts against the exact first time of contact ``t*``: a miss is "no contact" when ``t*``
 exists; late is a time of contact ``> t*`` (compared exactly with the upper end of ``t*``'s
@@ -195,6 +196,49 @@ def gen_grazing(rng, kind, n):
     return out
 
 
+def conformance_dir(data):
+    """The Tight-Inclusion conformance folder: ``$CCD_SHARED_DIR/conformance/tight-inclusion``,
+    else ``DATA/../conformance/tight-inclusion`` (the shared layout), else None."""
+    roots = []
+    if os.environ.get("CCD_SHARED_DIR"):
+        roots.append(os.environ["CCD_SHARED_DIR"])
+    if data:
+        roots.append(os.path.join(data, ".."))
+    for r in roots:
+        d = os.path.join(r, "conformance", "tight-inclusion", "unit-tests")
+        if os.path.isdir(d):
+            return d
+    return None
+
+
+def load_conformance(root, kind):
+    """Published Tight-Inclusion unit-test queries: [(x0, x1, truth)], coordinates exact in f64."""
+    from fractions import Fraction
+
+    folder = os.path.join(root, "vertex-face" if kind == "vf" else "edge-edge")
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".csv"):
+            continue
+        rows = []
+        with open(os.path.join(folder, name)) as fh:
+            for line in fh:
+                if not line.strip() or line.startswith("#"):
+                    continue
+                c = [int(v) for v in line.split(",")]
+                xyz = [Fraction(c[0], c[1]), Fraction(c[2], c[3]), Fraction(c[4], c[5])]
+                f = [float(v) for v in xyz]
+                if any(Fraction(v) != w for v, w in zip(f, xyz)):
+                    raise ValueError(f"{name}: a coordinate is not exact in f64")
+                rows.append((f, c[6] == 1))
+        if len(rows) % 8:
+            raise ValueError(f"{name}: not 8 rows per query")
+        for k in range(0, len(rows), 8):
+            q = rows[k : k + 8]
+            out.append((np.array([r[0] for r in q[:4]]), np.array([r[0] for r in q[4:]]), q[0][1]))
+    return out
+
+
 CATEGORIES = {
     "random": gen_random,
     "near-degenerate": gen_near_degenerate,
@@ -356,7 +400,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out")
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--data", default=None, help="accepted, not used by this family")
+    ap.add_argument("--data", default=None, help="the shared data folder; its sibling conformance/tight-inclusion is used when present")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--screen-worker", choices=("vf", "ee"), help=argparse.SUPPRESS)
@@ -398,6 +442,11 @@ def main(argv=None):
         )
 
     rows, checks, notes = [], [], []
+    conf_root = conformance_dir(a.data)
+    if conf_root:
+        notes.append(f"ti-unit-tests: the published Tight-Inclusion unit-test queries from {conf_root} (MIT), exact reference checked against their truth column")
+    else:
+        notes.append("ti-unit-tests: not run (no $CCD_SHARED_DIR/conformance/tight-inclusion or DATA/../conformance/tight-inclusion)")
     table = []
     summary = {}
     failures = []
@@ -405,14 +454,26 @@ def main(argv=None):
     timeout = 0.5 if a.quick else 1.0
     for kind in ("vf", "ee"):
         acc = {t[0]: {"q": [], "truth": [], "ans": [], "best": [], "cpu": [], "errors": 0} for t in tools}
-        for cat, gen in CATEGORIES.items():
-            queries = gen(rng, kind, per_cat)
+        cats = list(CATEGORIES.items())
+        if conf_root:
+            cats.append(("ti-unit-tests", None))
+        for cat, gen in cats:
+            published = None
+            if gen is None:
+                conf = load_conformance(conf_root, kind)
+                queries = [(x0, x1) for x0, x1, _ in conf]
+                published = [t for _, _, t in conf]
+            else:
+                queries = gen(rng, kind, per_cat)
             truths = [exact_ccd.vertex_face(x0.tolist(), x1.tolist()) if kind == "vf" else exact_ccd.edge_edge(x0.tolist(), x1.tolist()) for x0, x1 in queries]
             if cat == "touching":
                 # The construction touches at t*: the exact reference must agree (a check of
                 # the reference itself).
                 bad = sum(1 for tr in truths if tr is None)
                 checks.append({"name": f"exact reference finds every constructed contact ({kind}, touching)", "passed": bad == 0, "detail": f"{len(truths) - bad}/{len(truths)} found"})
+            if published is not None:
+                agree = sum((tr is not None) == p for tr, p in zip(truths, published))
+                checks.append({"name": f"exact reference agrees with the published truth of the Tight-Inclusion unit tests ({kind})", "passed": agree == len(published), "detail": f"{agree}/{len(published)} agree"})
             fails = screen(kind, queries, timeout) if ipctk is not None else [None] * len(queries)
             ok = [i for i, f in enumerate(fails) if f is None]
             for i, f in enumerate(fails):
@@ -458,7 +519,7 @@ def main(argv=None):
             table.append((wl, name, len(d["q"]), sum(t is not None for t in d["truth"]), m, l, fa, within, d["errors"], r["median_us"], r["p90_us"], cpu))
             summary[(kind, name)] = r["median_us"]
         if ipctk is None:
-            for w in [f"{kind}-{c}" for c in CATEGORIES] + [wl]:
+            for w in [f"{kind}-{c}" for c, _ in cats] + [wl]:
                 rows.append(skipped_row(w, IPCTK_ERROR))
     for r in rows:
         if not r["is_ccd"]:
