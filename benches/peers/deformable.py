@@ -42,6 +42,7 @@ repeats for a tool whose single call exceeds 10 s; the row's notes say how many)
 """
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -314,17 +315,17 @@ def main(argv=None):
         print(f"{name}: {ntri} triangles, {len(x0)} vertices", flush=True)
 
         # ---- step size
-        w_c, c_c, n_c, t_c = timed(lambda: ccd_step(faces, x0, x1), repeats)
+        w_c, c_c, n_c, t_c = timed(functools.partial(ccd_step, faces, x0, x1), repeats)
         if ipctk is None:
             rows.append(row(f"{name}/step", "ccd", True, ccd.__version__, CCD_STEP, 1, None, None, None, w_c, c_c, None))
             rows.append(skipped_row(f"{name}/step", "ipctk", False, IPC_STEP, TARGET_STEP, IPCTK_ERROR))
-            w_c, c_c, n_c, cc = timed(lambda: ccd_contacts(faces, x0, x1), repeats)
+            w_c, c_c, n_c, cc = timed(functools.partial(ccd_contacts, faces, x0, x1), repeats)
             rows.append(row(f"{name}/contacts", "ccd", True, ccd.__version__, CCD_ALL, len(cc["toc"]), None, None, None, w_c, c_c, None))
             rows.append(skipped_row(f"{name}/contacts", "ipctk", False, IPC_ALL, TARGET_CONTACTS, IPCTK_ERROR))
             continue
-        w_i, c_i, n_i, t_i = timed(lambda: ipctk_step(faces, x0, x1), repeats)
+        w_i, c_i, n_i, t_i = timed(functools.partial(ipctk_step, faces, x0, x1), repeats)
         # ipctk's broad phase (timed: part of its all-pairs answer), reused for the checks.
-        w_b, c_b, n_b, (edges, cands) = timed(lambda: ipctk_build(faces, x0, x1), repeats)
+        w_b, c_b, _, (edges, cands) = timed(functools.partial(ipctk_build, faces, x0, x1), repeats)
         vf_s, ee_s, ncand = candidate_sample(edges, faces, cands, sample_cap, a.seed)
         del cands
         nsample = len(vf_s) + len(ee_s)
@@ -350,7 +351,7 @@ def main(argv=None):
         table.append((f"{name}/step", ntri, f"{t_c:.4g}", f"{t_i:.4g}", viol["ccd"][0], viol["ipctk"][1], "", "", w_c, c_c, w_i, c_i))
 
         # ---- all colliding pairs
-        w_c, c_c, n_c, cc = timed(lambda: ccd_contacts(faces, x0, x1), repeats)
+        w_c, c_c, n_c, cc = timed(functools.partial(ccd_contacts, faces, x0, x1), repeats)
         ccd_keys = ccd_pair_keys(cc, faces)
         ipc_keys, w_n, c_n, errors = ipctk_narrow(vf_s, ee_s, x0, x1)
         scale_up = ncand / max(nsample, 1)
@@ -375,7 +376,6 @@ def main(argv=None):
         if len(disputed) > disputed_cap:
             sel = rng.choice(len(disputed), disputed_cap, replace=False)
             sampled = [disputed[j] for j in sorted(sel)]
-        e2v = None
         verdict = {"ccd": [0, 0, 0], "ipctk": [0, 0, 0]}  # reporter: touching, within tol, false alarm
         late_c = 0
         for key, who in sampled:
@@ -392,7 +392,6 @@ def main(argv=None):
             else:
                 dmin, _ = dense.min_along(key[0], x0[idx][None], x1[idx][None])
                 verdict[who][1 if dmin[0] <= TOL else 2] += 1
-        frac = len(sampled) / max(len(disputed), 1)
         # A touching pair reported only by one tool is a miss of the other.
         miss_c, miss_i = verdict["ipctk"][0], verdict["ccd"][0]
         est = "" if len(sampled) == len(disputed) else f" (exact check on a seeded sample of {len(sampled)} of {len(disputed)} disputed pairs; counts are of the sample)"

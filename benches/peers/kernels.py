@@ -365,8 +365,7 @@ def run_tool(caller, queries, repeats):
             e = perf()
             ans.append(r)
             d = (e - s) / 1e3
-            if d < best[k]:
-                best[k] = d
+            best[k] = min(best[k], d)
         cpu.append((proc() - c0) / max(len(args), 1) * 1e6)
         if answers is None:
             answers = ans

@@ -19,7 +19,7 @@ def icosphere(level):
         mid = {}
         nf = []
 
-        def m(a, b):
+        def m(a, b, mid=mid):
             k = (min(a, b), max(a, b))
             if k not in mid:
                 p = v[a] + v[b]
