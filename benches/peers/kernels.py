@@ -522,6 +522,12 @@ def main(argv=None):
         if ipctk is None:
             for w in [f"{kind}-{c}" for c, _ in cats] + [wl]:
                 rows.append(skipped_row(w, IPCTK_ERROR))
+        if not conf_root:
+            reason = "not run: the Tight-Inclusion conformance folder is not on this machine ($CCD_SHARED_DIR/conformance/tight-inclusion)"
+            for name, is_ccd, version, settings, mk in tools[:1] + ([] if ipctk is None else tools[1:]):
+                r = skipped_row(f"{kind}-ti-unit-tests", reason)
+                r.update({"tool": name, "is_ccd": is_ccd, "settings": settings, "target_ratio": None if is_ccd else TARGET})
+                rows.append(r)
     for r in rows:
         if not r["is_ccd"]:
             r["target_ratio"] = TARGET
