@@ -7,6 +7,8 @@ use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::arrays::f64_array;
 use crate::errors::to_py;
@@ -34,7 +36,9 @@ fn la_code(s: Status) -> u8 {
 
 type Kernel = fn(&[DVec3; 4], &[DVec3; 4], &LaOptions) -> Result<Option<PrimitiveToc>, LaError>;
 
-/// Runs `f` on `threads` threads (`None`: rayon's global pool, all cores; `1`: this thread).
+/// Runs `f` on `threads` threads (`None`: rayon's global pool, all cores; `n`: a pool of `n`
+/// threads, built on first use and kept for later calls, so that a call with `threads=n`
+/// does not pay for starting threads).
 pub(crate) fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
@@ -42,14 +46,28 @@ pub(crate) fn with_threads<T: Send>(
     match threads {
         None => Ok(f()),
         Some(0) => Err("threads must be at least 1 (or None for all cores)".into()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| format!("cannot start {n} threads: {e}"))?;
-            Ok(pool.install(f))
-        }
+        Some(n) => Ok(pool(n)?.install(f)),
     }
+}
+
+/// The kept pool of `n` threads (built on first use).
+fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(p) = pools.get(&n) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| format!("cannot start {n} threads: {e}"))?,
+    );
+    pools.insert(n, Arc::clone(&p));
+    Ok(p)
 }
 
 /// Reads `(N, 4, 3)` point quadruples.
@@ -69,19 +87,21 @@ const MIN_PER_TASK: usize = 256;
 /// One batch element's answer: time of contact (NaN for none), status code, input error.
 type Answer = (f64, u8, Option<LaError>);
 
-/// The kernel over every pair, on the current rayon pool (one thread for small batches).
+/// The kernel over every pair, on the current rayon pool (one thread for small batches), or
+/// on the calling thread alone when `serial`.
 fn run_batch(
     kernel: Kernel,
     a: &[[DVec3; 4]],
     b: &[[DVec3; 4]],
     options: &LaOptions,
+    serial: bool,
 ) -> Vec<Answer> {
     let one = |(p, q): (&[DVec3; 4], &[DVec3; 4])| match kernel(p, q, options) {
         Ok(None) => (f64::NAN, NO_CONTACT, None),
         Ok(Some(hit)) => (hit.toc, la_code(hit.status), None),
         Err(e) => (f64::NAN, NO_CONTACT, Some(e)),
     };
-    if a.len() < MIN_PER_TASK || rayon::current_num_threads() == 1 {
+    if serial || a.len() < MIN_PER_TASK || rayon::current_num_threads() == 1 {
         a.iter().zip(b).map(one).collect()
     } else {
         a.par_iter()
@@ -120,7 +140,7 @@ pub(crate) fn time_kernel(
         with_threads(threads, || {
             let start = std::time::Instant::now();
             for _ in 0..repeats {
-                std::hint::black_box(run_batch(kernel, &a, &b, &options));
+                std::hint::black_box(run_batch(kernel, &a, &b, &options, false));
             }
             start.elapsed().as_secs_f64()
         })
@@ -151,9 +171,14 @@ fn batch<'py>(
         .with_tolerance(tolerance)
         .with_max_iterations(max_iterations);
     options.validate().map_err(to_py)?;
-    let out = py
-        .detach(|| with_threads(threads, || run_batch(kernel, &a, &b, &options)))
-        .map_err(PyValueError::new_err)?;
+    // a batch that runs on one thread anyway runs on the calling one (no pool hand-off)
+    let serial = threads == Some(1) || (threads.is_none() && a.len() < MIN_PER_TASK);
+    let out = if serial {
+        py.detach(|| run_batch(kernel, &a, &b, &options, true))
+    } else {
+        py.detach(|| with_threads(threads, || run_batch(kernel, &a, &b, &options, false)))
+            .map_err(PyValueError::new_err)?
+    };
     if let Some((i, e)) = out
         .iter()
         .enumerate()
