@@ -4,6 +4,10 @@
 //! 9; a run repeats the query for at least 200 ms and reports the mean), wall and CPU time
 //! (all threads of the process), and a check that the answers are the same (global ToC bit
 //! for bit, the sorted contact and resting lists, the Boolean answer).
+//! It also prints the machine's ceiling for each query: two copies of the serial query run
+//! side by side, one per thread, and `2 × alone / side by side` is the most two threads can
+//! gain on work that needs no coordination (the two cores share caches and memory
+//! bandwidth, and may be SMT siblings of one physical core).
 //! Besides wall time it prints the parallel run's critical path from its threads' CPU times
 //! (calling thread + busiest worker): with the Linux scheduler's autogroups a session's
 //! threads share one session's slice of a busy machine, so wall clock shows no speed-up
@@ -229,8 +233,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let (ws, wp) = (median(ws), median(wp));
             let (cs, crit) = (median(cs), median(crit));
+            // the machine's ceiling for this query: two serial copies side by side, one per
+            // thread; `2 × alone / side by side` is what two threads can gain on work that
+            // needs no coordination at all (shared caches, memory bandwidth, SMT siblings)
+            let mut side = Vec::new();
+            for _ in 0..repeats.min(5) {
+                let per_query = std::thread::scope(|sc| {
+                    let runs: Vec<_> = (0..2)
+                        .map(|_| {
+                            sc.spawn(|| {
+                                let t = Instant::now();
+                                let mut k = 0u32;
+                                while t.elapsed().as_secs_f64() < 0.2 && k < 100_000 {
+                                    std::hint::black_box(serial.query(mode));
+                                    k += 1;
+                                }
+                                t.elapsed().as_secs_f64() * 1e3 / f64::from(k)
+                            })
+                        })
+                        .collect();
+                    let times: Vec<f64> = runs.into_iter().filter_map(|h| h.join().ok()).collect();
+                    times.iter().sum::<f64>() / times.len().max(1) as f64
+                });
+                side.push(per_query);
+            }
+            let ceiling = 2.0 * ws / median(side);
             println!(
-                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), answers {}; BV tests / kernel calls serial ({}, {}), parallel ({}, {}), work units {}",
+                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), ceiling {ceiling:.2}× (two serial copies side by side), answers {}; BV tests / kernel calls serial ({}, {}), parallel ({}, {}), work units {}",
                 median(cp),
                 ws / wp,
                 cs / crit,
