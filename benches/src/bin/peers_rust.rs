@@ -79,10 +79,10 @@ fn parry_version() -> String {
     let lock = include_str!("../../../Cargo.lock");
     let mut lines = lock.lines();
     while let Some(l) = lines.next() {
-        if l == "name = \"parry3d-f64\"" {
-            if let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = ")) {
-                return v.trim_matches('"').to_string();
-            }
+        if l == "name = \"parry3d-f64\""
+            && let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = "))
+        {
+            return v.trim_matches('"').to_string();
         }
     }
     "unknown".into()
