@@ -176,8 +176,9 @@ pub(crate) fn merge(results: &[(String, Family)], crashes: &[Crash]) -> Merged {
                 rows: Vec::new(),
             });
         m.quick |= f.quick;
-        if !m.references.contains(&f.reference) {
-            m.references.push(f.reference.clone());
+        let reference = format!("[{harness}] {}", f.reference);
+        if !m.references.contains(&reference) {
+            m.references.push(reference);
         }
         m.notes
             .extend(f.notes.iter().map(|n| format!("[{harness}] {n}")));
@@ -410,7 +411,7 @@ pub(crate) fn scene_of(f: &MergedFamily) -> SceneReport {
     SceneReport {
         name: format!("peers: {}", f.family),
         paper: "issue 36".into(),
-        description: format!("{} — reference: {}", f.title, f.references.join(" / ")),
+        description: format!("{} — reference: {}", f.title, f.references.join("; ")),
         columns: COLUMNS.map(String::from).to_vec(),
         rows: f.rows.iter().map(row_cells).collect(),
         headline: headline(f),
@@ -500,6 +501,7 @@ pub(crate) fn run(args: &PeersArgs) -> Result<()> {
     }
     // data and robots
     let shared_data = crate::shared_dir(None).join("data");
+    let shared_data = shared_data.canonicalize().unwrap_or(shared_data);
     let data = args.data.clone().or_else(|| {
         (shared_data.join("unc-frames").is_dir() || shared_data.join("robots").is_dir())
             .then(|| shared_data.clone())
@@ -993,14 +995,16 @@ fn tesseract(py: &Path, work: &Path, env_notes: &mut Vec<String>) {
 
 /// The versions of the interpreter's packages, one line.
 fn versions_line(py: &Path) -> String {
-    let code = "import sys, importlib.metadata as m\n\
-out = ['Python ' + sys.version.split()[0]]\n\
-for p in ['ccd-toc', 'numpy', 'python-fcl', 'ipctk', 'tesseract-robotics-nanobind']:\n\
-    try:\n\
-        out.append(p + ' ' + m.version(p))\n\
-    except Exception:\n\
-        out.append(p + ' absent')\n\
-print(', '.join(out))";
+    let code = r"
+import sys, importlib.metadata as m
+out = ['Python ' + sys.version.split()[0]]
+for p in ['ccd-toc', 'numpy', 'python-fcl', 'ipctk', 'tesseract-robotics-nanobind']:
+    try:
+        out.append(p + ' ' + m.version(p))
+    except Exception:
+        out.append(p + ' absent')
+print(', '.join(out))
+";
     match Command::new(py).args(["-c", code]).output() {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
         _ => format!("{}: versions unknown", py.display()),
@@ -1089,7 +1093,7 @@ mod tests {
         assert_eq!(fcl.ratio, Some(0.8));
         assert_eq!(
             fam.references,
-            vec!["dense".to_string(), "analytic".to_string()]
+            ["[peers_rust] dense", "[rigid_fcl] analytic"]
         );
     }
 
