@@ -917,10 +917,12 @@ fn setup_venv(
             bail!("{python3} -m venv {} failed", venv.display());
         }
     }
-    // the wheel, when it changed since the last install
-    let bytes = fs::read(&wheel)?;
+    // the wheel, when its contents changed since the last install (the wheel file itself
+    // differs on every build: zip timestamps): the compiled library and the Python sources
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.hash(&mut h);
+    let library = target.join("release/libccd_python.so");
+    fs::read(&library).unwrap_or_default().hash(&mut h);
+    hash_tree(&root.join("crates/python/python"), &mut h);
     let stamp = format!("{:016x}", h.finish());
     let stamp_file = venv.join(".ccd-wheel");
     if fs::read_to_string(&stamp_file).ok().as_deref() != Some(stamp.as_str())
@@ -959,10 +961,30 @@ fn setup_venv(
     Ok(py)
 }
 
+/// Hashes every file under `dir` (paths and contents, in sorted order).
+fn hash_tree(dir: &Path, h: &mut impl Hasher) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map(|r| r.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for p in entries {
+        if p.file_name().is_some_and(|n| n == "__pycache__") {
+            continue;
+        } else if p.is_dir() {
+            hash_tree(&p, h);
+        } else {
+            p.hash(h);
+            fs::read(&p).unwrap_or_default().hash(h);
+        }
+    }
+}
+
 /// Tesseract: the installed one when it imports, else the latest release, else (on a
 /// `GLIBCXX` import error) the release that bundles its libstdc++.
 fn tesseract(py: &Path, work: &Path, env_notes: &mut Vec<String>) {
-    let probe = "import tesseract_robotics";
+    // the compiled modules (the package's `__init__` alone imports on any libstdc++)
+    let probe =
+        "import tesseract_robotics.tesseract_common, tesseract_robotics.tesseract_environment";
     if python_ok(py, probe).is_ok() {
         return;
     }
