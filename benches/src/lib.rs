@@ -3,7 +3,7 @@
 //! - [`rigid`]: the rigid-pair workloads (meshes and analytic shapes, each stated in ccd and
 //!   in parry3d-f64) shared by `cargo xtask bench --scene rigid-pairs`, the `peers_rust`
 //!   binary and the criterion groups in `benches/benches/`.
-//! - [`reference`]: the dense reference that judges every tool of families 1–2: exact
+//! - [`reference`](mod@reference): the dense reference that judges every tool of families 1–2: exact
 //!   distances (ccd-distance) sampled densely along the motion, refined where a contact
 //!   could hide between two samples.
 //! - [`protocol`]: the JSON every peer harness writes (`benches/peers/*.py`, `peers_rust`)

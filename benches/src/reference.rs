@@ -10,7 +10,7 @@
 //! use ccd_benches::reference::dense_reference;
 //! let w = ccd_benches::rigid::workloads().into_iter().find(|w| w.name == "ball-ball near miss").unwrap();
 //! let r = dense_reference(&w, 200).unwrap();
-//! assert!(r.toc.is_none() && r.min_lower > 0.009);
+//! assert!(r.toc.is_none() && r.min_sampled > 0.009 && r.min_lower > 0.0);
 //! ```
 
 use ccd_ca_rigid::Shape;
@@ -178,4 +178,65 @@ pub fn dense_reference(w: &Workload, samples: u32) -> Option<Reference> {
         r.min_sampled = r.min_sampled.min(d0);
     }
     Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rigid::Vel;
+    use ccd_distance::Ball;
+    use glam::DVec3;
+    use parry3d_f64::shape::SharedShape;
+
+    fn balls(lateral: f64) -> Workload {
+        Workload {
+            name: "test",
+            a: Shape::Ball(Ball::new(0.5).unwrap()),
+            pa: SharedShape::ball(0.5),
+            b: Shape::Ball(Ball::new(0.3).unwrap()),
+            pb: SharedShape::ball(0.3),
+            ma: Vel::still(DVec3::ZERO),
+            mb: Vel::between(
+                DAffine3::from_translation(DVec3::new(4.0, lateral, 0.0)),
+                DAffine3::from_translation(DVec3::new(-4.0, lateral, 0.0)),
+            ),
+            analytic: true,
+            parry_slow: Some(false),
+        }
+    }
+
+    #[test]
+    fn head_on_balls_touch_at_the_closed_form_time() {
+        // centres 0.8 apart at x = 0.8: t = (4 - 0.8) / 8 = 0.4
+        for samples in [3, 10, 1000] {
+            let r = dense_reference(&balls(0.0), samples).unwrap();
+            let toc = r.toc.unwrap();
+            assert!((toc - 0.4).abs() < 1e-8, "{samples}: {toc}");
+            assert!(toc <= 0.4 + 1e-12);
+            assert_eq!(r.unresolved, 0);
+        }
+    }
+
+    #[test]
+    fn near_miss_is_free_with_a_proven_gap() {
+        // closest approach 0.81 - 0.8 = 0.01 at t = 0.5, even with few samples
+        for samples in [2, 50, 4000] {
+            let r = dense_reference(&balls(0.81), samples).unwrap();
+            assert_eq!(r.toc, None);
+            assert!(
+                r.min_lower > 0.0 && r.min_lower <= 0.01 + 1e-12,
+                "{}",
+                r.min_lower
+            );
+            assert!((r.min_sampled - 0.01).abs() < 1e-3 || samples == 2);
+        }
+    }
+
+    #[test]
+    fn grazing_within_touch_is_a_contact() {
+        // closest approach 1e-10 < TOUCH: the reference must find it between the samples
+        let r = dense_reference(&balls(0.8 + 1e-10), 7).unwrap();
+        let toc = r.toc.expect("a touch within 1e-9");
+        assert!((toc - 0.5).abs() < 1e-3, "{toc}");
+    }
 }

@@ -726,7 +726,7 @@ fn run_harness(
     };
     match outcome {
         Err(e) => crashes.push(crash(e)),
-        Ok(status) if !status.success() => crashes.push(crash(format!("exit status {status}"))),
+        Ok(status) if !status.success() => crashes.push(crash(status.to_string())),
         Ok(_) => match fs::read_to_string(&json)
             .map_err(anyhow::Error::from)
             .and_then(|t| parse_families(&t))
