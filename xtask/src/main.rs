@@ -22,6 +22,12 @@
 //! - `cargo xtask robots [--force]`: installs the Panda, the PR2 and the other robots of the
 //!   `example-robot-data` package (PyPI) under `target/robot-data/` for the tests and the
 //!   bench, unless the shared data folder has them (`robot_data` says where robots come from).
+//! - `cargo xtask peers [--quick] [--data DIR] [--out DIR]`: installs the peers
+//!   (parry3d-f64 is a Rust dependency; python-fcl, Tesseract, ipctk and the ccd wheel go
+//!   into `target/peers/venv`), runs the peer harnesses of `benches/` against their dense
+//!   references and prints one table per family; writes `target/bench-report/peers.md`,
+//!   `peers.json` and a plot per family (`peers` module). Fails on any ccd miss or late
+//!   answer, failed fairness check or crashed harness.
 //! - `cargo xtask tidy`: source checks (every `.rs` file starts with a `//!` line, no
 //!   stub macros (`todo` / `unimplemented`)).
 
@@ -34,6 +40,7 @@ mod bench;
 mod catch_step;
 mod clock;
 mod la_step;
+mod peers;
 mod pile;
 mod report;
 mod rng;
@@ -64,6 +71,10 @@ enum Command {
     CatchStep(catch_step::CatchStepArgs),
     /// Time one point of an adaptive scene's sweep (profiling, before/after).
     AdaptiveStep(adaptive_step::AdaptiveStepArgs),
+    /// Run ccd and its peers (parry3d-f64, python-fcl, Tesseract, ipctk) side by side on
+    /// the peer families and print one table per family (installs the peers into
+    /// target/peers/venv).
+    Peers(peers::PeersArgs),
     /// Run the rigid-pile simulation with chosen size and options (profiling).
     Pile(pile::PileArgs),
     /// Rewrite the generated section of docs/results.md from saved reports (default:
@@ -104,6 +115,7 @@ fn main() -> Result<()> {
         Command::CatchStep(args) => catch_step::run(&args),
         Command::AdaptiveStep(args) => adaptive_step::run(&args),
         Command::Pile(args) => pile::run(&args),
+        Command::Peers(args) => peers::run(&args),
         Command::Results { from } => {
             let root = workspace_root();
             let from = if from.is_empty() {
@@ -156,7 +168,7 @@ pub(crate) fn shared_dir(arg: Option<&std::path::Path>) -> PathBuf {
 }
 
 /// The workspace root (the parent of this crate's directory).
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }

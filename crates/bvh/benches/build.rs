@@ -1,5 +1,6 @@
-//! BVH build time for a 100K-triangle noisy torus (ccd-bvh AABB/RSS vs parry3d-f64's
-//! `TriMesh::new`, which builds its BVH), and the query cost of SAH vs median trees.
+//! BVH build time for a 100K-triangle noisy torus (ccd-bvh AABB/RSS, SAH and median
+//! splits), and the query cost of SAH vs median trees. The comparison with parry3d-f64's
+//! `TriMesh::new` lives in the workspace's `benches/` (`bvh_build_vs_parry`).
 
 use std::hint::black_box;
 
@@ -72,13 +73,6 @@ fn build(c: &mut Criterion) {
     });
     g.bench_function("ccd_rss_sah", |b| {
         b.iter(|| Bvh::<Rss>::build(black_box(&soup), &sah).unwrap())
-    });
-    g.bench_function("parry3d_trimesh_new", |b| {
-        b.iter_batched(
-            || (v.clone(), t.clone()),
-            |(v, t)| parry3d_f64::shape::TriMesh::new(v, t).unwrap(),
-            criterion::BatchSize::LargeInput,
-        )
     });
     g.finish();
 }

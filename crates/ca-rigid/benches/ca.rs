@@ -1,17 +1,17 @@
-//! CA time of contact vs parry3d-f64 0.31 `cast_shapes_nonlinear` on the same meshes and the
-//! same constant linear + angular velocity motions (`local_center` = frame origin).
+//! CA time of contact (C2A) against plain conservative advancement on the same meshes and
+//! the same constant linear + angular velocity motions (`local_center` = frame origin).
 //!
 //! Workloads (issue 6): torus vs sphere (~5K triangles each) head-on, near miss (0.01),
 //! far miss, rotating 90° per step; a long bar spinning 170° through a sphere; two thin
-//! plates passing at high speed; a 20K noisy sphere dropping on a 100K terrain; convex pairs.
-//! parry's mesh–mesh cast takes seconds per query, so it runs with criterion's minimum
-//! sample count (10) and only on the 5K workloads when `CCD_BENCH_PARRY_MESH=1`.
+//! plates passing at high speed; a 20K noisy sphere dropping on a 100K terrain; a convex
+//! pair (BVH path and GJK path).
 //!
-//! Group `ca_analytic`: analytic pairs (`time_of_contact_shapes`) against parry's cast of the
-//! same shapes under the same `NonlinearRigidMotion`s (linear + angular velocity about
-//! `local_center`), the pairs of `cargo xtask bench --scene rigid-pairs`: ball–ball head-on
-//! while spinning, ball–ball near miss, capsule–box turning 86° about an offset centre,
-//! cylinder–box rolling.
+//! Group `ca_analytic`: analytic pairs (`time_of_contact_shapes`), the pairs of
+//! `cargo xtask bench --scene rigid-pairs`: ball–ball head-on while spinning, ball–ball near
+//! miss, capsule–box turning 86° about an offset centre, cylinder–box rolling.
+//!
+//! The comparisons with parry3d-f64's `cast_shapes_nonlinear` live in the workspace's
+//! `benches/` (`ca_rigid_vs_parry`, and `cargo xtask peers`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -23,18 +23,13 @@ use ccd_ca_rigid::{
     time_of_contact_shapes,
 };
 use ccd_distance::{
-    Ball, Capsule, Cuboid, Cylinder, MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_with,
+    Ball, Capsule, ConvexHull, Cuboid, Cylinder, MeshDistanceOptions, MeshDistanceWorkspace,
+    mesh_distance_with,
 };
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
 use criterion::{Criterion, criterion_group, criterion_main};
-use parry3d_f64::math::Pose;
-use parry3d_f64::query::{NonlinearRigidMotion, cast_shapes_nonlinear};
-use parry3d_f64::shape::{
-    Ball as ParryBall, Capsule as ParryCapsule, ConvexPolyhedron, Cuboid as ParryCuboid,
-    Cylinder as ParryCylinder, Shape, TriMesh as ParryTriMesh,
-};
 
 /// Deterministic noise in [-1, 1].
 fn noise(i: u64) -> f64 {
@@ -95,7 +90,6 @@ struct Workload {
     b: TriMesh,
     ma: RigidMotion,
     mb: RigidMotion,
-    parry_mesh: bool,
 }
 
 fn pose(axis: DVec3, angle: f64, at: DVec3) -> DAffine3 {
@@ -152,7 +146,6 @@ fn workloads() -> Vec<Workload> {
             b: sph.clone(),
             ma: still,
             mb: head_on,
-            parry_mesh: true,
         },
         Workload {
             name: "torus_sphere_near_miss",
@@ -160,7 +153,6 @@ fn workloads() -> Vec<Workload> {
             b: sph.clone(),
             ma: still,
             mb: near,
-            parry_mesh: true,
         },
         Workload {
             name: "torus_sphere_far_miss",
@@ -168,7 +160,6 @@ fn workloads() -> Vec<Workload> {
             b: sph.clone(),
             ma: still,
             mb: far,
-            parry_mesh: true,
         },
         Workload {
             name: "torus_sphere_rot90",
@@ -176,7 +167,6 @@ fn workloads() -> Vec<Workload> {
             b: sph.clone(),
             ma: still,
             mb: rot90,
-            parry_mesh: true,
         },
         Workload {
             name: "bar_spin170_sphere",
@@ -184,7 +174,6 @@ fn workloads() -> Vec<Workload> {
             b: sph,
             ma: spin,
             mb: ball,
-            parry_mesh: true,
         },
         Workload {
             name: "thin_plates",
@@ -192,7 +181,6 @@ fn workloads() -> Vec<Workload> {
             b: plate,
             ma: still,
             mb: fly,
-            parry_mesh: true,
         },
         Workload {
             name: "sphere20k_terrain100k",
@@ -200,7 +188,6 @@ fn workloads() -> Vec<Workload> {
             b: sphere(100, 1.0, 0.02),
             ma: still,
             mb: drop,
-            parry_mesh: false,
         },
     ]
 }
@@ -209,28 +196,6 @@ fn body(m: &TriMesh) -> RigidBody {
     RigidBody::new(Arc::new(
         MeshBvh::<Rss>::new(m.clone(), &BvhOptions::default()).unwrap(),
     ))
-}
-
-fn parry_motion(m: &RigidMotion) -> NonlinearRigidMotion {
-    let p = m.pose_at(0.0);
-    let start = Pose::from_parts(p.translation, DQuat::from_mat3(&p.matrix3));
-    NonlinearRigidMotion::new(
-        start,
-        DVec3::ZERO,
-        m.linear_velocity(),
-        m.angular_velocity(),
-    )
-}
-
-fn parry_cast(
-    ma: &NonlinearRigidMotion,
-    a: &dyn Shape,
-    mb: &NonlinearRigidMotion,
-    b: &dyn Shape,
-) -> Option<f64> {
-    cast_shapes_nonlinear(ma, a, mb, b, 0.0, 1.0, true)
-        .expect("supported")
-        .map(|h| h.time_of_impact)
 }
 
 /// Plain CA (CATCH Eq. 4 without the per-node refinement), the baseline for C2A: each
@@ -275,7 +240,6 @@ fn plain_ca(
 }
 
 fn bench(c: &mut Criterion) {
-    let parry_mesh = std::env::var("CCD_BENCH_PARRY_MESH").is_ok_and(|v| v == "1");
     let opts = CaOptions::default();
     let mut g = c.benchmark_group("ca_rigid");
     g.sample_size(10)
@@ -314,27 +278,13 @@ fn bench(c: &mut Criterion) {
                 )
             })
         });
-        if parry_mesh && w.parry_mesh {
-            let pa = ParryTriMesh::new(w.a.vertices().to_vec(), w.a.triangles().to_vec()).unwrap();
-            let pb = ParryTriMesh::new(w.b.vertices().to_vec(), w.b.triangles().to_vec()).unwrap();
-            let (qa, qb) = (parry_motion(&w.ma), parry_motion(&w.mb));
-            eprintln!(
-                "{}: parry toc = {:?}",
-                w.name,
-                parry_cast(&qa, &pa, &qb, &pb)
-            );
-            g.bench_function(format!("{}/parry", w.name), |bch| {
-                bch.iter(|| parry_cast(&qa, &pa, &qb, &pb))
-            });
-        }
     }
-    // convex pairs: both sides convex hulls (parry: ConvexPolyhedron; ours: the hull meshes)
+    // convex pairs: both sides the convex hull of 200 points on a sphere, as a mesh
     let hull_pts: Vec<DVec3> = (0..200)
         .map(|i| DVec3::new(noise(3 * i), noise(3 * i + 1), noise(3 * i + 2)).normalize() * 0.5)
         .collect();
-    let poly = ConvexPolyhedron::from_convex_hull(&hull_pts).unwrap();
-    let (hv, hi) = poly.to_trimesh();
-    let hull = TriMesh::new(hv, hi).unwrap();
+    let poly = ConvexHull::new_3d(&hull_pts).unwrap();
+    let hull = TriMesh::new(poly.vertices().to_vec(), poly.faces().to_vec()).unwrap();
     let hb = RigidBody::with_hull(Arc::new(
         MeshBvh::<Rss>::new(hull.clone(), &BvhOptions::default()).unwrap(),
     ))
@@ -345,13 +295,11 @@ fn bench(c: &mut Criterion) {
         pose(DVec3::Y, 1.0, DVec3::new(-1.0, 0.0, 0.1)),
     )
     .unwrap();
-    let (qa, qb) = (parry_motion(&still), parry_motion(&mv));
     eprintln!(
-        "convex_pair: ours toc = {:?}, parry toc = {:?}",
+        "convex_pair: ours toc = {:?}",
         time_of_contact(&hb, &still, &hb, &mv, &opts)
             .unwrap()
-            .map(|c| c.toc),
-        parry_cast(&qa, &poly, &qb, &poly)
+            .map(|c| c.toc)
     );
     g.bench_function("convex_pair/ccd", |bch| {
         bch.iter(|| time_of_contact(black_box(&hb), &still, black_box(&hb), &mv, &opts))
@@ -365,36 +313,16 @@ fn bench(c: &mut Criterion) {
     g.bench_function("convex_pair/ccd_gjk", |bch| {
         bch.iter(|| time_of_contact_convex(black_box(&hb), &still, black_box(&hb), &mv, &opts))
     });
-    g.bench_function("convex_pair/parry", |bch| {
-        bch.iter(|| parry_cast(&qa, &poly, &qb, &poly))
-    });
     g.finish();
 }
 
-/// A motion from a start translation, linear and angular velocity and a rotation centre, as
-/// both libraries state it.
-fn velocities(
-    at: DVec3,
-    lin: DVec3,
-    ang: DVec3,
-    centre: DVec3,
-) -> (RigidMotion, NonlinearRigidMotion) {
-    let start = DAffine3::from_translation(at);
-    let ours = RigidMotion::from_velocities(start, lin, ang, centre).unwrap();
-    let theirs = NonlinearRigidMotion::new(Pose::from_translation(at), centre, lin, ang);
-    (ours, theirs)
+/// A motion from a start translation, linear and angular velocity and a rotation centre.
+fn velocities(at: DVec3, lin: DVec3, ang: DVec3, centre: DVec3) -> RigidMotion {
+    RigidMotion::from_velocities(DAffine3::from_translation(at), lin, ang, centre).unwrap()
 }
 
-/// A named analytic pair: both shapes as each library states them, and both motions.
-type AnalyticPair = (
-    &'static str,
-    CcdShape,
-    Box<dyn Shape>,
-    CcdShape,
-    Box<dyn Shape>,
-    (RigidMotion, NonlinearRigidMotion),
-    (RigidMotion, NonlinearRigidMotion),
-);
+/// A named analytic pair: both shapes and both motions.
+type AnalyticPair = (&'static str, CcdShape, CcdShape, RigidMotion, RigidMotion);
 
 fn analytic(c: &mut Criterion) {
     let opts = CaOptions::default();
@@ -407,9 +335,7 @@ fn analytic(c: &mut Criterion) {
         (
             "ball-ball head-on spinning",
             CcdShape::Ball(Ball::new(0.5).unwrap()),
-            Box::new(ParryBall::new(0.5)),
             CcdShape::Ball(Ball::new(0.3).unwrap()),
-            Box::new(ParryBall::new(0.3)),
             still,
             velocities(
                 DVec3::new(4.0, 0.2, 0.1),
@@ -421,9 +347,7 @@ fn analytic(c: &mut Criterion) {
         (
             "ball-ball near miss",
             CcdShape::Ball(Ball::new(0.5).unwrap()),
-            Box::new(ParryBall::new(0.5)),
             CcdShape::Ball(Ball::new(0.3).unwrap()),
-            Box::new(ParryBall::new(0.3)),
             still,
             velocities(
                 DVec3::new(4.0, 0.81, 0.0),
@@ -435,9 +359,7 @@ fn analytic(c: &mut Criterion) {
         (
             "capsule-box 86deg offset centre",
             CcdShape::Capsule(Capsule::new_y(0.6, 0.2).unwrap()),
-            Box::new(ParryCapsule::new_y(0.6, 0.2)),
             CcdShape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.4, 0.3)).unwrap()),
-            Box::new(ParryCuboid::new(DVec3::new(0.5, 0.4, 0.3))),
             velocities(
                 DVec3::new(-2.5, 0.3, 0.0),
                 DVec3::new(3.0, 0.0, 0.0),
@@ -449,9 +371,7 @@ fn analytic(c: &mut Criterion) {
         (
             "cylinder-box rolling",
             CcdShape::Cylinder(Cylinder::new(0.3, 0.5).unwrap()),
-            Box::new(ParryCylinder::new(0.3, 0.5)),
             CcdShape::Cuboid(Cuboid::new(DVec3::splat(0.4)).unwrap()),
-            Box::new(ParryCuboid::new(DVec3::splat(0.4))),
             velocities(
                 DVec3::new(-3.0, 0.0, 0.0),
                 DVec3::new(4.0, 0.0, 0.0),
@@ -461,19 +381,15 @@ fn analytic(c: &mut Criterion) {
             still,
         ),
     ];
-    for (name, a, pa, b, pb, (ma, qa), (mb, qb)) in &pairs {
+    for (name, a, b, ma, mb) in &pairs {
         let ours = time_of_contact_shapes(a, ma, b, mb, &opts).unwrap();
         eprintln!(
-            "{name}: ours toc = {:?} ({:?} iterations), parry toc = {:?}",
+            "{name}: ours toc = {:?} ({:?} iterations)",
             ours.map(|c| c.toc),
             ours.map(|c| c.stats.iterations),
-            parry_cast(qa, pa.as_ref(), qb, pb.as_ref())
         );
         g.bench_function(format!("{name}/ccd"), |bch| {
             bch.iter(|| time_of_contact_shapes(black_box(a), ma, black_box(b), mb, &opts))
-        });
-        g.bench_function(format!("{name}/parry"), |bch| {
-            bch.iter(|| parry_cast(qa, pa.as_ref(), qb, pb.as_ref()))
         });
     }
     g.finish();

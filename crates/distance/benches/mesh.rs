@@ -1,26 +1,19 @@
 //! Mesh–mesh distance between two 10K-triangle meshes (a UV sphere and a torus) at several
 //! surface gaps and a fixed rotation: ccd-distance `mesh_distance_with` cold and with the
-//! coherence hint of the previous answer, vs parry3d-f64 0.31 `query::distance` on `TriMesh`
-//! shapes built from the same vertices and triangles, in one criterion group per gap.
+//! coherence hint of the previous answer, in one criterion group per gap. The comparison
+//! with parry3d-f64's `query::distance` lives in the workspace's `benches/`
+//! (`mesh_distance_vs_parry`).
 
 use std::hint::black_box;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_distance::{MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_with};
-use ccd_geometry::TriMesh;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{DAffine3, DQuat, DVec3};
-use parry3d_f64::math::Pose;
-use parry3d_f64::query;
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../tests/support/meshes.rs"]
 mod meshes;
-
-fn parry_mesh(m: &TriMesh) -> parry3d_f64::shape::TriMesh {
-    parry3d_f64::shape::TriMesh::new(m.vertices().to_vec(), m.triangles().to_vec())
-        .expect("valid mesh for parry")
-}
 
 fn bench_mesh(c: &mut Criterion) {
     // Sphere of radius 1 (100 x 50 cells) and torus (R = 1, r = 0.3, 100 x 50 cells):
@@ -29,7 +22,6 @@ fn bench_mesh(c: &mut Criterion) {
     let mb = meshes::torus(1.0, 0.3, 100, 50);
     let a = MeshBvh::<Rss>::new(ma.clone(), &BvhOptions::default()).expect("bvh");
     let b = MeshBvh::<Rss>::new(mb.clone(), &BvhOptions::default()).expect("bvh");
-    let (pa, pb) = (parry_mesh(&ma), parry_mesh(&mb));
     // The torus stands on its rim next to the sphere: its nearest point is at distance
     // `centre distance - 1.3` from the sphere's centre along x.
     let rot = DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2) * DQuat::from_rotation_z(0.3);
@@ -41,11 +33,8 @@ fn bench_mesh(c: &mut Criterion) {
         let cold = MeshDistanceOptions::default();
         let first = mesh_distance_with(&a, &pose_a, &b, &pose_b, &cold, &mut ws).expect("query");
         let warm = MeshDistanceOptions::default().with_hint(Some(first.hint()));
-        let parry_a = Pose::IDENTITY;
-        let parry_b = Pose::from_parts(centre, rot);
-        let pd = query::distance(&parry_a, &pa, &parry_b, &pb).map_or(f64::NAN, |d| d.distance);
         eprintln!(
-            "gap {gap}: ccd distance {:.6} ({} BV tests, {} triangle tests; with hint {} / {}), parry {pd:.6}",
+            "gap {gap}: ccd distance {:.6} ({} BV tests, {} triangle tests; with hint {} / {})",
             first.closest.distance,
             first.stats.bv_tests,
             first.stats.primitive_tests,
@@ -79,12 +68,6 @@ fn bench_mesh(c: &mut Criterion) {
                     &mut ws,
                 )
                 .map_or(0.0, |r| r.closest.distance)
-            });
-        });
-        g.bench_function("parry_query_distance", |bench| {
-            bench.iter(|| {
-                query::distance(black_box(&parry_a), &pa, black_box(&parry_b), &pb)
-                    .map_or(0.0, |d| d.distance)
             });
         });
         g.finish();
