@@ -57,9 +57,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import ccd  # noqa: E402
-import dense  # noqa: E402
-import exact_ccd  # noqa: E402
-import scenes  # noqa: E402
+import _dense as dense  # noqa: E402
+import _exact_ccd as exact_ccd  # noqa: E402
+import _scenes as scenes  # noqa: E402
 
 try:
     import ipctk  # noqa: E402
@@ -277,6 +277,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--data", default=None)
+    ap.add_argument("--robots", default=None, help="(the runner's common argument; not used by this family)")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--disputed", type=int, default=None, help="pairs decided exactly per workload")

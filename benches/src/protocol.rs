@@ -74,6 +74,11 @@ pub struct Check {
     pub detail: String,
 }
 
+/// A string field that a harness may write as `null`.
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
 /// One workload run by one tool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -84,11 +89,11 @@ pub struct Row {
     /// ccd's own row (its misses and late answers fail `cargo xtask peers`).
     #[serde(default)]
     pub is_ccd: bool,
-    /// Tool version.
-    #[serde(default)]
+    /// Tool version (`null` reads as empty: a skipped row may not know it).
+    #[serde(default, deserialize_with = "null_as_empty")]
     pub version: String,
-    /// Settings (solver, tolerance, ...).
-    #[serde(default)]
+    /// Settings (solver, tolerance, ...; `null` reads as empty).
+    #[serde(default, deserialize_with = "null_as_empty")]
     pub settings: String,
     /// Threads used.
     #[serde(default = "one")]
@@ -142,5 +147,21 @@ impl Row {
             skipped: Some(reason.into()),
             ..Self::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skipped_row_may_leave_version_and_settings_null() {
+        let r: Row = serde_json::from_str(
+            r#"{"workload": "n-body/step", "tool": "ipctk", "is_ccd": false, "version": null,
+                "settings": null, "skipped": "--quick: not run"}"#,
+        )
+        .unwrap();
+        assert_eq!((r.version.as_str(), r.settings.as_str()), ("", ""));
+        assert!(serde_json::from_str::<Row>(r#"{"workload": 1, "tool": "x"}"#).is_err());
     }
 }

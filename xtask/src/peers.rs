@@ -14,7 +14,7 @@
 //!    with an existing interpreter instead (development; no install).
 //! 2. **Harnesses** (each with `OMP_NUM_THREADS=1` and the other thread-count variables at
 //!    1): the Rust peer runs (`peers_rust` of `ccd-benches`: parry3d-f64, families 1–2) and
-//!    every `benches/peers/*.py` other than `common.py`, each as
+//!    every `benches/peers/*.py` other than `common.py` and the `_*.py` helper modules, each as
 //!    `PY benches/peers/X.py --out target/peers/X.json [--quick] [--data DIR] [--robots DIR]`
 //!    under a time limit, stderr kept in `target/peers/X.stderr.log`. `--data` is the
 //!    folder with `unc-frames/` and `robots/` (`--data`, else the shared checkout's `data/`
@@ -647,7 +647,8 @@ fn stem(p: &Path) -> String {
         .to_string()
 }
 
-/// `benches/peers/*.py` other than `common.py`, sorted.
+/// The harnesses: `benches/peers/*.py` other than `common.py` and the helper modules whose
+/// names start with `_`, sorted.
 fn python_harnesses(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
@@ -655,7 +656,10 @@ fn python_harnesses(dir: &Path) -> Result<Vec<PathBuf>> {
         .map(|e| e.path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "py")
-                && p.file_name().is_some_and(|n| n != "common.py")
+                && p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n != "common.py" && !n.starts_with('_'))
         })
         .collect();
     out.sort();
@@ -1036,6 +1040,30 @@ print(', '.join(out))
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn harnesses_are_the_scripts_but_common_and_helper_modules() {
+        let dir = std::env::temp_dir().join(format!("ccd-peers-harnesses-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        for f in ["kernels.py", "common.py", "_dense.py", "robot_edges.py", "notes.md"] {
+            fs::write(dir.join(f), "").unwrap();
+        }
+        let found: Vec<String> = python_harnesses(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(found, ["kernels.py", "robot_edges.py"]);
+        // and the repository's own folder: every harness is a family script
+        let ours = python_harnesses(&workspace_root().join("benches/peers")).unwrap();
+        assert!(ours.iter().all(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            !n.starts_with('_') && n != "common.py"
+        }));
+        assert!(ours.len() >= 4, "{ours:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     const RUST: &str = r#"[
       {"family": "analytic-shapes", "title": "Analytic", "reference": "dense", "quick": true,
