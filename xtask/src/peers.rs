@@ -656,8 +656,7 @@ fn python_harnesses(dir: &Path) -> Result<Vec<PathBuf>> {
         .map(|e| e.path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "py")
-                && p
-                    .file_name()
+                && p.file_name()
                     .and_then(|n| n.to_str())
                     .is_some_and(|n| n != "common.py" && !n.starts_with('_'))
         })
@@ -1046,7 +1045,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ccd-peers-harnesses-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        for f in ["kernels.py", "common.py", "_dense.py", "robot_edges.py", "notes.md"] {
+        for f in [
+            "kernels.py",
+            "common.py",
+            "_dense.py",
+            "robot_edges.py",
+            "notes.md",
+        ] {
             fs::write(dir.join(f), "").unwrap();
         }
         let found: Vec<String> = python_harnesses(&dir)
@@ -1056,7 +1061,7 @@ mod tests {
             .collect();
         assert_eq!(found, ["kernels.py", "robot_edges.py"]);
         // and the repository's own folder: every harness is a family script
-        let ours = python_harnesses(&workspace_root().join("benches/peers")).unwrap();
+        let ours = python_harnesses(&crate::workspace_root().join("benches/peers")).unwrap();
         assert!(ours.iter().all(|p| {
             let n = p.file_name().unwrap().to_string_lossy();
             !n.starts_with('_') && n != "common.py"
