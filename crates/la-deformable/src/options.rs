@@ -178,5 +178,6 @@ pub struct SceneStats {
     pub patches_skipped: u64,
     /// Triangles (star-shaped surfaces) and boundary edges (disks) the self-collision
     /// certificates examined, whether or not they certified.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub certificate_items: u64,
 }
