@@ -12,12 +12,18 @@
 //! bound (CATCH's temporal culling, Alg. 1).
 
 use ccd_bvh::Rss;
-use ccd_distance::{GjkCache, GjkOptions, MAX_COORDINATE, gjk_distance_cached};
+use ccd_distance::{
+    ConvexHull, GjkCache, GjkOptions, GjkResult, MAX_COORDINATE, gjk_distance_cached,
+};
 use ccd_geometry::{Aabb, Feature, Triangle, rigid_inverse};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
-use crate::mesh_mesh::{REL_ROUNDING, check_vertices};
+use crate::capsule::Capsule;
+use crate::contract::{
+    REL_ROUNDING, check_options, check_vertices, check_window, end_translations, lever,
+};
+use crate::driver::{Probe, SafeStep, Search, advance_search};
 use crate::scale::{contact_back, max_abs, rescale_factors, scaled_bodies, scaled_tolerance};
 use crate::traverse::{MotionBound, Scratch, Traversal, Witness, closest_pair, key_along};
 use crate::{CaError, CaOptions, Contact, RigidBody, Stats, Status};
@@ -131,6 +137,13 @@ pub trait PairMotion {
         (self.speed_bounds(t), end)
     }
 
+    /// The two constant-velocity rigid motions this motion is, when it is one (a
+    /// [`RigidPair`]): [`cast`](crate::cast) then runs the rigid queries, whose bounds use
+    /// the motions exactly. `None` by default.
+    fn rigid(&self) -> Option<(&RigidMotion, &RigidMotion)> {
+        None
+    }
+
     /// The scale of the rounding in [`poses`](PairMotion::poses) at any `t ∈ [0, 1]`, per
     /// body (see [`RoundingScale`]); the queries take their rounding allowance from it once
     /// per search. The default reads the translations at `t = 0` and `t = 1`: right for a
@@ -176,9 +189,9 @@ impl RoundingScale {
     /// [`time_of_contact`](crate::time_of_contact)'s allowance), and its angle.
     #[must_use]
     pub fn rigid(m: &RigidMotion) -> Self {
-        let [t0, t1] = crate::mesh_mesh::end_translations(m);
+        let [t0, t1] = end_translations(m);
         Self {
-            reach: t0.length().max(t1.length()) + crate::mesh_mesh::lever(m.local_center()),
+            reach: t0.length().max(t1.length()) + lever(m.local_center()),
             turn: m.angle().abs(),
         }
     }
@@ -247,6 +260,9 @@ impl PairMotion for RigidPair<'_> {
     }
     fn rounding_scale(&self) -> [RoundingScale; 2] {
         [RoundingScale::rigid(self.a), RoundingScale::rigid(self.b)]
+    }
+    fn rigid(&self) -> Option<(&RigidMotion, &RigidMotion)> {
+        Some((self.a, self.b))
     }
 }
 
@@ -370,8 +386,8 @@ fn in_window<M: PairMotion + ?Sized>(
         &CaOptions,
         f64,
         f64,
-    ) -> Result<Option<Contact>, CaError>,
-) -> Result<Option<Contact>, CaError> {
+    ) -> Result<(Option<Contact>, Stats), CaError>,
+) -> Result<(Option<Contact>, Stats), CaError> {
     check_vertices(a, b)?;
     let (pa, pb, _) = poses_in_domain(
         motion,
@@ -394,10 +410,8 @@ fn in_window<M: PairMotion + ?Sized>(
         ..*opts
     };
     let motion = ScaledPair { inner: motion, up };
-    Ok(
-        query(&sa, &sb, &motion, &scaled, MAX_COORDINATE * up, down)?
-            .map(|c| contact_back(c, down)),
-    )
+    let (c, stats) = query(&sa, &sb, &motion, &scaled, MAX_COORDINATE * up, down)?;
+    Ok((c.map(|c| contact_back(c, down)), stats))
 }
 
 /// A `?Sized` [`PairMotion`] behind a sized handle (to pass it on as `&dyn PairMotion`).
@@ -424,14 +438,6 @@ fn into_frame(s: SpeedBound, rot_t: glam::DMat3) -> SpeedBound {
         linear: rot_t * s.linear,
         axis: rot_t * s.axis,
         ..s
-    }
-}
-
-fn check_window(start: f64, end: f64) -> Result<(), CaError> {
-    if (0.0..=1.0).contains(&start) && (0.0..=1.0).contains(&end) {
-        Ok(())
-    } else {
-        Err(CaError::InvalidWindow { start, end })
     }
 }
 
@@ -490,24 +496,7 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
     opts: &CaOptions,
     scratch: &mut BoundedScratch,
 ) -> Result<Option<Contact>, CaError> {
-    crate::mesh_mesh::check_options(opts)?;
-    check_window(start, end)?;
-    if start >= end {
-        return Ok(None);
-    }
-    let scratch = &mut scratch.inner;
-    in_window(
-        a,
-        b,
-        motion,
-        start,
-        opts,
-        |a, b, motion, opts, limit, down| {
-            bounded_run(
-                a, b, motion, start, end, opts, limit, down, None, true, scratch,
-            )
-        },
-    )
+    bounded_cast(a, b, motion, start, end, None, false, opts, scratch).map(|(c, _)| c)
 }
 
 /// The first evaluation of [`time_of_contact_bounded`] alone (at `start`, over
@@ -555,7 +544,7 @@ pub fn first_step_bounded<M: PairMotion + ?Sized>(
     opts: &CaOptions,
     scratch: &mut BoundedScratch,
 ) -> Result<Option<Contact>, CaError> {
-    first_step(a, b, motion, start, end, None, opts, scratch)
+    bounded_cast(a, b, motion, start, end, None, true, opts, scratch).map(|(c, _)| c)
 }
 
 /// [`first_step_bounded`] of [`time_of_contact_bounded_within`]: its first evaluation
@@ -574,33 +563,41 @@ pub fn first_step_bounded_within<M: PairMotion + ?Sized>(
     opts: &CaOptions,
     scratch: &mut BoundedScratch,
 ) -> Result<Option<Contact>, CaError> {
-    first_step(a, b, motion, start, end, Some(region), opts, scratch)
+    bounded_cast(a, b, motion, start, end, Some(region), true, opts, scratch).map(|(c, _)| c)
 }
 
 /// The first evaluation of [`time_of_contact_bounded`] (`region`: of
 /// [`time_of_contact_bounded_within`]) without the closest-pair search at the cap.
+/// The mesh–mesh query under a [`PairMotion`] behind the four public entry points and
+/// [`cast`](crate::cast): the window `[start, end]`, B's contents within `region` only (when
+/// given), the whole search or its first evaluation only; with the query's counters.
 #[allow(clippy::too_many_arguments)]
-fn first_step<M: PairMotion + ?Sized>(
+pub(crate) fn bounded_cast<M: PairMotion + ?Sized>(
     a: &RigidBody,
     b: &RigidBody,
     motion: &M,
     start: f64,
     end: f64,
     region: Option<&Aabb>,
+    first_step: bool,
     opts: &CaOptions,
     scratch: &mut BoundedScratch,
-) -> Result<Option<Contact>, CaError> {
-    let opts = CaOptions {
-        max_iterations: 1,
-        ..*opts
+) -> Result<(Option<Contact>, Stats), CaError> {
+    let opts = if first_step {
+        CaOptions {
+            max_iterations: 1,
+            ..*opts
+        }
+    } else {
+        *opts
     };
-    crate::mesh_mesh::check_options(&opts)?;
+    check_options(&opts)?;
     check_window(start, end)?;
     if region.is_some_and(|r| r.min.is_nan() || r.max.is_nan()) {
         return Err(CaError::InvalidRegion);
     }
     if start >= end || region.is_some_and(Aabb::is_empty) {
-        return Ok(None);
+        return Ok((None, Stats::default()));
     }
     let scratch = &mut scratch.inner;
     in_window(
@@ -610,6 +607,8 @@ fn first_step<M: PairMotion + ?Sized>(
         start,
         &opts,
         |a, b, motion, opts, limit, down| {
+            // the region in the query's coordinates, grown by the rounding allowance
+            let region = region.map(|r| scaled_region(r, b, down));
             bounded_run(
                 a,
                 b,
@@ -619,8 +618,8 @@ fn first_step<M: PairMotion + ?Sized>(
                 opts,
                 limit,
                 down,
-                region.map(|r| scaled_region(r, b, down)),
-                false,
+                region,
+                !first_step,
                 scratch,
             )
         },
@@ -694,39 +693,7 @@ pub fn time_of_contact_bounded_within<M: PairMotion + ?Sized>(
     opts: &CaOptions,
     scratch: &mut BoundedScratch,
 ) -> Result<Option<Contact>, CaError> {
-    crate::mesh_mesh::check_options(opts)?;
-    check_window(start, end)?;
-    if region.min.is_nan() || region.max.is_nan() {
-        return Err(CaError::InvalidRegion);
-    }
-    if start >= end || region.is_empty() {
-        return Ok(None);
-    }
-    let scratch = &mut scratch.inner;
-    in_window(
-        a,
-        b,
-        motion,
-        start,
-        opts,
-        |a, b, motion, opts, limit, down| {
-            // the region in the query's coordinates, grown by the rounding allowance
-            let r = scaled_region(region, b, down);
-            bounded_run(
-                a,
-                b,
-                motion,
-                start,
-                end,
-                opts,
-                limit,
-                down,
-                Some(r),
-                true,
-                scratch,
-            )
-        },
-    )
+    bounded_cast(a, b, motion, start, end, Some(region), false, opts, scratch).map(|(c, _)| c)
 }
 
 /// The CA loop of [`time_of_contact_bounded`] (input checked, coordinates in the window).
@@ -745,15 +712,64 @@ fn bounded_run(
     region_b: Option<Aabb>,
     cap_witness: bool,
     scratch: &mut Scratch,
-) -> Result<Option<Contact>, CaError> {
+) -> Result<(Option<Contact>, Stats), CaError> {
     let mut stats = Stats::default();
-    let mut t = start;
-    let mut hint = end - start;
-    let scale = motion.rounding_scale();
-    loop {
-        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down, &scale)?;
+    let mut search = BoundedSearch {
+        a,
+        b,
+        motion,
+        end,
+        eps: opts.tolerance,
+        limit,
+        down,
+        region_b,
+        cap_witness,
+        scale: motion.rounding_scale(),
+        hint: end - start,
+        scratch,
+        last: None,
+    };
+    let window = Search {
+        from: start,
+        start,
+        end,
+        max_iterations: opts.max_iterations,
+    };
+    let c = advance_search(&mut search, window, &mut stats)?;
+    Ok((c, stats))
+}
+
+/// The safe-step oracle of two meshes under a [`PairMotion`]: one C2A traversal per
+/// evaluation with the motion's speed bounds over `[t, until]`.
+struct BoundedSearch<'q> {
+    a: &'q RigidBody,
+    b: &'q RigidBody,
+    motion: &'q dyn PairMotion,
+    end: f64,
+    eps: f64,
+    limit: f64,
+    down: f64,
+    region_b: Option<Aabb>,
+    /// Whether a capped search reports the closest pair at the time reached (else the
+    /// closest pair of the last evaluation, or none).
+    cap_witness: bool,
+    scale: [RoundingScale; 2],
+    /// The length of the last step (the horizon the motion is asked to bound next).
+    hint: f64,
+    scratch: &'q mut Scratch,
+    /// The last evaluation: A's and B's poses, touching and closest pairs.
+    last: Option<(DAffine3, DAffine3, Option<Witness>, Option<Witness>)>,
+}
+
+impl SafeStep for BoundedSearch<'_> {
+    type Contact = Contact;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
+        let (a, b) = (self.a, self.b);
+        let (pa, pb, slack) =
+            poses_in_domain(self.motion, t, a, b, self.limit, self.down, &self.scale)?;
         let inv = rigid_inverse(&pa);
-        let ([sa, sb], until) = bounds_until(motion, t, end, hint);
+        let ([sa, sb], until) = bounds_until(self.motion, t, self.end, self.hint);
         let ev = Traversal {
             a,
             b,
@@ -762,61 +778,57 @@ fn bounded_run(
                 sa: into_frame(sa, inv.matrix3),
                 sb: into_frame(sb, inv.matrix3),
             },
-            eps: opts.tolerance,
+            eps: self.eps,
             slack,
-            region_b,
+            region_b: self.region_b,
         }
-        .run(until - t, scratch, &mut stats);
-        stats.iterations += 1;
-        if let Some(w) = ev.touching {
-            let status = if t == start {
-                Status::InitiallyTouching
-            } else {
-                Status::Converged
-            };
-            return Ok(Some(window_contact(w, &pa, t, status, stats)));
-        }
-        // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
-        let next = crate::advance::advance(t, ev.step, until).unwrap_or(until);
-        if next >= end {
-            return Ok(None);
-        }
-        if next <= t || next.is_nan() {
-            // no progress (a step below the resolution of t, or NaN): conservative stop
-            let w = ev
-                .closest
-                .unwrap_or_else(|| closest_pair(a, b, &(inv * pb), &mut stats));
-            return Ok(Some(window_contact(w, &pa, t, Status::Stalled, stats)));
-        }
-        if stats.iterations >= opts.max_iterations && !cap_witness {
-            let w = ev.closest.unwrap_or(Witness::NONE);
-            return Ok(Some(window_contact(
-                w,
-                &pa,
-                next,
-                Status::OutOfIterations,
-                stats,
-            )));
-        }
-        if stats.iterations >= opts.max_iterations {
-            // the contact's fields are at its toc `next`: the closest pair there
-            // (the poses at `next` passed the domain check at `t`'s step: they are bounded
-            // by it; should the check still refuse them, the pair at `t` stands in)
-            let (pa, pb) = match poses_in_domain(motion, next, a, b, limit, down, &scale) {
-                Ok((pa, pb, _)) => (pa, pb),
-                Err(_) => (pa, pb),
-            };
-            let w = closest_pair(a, b, &(rigid_inverse(&pa) * pb), &mut stats);
-            return Ok(Some(window_contact(
-                w,
-                &pa,
-                next,
-                Status::OutOfIterations,
-                stats,
-            )));
-        }
-        hint = next - t;
-        t = next;
+        .run(until - t, self.scratch, stats);
+        self.last = Some((pa, pb, ev.touching, ev.closest));
+        Ok(if ev.touching.is_some() {
+            Probe::Touching
+        } else {
+            Probe::Apart {
+                step: ev.step,
+                until,
+            }
+        })
+    }
+
+    fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
+        let (a, b) = (self.a, self.b);
+        let (pa, pb, touching, closest) = self.last.ok_or(CaError::NoIterations)?;
+        let w = match status {
+            Status::OutOfIterations if self.cap_witness => {
+                // the contact's fields are at its toc: the closest pair there (the poses
+                // at `toc` passed the domain check of the last step: they are bounded by
+                // it; should the check still refuse them, the pair at the last probe
+                // stands in)
+                let (pa, pb) = match poses_in_domain(
+                    self.motion,
+                    toc,
+                    a,
+                    b,
+                    self.limit,
+                    self.down,
+                    &self.scale,
+                ) {
+                    Ok((pa, pb, _)) => (pa, pb),
+                    Err(_) => (pa, pb),
+                };
+                let w = closest_pair(a, b, &(rigid_inverse(&pa) * pb), stats);
+                return Ok(window_contact(w, &pa, toc, status, *stats));
+            }
+            Status::OutOfIterations => closest.unwrap_or(Witness::NONE),
+            Status::Stalled => {
+                closest.unwrap_or_else(|| closest_pair(a, b, &(rigid_inverse(&pa) * pb), stats))
+            }
+            _ => touching.unwrap_or(Witness::NONE),
+        };
+        Ok(window_contact(w, &pa, toc, status, *stats))
+    }
+
+    fn advanced(&mut self, t: f64, next: f64, _step: f64) {
+        self.hint = next - t;
     }
 }
 
@@ -929,14 +941,29 @@ pub fn time_of_contact_convex_bounded_with_direction<M: PairMotion + ?Sized>(
     opts: &CaOptions,
     direction: &mut DVec3,
 ) -> Result<Option<Contact>, CaError> {
+    convex_bounded_cast(a, b, motion, start, end, opts, direction).map(|(c, _)| c)
+}
+
+/// The convex query under a [`PairMotion`] behind
+/// [`time_of_contact_convex_bounded_with_direction`] and [`cast`](crate::cast), with the
+/// query's counters.
+pub(crate) fn convex_bounded_cast<M: PairMotion + ?Sized>(
+    a: &RigidBody,
+    b: &RigidBody,
+    motion: &M,
+    start: f64,
+    end: f64,
+    opts: &CaOptions,
+    direction: &mut DVec3,
+) -> Result<(Option<Contact>, Stats), CaError> {
     *direction = DVec3::ZERO;
-    crate::mesh_mesh::check_options(opts)?;
+    check_options(opts)?;
     check_window(start, end)?;
     if a.hull().is_none() || b.hull().is_none() {
         return Err(CaError::MissingHull);
     }
     if start >= end {
-        return Ok(None);
+        return Ok((None, Stats::default()));
     }
     in_window(
         a,
@@ -993,7 +1020,7 @@ pub fn convex_apart_along<M: PairMotion + ?Sized>(
     end: f64,
     opts: &CaOptions,
 ) -> Result<bool, CaError> {
-    crate::mesh_mesh::check_options(opts)?;
+    check_options(opts)?;
     check_window(start, end)?;
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
@@ -1045,83 +1072,104 @@ fn convex_bounded_run(
     limit: f64,
     down: f64,
     direction: &mut DVec3,
-) -> Result<Option<Contact>, CaError> {
+) -> Result<(Option<Contact>, Stats), CaError> {
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };
-    let eps = opts.tolerance;
-    let half = 0.5 * eps;
-    let (ra, rb) = (a.radius(), b.radius());
-    let gjk = GjkOptions::default();
-    let mut cache = GjkCache::new();
     let mut stats = Stats::default();
-    let mut t = start;
-    let mut hint = end - start;
-    let scale = motion.rounding_scale();
-    // the capsule stage (see `crate::capsule`) while both bodies have capsules
-    let mut capsules = a.capsule().zip(b.capsule());
-    loop {
-        let (pa, pb, slack) = poses_in_domain(motion, t, a, b, limit, down, &scale)?;
-        if let Some((ca, cb)) = capsules {
+    let mut search = BoundedHullSearch {
+        a,
+        b,
+        ha,
+        hb,
+        motion,
+        end,
+        eps: opts.tolerance,
+        max_iterations: opts.max_iterations,
+        limit,
+        down,
+        scale: motion.rounding_scale(),
+        hint: end - start,
+        // the capsule stage (see `crate::capsule`) while both bodies have capsules
+        capsules: a.capsule().zip(b.capsule()),
+        cache: GjkCache::new(),
+        direction,
+        last: None,
+    };
+    let window = Search {
+        from: start,
+        start,
+        end,
+        max_iterations: opts.max_iterations,
+    };
+    let c = advance_search(&mut search, window, &mut stats)?;
+    Ok((c, stats))
+}
+
+/// The safe-step oracle of two hulls under a [`PairMotion`]: steps on the bodies' fitted
+/// capsules while their gap exceeds `ε`, then one GJK distance (warm-started) per
+/// evaluation; records the direction of the last certified gap.
+struct BoundedHullSearch<'q> {
+    a: &'q RigidBody,
+    b: &'q RigidBody,
+    ha: &'q ConvexHull,
+    hb: &'q ConvexHull,
+    motion: &'q dyn PairMotion,
+    end: f64,
+    eps: f64,
+    max_iterations: u32,
+    limit: f64,
+    down: f64,
+    scale: [RoundingScale; 2],
+    hint: f64,
+    capsules: Option<(&'q Capsule, &'q Capsule)>,
+    cache: GjkCache,
+    direction: &'q mut DVec3,
+    /// The last GJK evaluation (the witnesses of any answer).
+    last: Option<GjkResult>,
+}
+
+impl SafeStep for BoundedHullSearch<'_> {
+    type Contact = Contact;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
+        let (a, b, eps) = (self.a, self.b, self.eps);
+        let (ra, rb) = (a.radius(), b.radius());
+        let (pa, pb, slack) =
+            poses_in_domain(self.motion, t, a, b, self.limit, self.down, &self.scale)?;
+        if let Some((ca, cb)) = self.capsules {
             // steps on the capsules' gap (a lower bound of the hulls' along its direction)
             // while it exceeds ε and a step is possible; else GJK from this `t` on. The
             // last iteration allowed is always GJK's, which reports the status.
-            if stats.iterations + 1 < opts.max_iterations
+            if stats.iterations + 1 < self.max_iterations
                 && let Some((n, gap)) = ca.gap(&pa, cb, &pb)
                 && gap > eps
             {
-                let ([sa, sb], until) = bounds_until(motion, t, end, hint);
+                let ([sa, sb], until) = bounds_until(self.motion, t, self.end, self.hint);
                 let step = key_along(eps, slack, gap, n, sa.bound(n, ra) + sb.bound(n, rb));
                 let next = crate::advance::advance(t, step, until).unwrap_or(until);
                 if step > 0.0 && next > t {
-                    stats.iterations += 1;
-                    *direction = n;
-                    if next >= end {
-                        return Ok(None);
-                    }
-                    hint = next - t;
-                    t = next;
-                    continue;
+                    *self.direction = n;
+                    return Ok(Probe::Apart { step, until });
                 }
             }
-            capsules = None;
+            self.capsules = None;
         }
-        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
-        stats.iterations += 1;
+        let (ha, hb) = (self.ha, self.hb);
+        let gjk = GjkOptions::default();
+        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut self.cache)?;
         stats.primitive_tests += u64::from(r.iterations);
-        let lift = |f: Feature, hull: &ccd_distance::ConvexHull| {
-            let id = |i: u32| hull.input_indices().get(i as usize).copied().unwrap_or(i);
-            match f {
-                Feature::Vertex(i) => Feature::Vertex(id(i)),
-                Feature::Edge(i, j) => Feature::edge(id(i), id(j)),
-                face => face,
-            }
-        };
-        let contact = |status, toc: f64, stats| Contact {
-            toc,
-            point_a: r.point_a,
-            point_b: r.point_b,
-            normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
-            distance: r.distance,
-            feature_a: lift(r.feature_a, ha),
-            feature_b: lift(r.feature_b, hb),
-            status,
-            stats,
-        };
+        self.last = Some(r);
         // (a NaN distance proves nothing: reported as touching)
         if r.intersecting || r.distance <= eps || r.distance.is_nan() {
-            let status = if t == start {
-                Status::InitiallyTouching
-            } else {
-                Status::Converged
-            };
-            return Ok(Some(contact(status, t, stats)));
+            return Ok(Probe::Touching);
         }
-        let ([sa, sb], until) = bounds_until(motion, t, end, hint);
+        let half = 0.5 * eps;
+        let ([sa, sb], until) = bounds_until(self.motion, t, self.end, self.hint);
         let mu = |n: DVec3| sa.bound(n, ra) + sb.bound(n, rb);
         let mut step = 0.0f64;
         if let Some(n) = r.normal.try_normalize() {
-            *direction = n;
+            *self.direction = n;
             let hints = (vertex_of(r.feature_a, ha), vertex_of(r.feature_b, hb));
             let gap = hull_gap(ha, &pa, hb, &pb, n, hints).min(r.distance);
             step = key_along(eps, slack, gap, n, mu(n));
@@ -1142,20 +1190,35 @@ fn convex_bounded_run(
                 f64::INFINITY
             };
         }
-        // (the bounds hold up to `until`: the step never passes it; NaN stays NaN)
-        let next = crate::advance::advance(t, step, until).unwrap_or(until);
-        if next >= end {
-            return Ok(None);
-        }
-        if next <= t || next.is_nan() {
-            // no progress (a step below the resolution of t, or NaN): conservative stop
-            return Ok(Some(contact(Status::Stalled, t, stats)));
-        }
-        if stats.iterations >= opts.max_iterations {
-            return Ok(Some(contact(Status::OutOfIterations, next, stats)));
-        }
-        hint = next - t;
-        t = next;
+        Ok(Probe::Apart { step, until })
+    }
+
+    fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
+        // (capsule steps always progress below the cap: every answer follows a GJK probe)
+        let r = self.last.ok_or(CaError::MissingHull)?;
+        let lift = |f: Feature, hull: &ConvexHull| {
+            let id = |i: u32| hull.input_indices().get(i as usize).copied().unwrap_or(i);
+            match f {
+                Feature::Vertex(i) => Feature::Vertex(id(i)),
+                Feature::Edge(i, j) => Feature::edge(id(i), id(j)),
+                face => face,
+            }
+        };
+        Ok(Contact {
+            toc,
+            point_a: r.point_a,
+            point_b: r.point_b,
+            normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
+            distance: r.distance,
+            feature_a: lift(r.feature_a, self.ha),
+            feature_b: lift(r.feature_b, self.hb),
+            status,
+            stats: *stats,
+        })
+    }
+
+    fn advanced(&mut self, t: f64, next: f64, _step: f64) {
+        self.hint = next - t;
     }
 }
 

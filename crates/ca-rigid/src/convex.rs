@@ -5,7 +5,8 @@ use ccd_geometry::Feature;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
-use crate::mesh_mesh::Rates;
+use crate::contract::{Rates, check_domain, check_options, in_window, lever, rounding_allowance};
+use crate::driver::{Probe, SafeStep, Search, advance_search};
 use crate::{CaError, CaOptions, Contact, RigidBody, Stats, Status};
 
 /// Separation of the hulls along the unit direction `n` (world), from their exact support
@@ -97,17 +98,18 @@ pub fn time_of_contact_convex_with_stats(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<(Option<Contact>, Stats), CaError> {
-    crate::mesh_mesh::check_options(opts)?;
-    crate::mesh_mesh::check_domain(a, motion_a, b, motion_b)?;
+    check_options(opts)?;
+    check_domain(a, motion_a, b, motion_b)?;
     if a.hull().is_none() || b.hull().is_none() {
         return Err(CaError::MissingHull);
     }
     let mut stats = Stats::default();
-    let c = crate::mesh_mesh::in_window(a, motion_a, b, motion_b, opts, &mut stats, run)?;
+    let c = in_window(a, motion_a, b, motion_b, opts, &mut stats, run)?;
     Ok((c, stats))
 }
 
-/// The CA loop of [`time_of_contact_convex`] (input checked, coordinates in the window).
+/// The CA of [`time_of_contact_convex`] (input checked, coordinates in the window): the
+/// shared driver with the hull–hull oracle.
 fn run(
     a: &RigidBody,
     motion_a: &RigidMotion,
@@ -119,53 +121,90 @@ fn run(
     let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
         return Err(CaError::MissingHull);
     };
-    let slack = crate::mesh_mesh::rounding_allowance(a, motion_a, b, motion_b);
-    let rates = Rates::new(motion_a, motion_b);
-    let eps = opts.tolerance;
-    let half = 0.5 * eps;
-    // radii about the rotation centres
-    let ra = a.radius() + crate::mesh_mesh::lever(motion_a.local_center());
-    let rb = b.radius() + crate::mesh_mesh::lever(motion_b.local_center());
-    let gjk = GjkOptions::default();
-    let mut cache = GjkCache::new();
-    let mut t = 0.0f64;
-    loop {
-        let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-        let r = gjk_distance_cached(ha, &pa, hb, &pb, &gjk, &mut cache)?;
-        stats.iterations += 1;
+    let mut search = HullSearch {
+        ha,
+        hb,
+        motion_a,
+        motion_b,
+        rates: Rates::new(motion_a, motion_b),
+        eps: opts.tolerance,
+        slack: rounding_allowance(a, motion_a, b, motion_b),
+        // radii about the rotation centres
+        radii: (
+            a.radius() + lever(motion_a.local_center()),
+            b.radius() + lever(motion_b.local_center()),
+        ),
+        cache: GjkCache::new(),
+        last: None,
+    };
+    let window = Search {
+        from: 0.0,
+        start: 0.0,
+        end: 1.0,
+        max_iterations: opts.max_iterations,
+    };
+    advance_search(&mut search, window, stats)
+}
+
+/// The safe-step oracle of two convex hulls under constant-velocity motions: one GJK
+/// distance (warm-started) per evaluation, the step from the separating slab along its
+/// direction ([`certified_step`]).
+struct HullSearch<'q> {
+    ha: &'q ConvexHull,
+    hb: &'q ConvexHull,
+    motion_a: &'q RigidMotion,
+    motion_b: &'q RigidMotion,
+    rates: Rates,
+    eps: f64,
+    slack: f64,
+    radii: (f64, f64),
+    cache: GjkCache,
+    /// The last evaluation (the witnesses of any answer).
+    last: Option<GjkResult>,
+}
+
+impl SafeStep for HullSearch<'_> {
+    type Contact = Contact;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
+        let (pa, pb) = (self.motion_a.pose_at(t), self.motion_b.pose_at(t));
+        let gjk = GjkOptions::default();
+        let r = gjk_distance_cached(self.ha, &pa, self.hb, &pb, &gjk, &mut self.cache)?;
         stats.primitive_tests += u64::from(r.iterations);
-        let contact = |status, toc: f64, stats: Stats| Contact {
+        self.last = Some(r);
+        // (a NaN distance proves nothing: reported as touching)
+        if r.intersecting || r.distance <= self.eps || r.distance.is_nan() {
+            return Ok(Probe::Touching);
+        }
+        let (half, slack) = (0.5 * self.eps, self.slack);
+        let step = certified_step(
+            self.ha,
+            &pa,
+            self.hb,
+            &pb,
+            &r,
+            &self.rates,
+            self.radii,
+            half,
+            slack,
+        );
+        Ok(Probe::Apart { step, until: 1.0 })
+    }
+
+    fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
+        // (the driver asks only after a probe)
+        let r = self.last.ok_or(CaError::MissingHull)?;
+        Ok(Contact {
             toc,
             point_a: r.point_a,
             point_b: r.point_b,
             normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
             distance: r.distance,
-            feature_a: lift(r.feature_a, ha),
-            feature_b: lift(r.feature_b, hb),
+            feature_a: lift(r.feature_a, self.ha),
+            feature_b: lift(r.feature_b, self.hb),
             status,
-            stats,
-        };
-        // (a NaN distance proves nothing: reported as touching)
-        if r.intersecting || r.distance <= eps || r.distance.is_nan() {
-            let status = if t == 0.0 {
-                Status::InitiallyTouching
-            } else {
-                Status::Converged
-            };
-            return Ok(Some(contact(status, t, *stats)));
-        }
-        let step = certified_step(ha, &pa, hb, &pb, &r, &rates, (ra, rb), half, slack);
-        let Some(next) = crate::advance::advance(t, step, 1.0) else {
-            return Ok(None);
-        };
-        if next <= t || next.is_nan() {
-            // no progress could be certified (see `Status::Stalled`)
-            return Ok(Some(contact(Status::Stalled, t, *stats)));
-        }
-        if stats.iterations >= opts.max_iterations {
-            return Ok(Some(contact(Status::OutOfIterations, next, *stats)));
-        }
-        t = next;
+            stats: *stats,
+        })
     }
 }
 

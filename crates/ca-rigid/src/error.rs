@@ -54,6 +54,16 @@ pub enum CaError {
     /// unscaled).
     #[error("the rescaled copy of the query could not be built: {0}")]
     Rescaling(String),
+    /// A shape the queries cannot take ([`Collider`](crate::Collider)'s constructors): what
+    /// is wrong with it.
+    #[error("bad shape: {0}")]
+    InvalidCollider(&'static str),
+    /// A pair and motion [`cast`](crate::cast) has no query for: analytic shapes and
+    /// compounds move only under constant-velocity rigid motions (a
+    /// [`RigidPair`](crate::RigidPair)), and search windows, regions and first steps apply
+    /// to meshes and convex bodies.
+    #[error("unsupported cast: {0}")]
+    Unsupported(&'static str),
     /// The region of `time_of_contact_bounded_within` has a NaN coordinate.
     #[error("the region has a NaN coordinate")]
     InvalidRegion,

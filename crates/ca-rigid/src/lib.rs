@@ -79,8 +79,12 @@ mod advance;
 mod body;
 mod bounded;
 mod capsule;
+mod cast;
+mod collider;
 mod contact;
+mod contract;
 mod convex;
+mod driver;
 mod error;
 mod mesh_mesh;
 mod node_key;
@@ -96,9 +100,12 @@ pub use bounded::{
     time_of_contact_bounded_within, time_of_contact_convex_bounded,
     time_of_contact_convex_bounded_with_direction,
 };
+pub use cast::{CastOptions, CastOutcome, CastWorkspace, cast};
+pub use collider::Collider;
 pub use contact::{CaOptions, Contact, Mode, Stats, Status};
+pub use contract::MIN_TOLERANCE;
 pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};
 pub use error::CaError;
-pub use mesh_mesh::{MIN_TOLERANCE, time_of_contact, time_of_contact_with_stats};
+pub use mesh_mesh::{time_of_contact, time_of_contact_with_stats};
 pub use shape::{Compound, Shape};
 pub use shape_ca::{ShapeContact, time_of_contact_shapes, time_of_contact_shapes_with_stats};

@@ -1,60 +1,19 @@
 //! CA between two rigid meshes (C2A-style per-node advancement over RSS hierarchies).
 
 use ccd_bvh::{BoundingVolume, Rss, Workspace};
-use ccd_distance::MAX_COORDINATE;
 use ccd_geometry::Triangle;
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DMat3, DVec3};
 
+use crate::contract::{Rates, check_domain, check_options, in_window, lever, rounding_allowance};
 use crate::convex::hull_start;
+use crate::driver::{Probe, SafeStep, Search, advance_search};
 use crate::node_key::rss_extent;
-use crate::scale::{
-    contact_back, max_abs, rescale_factors, scaled_bodies, scaled_motion, scaled_tolerance,
-};
+use crate::scale::rescale_factors;
 use crate::traverse::{
     Evaluation, MotionBound, Scratch, Traversal, Witness, closest_pair, exact_witness,
 };
 use crate::{CaError, CaOptions, Contact, Mode, RigidBody, Stats, Status};
-
-/// Constant velocity rates of the two bodies (world frame, per unit of normalized time).
-pub(crate) struct Rates {
-    /// `s_b − s_a`: relative velocity of the rotation centres.
-    rel_linear: DVec3,
-    axis_a: DVec3,
-    omega_a: f64,
-    axis_b: DVec3,
-    omega_b: f64,
-}
-
-impl Rates {
-    pub(crate) fn new(a: &RigidMotion, b: &RigidMotion) -> Self {
-        Self {
-            rel_linear: b.linear_velocity() - a.linear_velocity(),
-            axis_a: a.axis(),
-            omega_a: a.angle(),
-            axis_b: b.axis(),
-            omega_b: b.angle(),
-        }
-    }
-
-    /// Bound on the approach speed of any point within `ra` of A's origin and any point
-    /// within `rb` of B's origin, in any direction: `|Δs| + ω_a r_a + ω_b r_b`.
-    #[inline]
-    pub(crate) fn free(&self, ra: f64, rb: f64) -> f64 {
-        (self.rel_linear.length() + self.omega_a * ra + self.omega_b * rb) * (1.0 + 1e-12)
-    }
-
-    /// Bound on `|(v_b − v_a) · n|` for unit `n` (docs/architecture.md, "Rigid motion bound"):
-    /// `|Δs · n| + ω_a |u_a × n| r_a + ω_b |u_b × n| r_b`. Absolute values throughout, so it
-    /// holds whatever the sign of the motion (FCL #555 used a signed form).
-    #[inline]
-    pub(crate) fn projected(&self, n: DVec3, ra: f64, rb: f64) -> f64 {
-        let lin = self.rel_linear.dot(n).abs();
-        let ang = self.omega_a * self.axis_a.cross(n).length() * ra
-            + self.omega_b * self.axis_b.cross(n).length() * rb;
-        (lin + ang) * (1.0 + 1e-12)
-    }
-}
 
 /// The motion of one evaluation seen from A's frame at time `t`, for motion bounds that
 /// use where the points are at `t`, not only how far they are from the rotation centres.
@@ -98,12 +57,6 @@ fn angular_term(omega: f64, e: f64, r: f64, wl: f64, theta: f64) -> f64 {
     }
     let rw = r * wl;
     omega * rw.min(e + rw * (theta + 8.0 * f64::EPSILON))
-}
-
-/// `|c|` rounded up: the lever a rotation centre `c` adds to radii about the frame origin.
-#[inline]
-pub(crate) fn lever(c: DVec3) -> f64 {
-    c.length() * (1.0 + 4.0 * f64::EPSILON)
 }
 
 impl MotionBound for Frame {
@@ -290,106 +243,6 @@ impl Query<'_> {
     }
 }
 
-/// Smallest accepted tolerance `ε` of the CA queries (`1e-100`): the lower end of their
-/// domain. Distances below it are not resolved (bodies closer than `ε` count as touching),
-/// so the motion bounds never depend on quantities that underflow (squares of coordinates
-/// below `1e-154`); geometry at any smaller scale is simply in contact within `ε`.
-pub const MIN_TOLERANCE: f64 = 1e-100;
-
-/// Relative rounding allowance of the distances and gaps a CA query computes, with respect
-/// to its coordinate scale (see [`rounding_allowance`]): `1e-12`, the accuracy to which the
-/// distance kernels of `ccd-distance` are tested (relative to the largest coordinate), with
-/// room for the pose compositions.
-pub(crate) const REL_ROUNDING: f64 = 1e-12;
-
-/// The rounding allowance `δ` of a query: `REL_ROUNDING` times the coordinate scale of its
-/// computations (both meshes' radii about their rotation centres plus the largest
-/// translation of either motion, at `t = 0` or `t = 1`; the origins move linearly). A
-/// computed distance (or gap along a unit direction) exceeds the true one by at most `δ`, so
-/// CA steps subtract it: a step never passes a contact because of rounding. When `ε` is
-/// below `δ` the steps vanish before `ε` is reached and the query ends with
-/// [`Status::Stalled`].
-pub(crate) fn rounding_allowance(
-    a: &RigidBody,
-    motion_a: &RigidMotion,
-    b: &RigidBody,
-    motion_b: &RigidMotion,
-) -> f64 {
-    let reach = |m: &RigidMotion| {
-        let [t0, t1] = end_translations(m);
-        t0.length().max(t1.length())
-    };
-    REL_ROUNDING
-        * (a.radius()
-            + b.radius()
-            + lever(motion_a.local_center())
-            + lever(motion_b.local_center())
-            + reach(motion_a)
-            + reach(motion_b))
-}
-
-/// The positions of a motion's rotation centre at `t = 0` and `t = 1`, from its parameters
-/// (no rotation to build): the centre moves linearly between them (the frame origin too
-/// when the centre is the origin; otherwise it stays within `|c|` of the centre).
-pub(crate) fn end_translations(m: &RigidMotion) -> [DVec3; 2] {
-    let p = m.params();
-    [p.translation(), p.translation() + p.displacement()]
-}
-
-/// Validates the domain of a query: every vertex coordinate and the positions of the
-/// motions' rotation centres at `t = 0` and `t = 1` (the frame origins unless a centre is
-/// given) within [`MAX_COORDINATE`] in magnitude (the path of a centre is a segment, so it
-/// stays within too; a centre's offset in its body frame is within it by
-/// [`RigidMotion`]'s own domain).
-pub(crate) fn check_domain(
-    a: &RigidBody,
-    motion_a: &RigidMotion,
-    b: &RigidBody,
-    motion_b: &RigidMotion,
-) -> Result<(), CaError> {
-    check_vertices(a, b)?;
-    for (body, m) in [motion_a, motion_b].into_iter().enumerate() {
-        let body = body as u8;
-        for end in end_translations(m) {
-            let value = end.abs().max_element();
-            if value > MAX_COORDINATE || value.is_nan() {
-                return Err(CaError::OutOfDomain {
-                    body,
-                    what: "translation",
-                    value,
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Validates the bodies' vertex coordinates: within [`MAX_COORDINATE`] in magnitude.
-pub(crate) fn check_vertices(a: &RigidBody, b: &RigidBody) -> Result<(), CaError> {
-    for (body, rb) in [(0u8, a), (1u8, b)] {
-        let value = rb.max_abs_coordinate();
-        if value > MAX_COORDINATE {
-            return Err(CaError::OutOfDomain {
-                body,
-                what: "vertex coordinate",
-                value,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Validates the options shared by the CA entry points.
-pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
-    if !(opts.tolerance >= MIN_TOLERANCE && opts.tolerance.is_finite()) {
-        return Err(CaError::InvalidTolerance(opts.tolerance));
-    }
-    if opts.max_iterations == 0 {
-        return Err(CaError::NoIterations);
-    }
-    Ok(())
-}
-
 /// The first time of contact of two rigid meshes under constant-velocity motions over
 /// `t ∈ [0, 1]`, by conservative advancement with C2A-style per-node steps.
 ///
@@ -416,7 +269,7 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
 /// # Domain
 /// Vertex coordinates of both meshes and the motions' translations at `t = 0` and `t = 1`
 /// within [`MAX_COORDINATE`](ccd_distance::MAX_COORDINATE) (`1e100`) in magnitude;
-/// tolerance at least [`MIN_TOLERANCE`] (`1e-100`). A query whose coordinate scale (its
+/// tolerance at least [`MIN_TOLERANCE`](crate::MIN_TOLERANCE) (`1e-100`). A query whose coordinate scale (its
 /// largest vertex coordinate or translation) is outside `[2⁻¹⁰⁰, 2¹⁰⁰]` runs on a copy
 /// rescaled into that window by a power of two (exact: bodies, translations and tolerance
 /// scaled, times unchanged, the contact scaled back; the copy's bodies are rebuilt, one BVH
@@ -428,7 +281,7 @@ pub(crate) fn check_options(opts: &CaOptions) -> Result<(), CaError> {
 ///
 /// # Errors
 /// [`CaError::InvalidTolerance`] for a tolerance that is not finite or below
-/// [`MIN_TOLERANCE`]; [`CaError::NoIterations`] for `max_iterations == 0`;
+/// [`MIN_TOLERANCE`](crate::MIN_TOLERANCE); [`CaError::NoIterations`] for `max_iterations == 0`;
 /// [`CaError::OutOfDomain`] for a mesh or a translation
 /// beyond the domain; [`CaError::Rescaling`] if the rescaled copy cannot be built (not
 /// expected inside the domain).
@@ -495,60 +348,6 @@ pub fn time_of_contact_with_stats(
         in_window(a, motion_a, b, motion_b, opts, &mut stats, run)?
     };
     Ok((c, stats))
-}
-
-/// The coordinate scale of a query: the largest vertex coordinate or translation (at
-/// `t = 0` or `t = 1`) magnitude of either body.
-pub(crate) fn query_scale(
-    a: &RigidBody,
-    motion_a: &RigidMotion,
-    b: &RigidBody,
-    motion_b: &RigidMotion,
-) -> f64 {
-    let [a0, a1] = end_translations(motion_a);
-    let [b0, b1] = end_translations(motion_b);
-    max_abs([
-        a0,
-        a1,
-        b0,
-        b1,
-        motion_a.local_center(),
-        motion_b.local_center(),
-    ])
-    .max(a.max_abs_coordinate())
-    .max(b.max_abs_coordinate())
-}
-
-/// `query` on the bodies, motions and options as given when the query's coordinate scale is
-/// inside the window `[2⁻¹⁰⁰, 2¹⁰⁰]`, else on a copy scaled into it by a power of two (see
-/// [`crate::scale`]), with the contact scaled back.
-pub(crate) fn in_window(
-    a: &RigidBody,
-    motion_a: &RigidMotion,
-    b: &RigidBody,
-    motion_b: &RigidMotion,
-    opts: &CaOptions,
-    stats: &mut Stats,
-    query: impl FnOnce(
-        &RigidBody,
-        &RigidMotion,
-        &RigidBody,
-        &RigidMotion,
-        &CaOptions,
-        &mut Stats,
-    ) -> Result<Option<Contact>, CaError>,
-) -> Result<Option<Contact>, CaError> {
-    let g = query_scale(a, motion_a, b, motion_b);
-    let Some((up, down)) = rescale_factors(g) else {
-        return query(a, motion_a, b, motion_b, opts, stats);
-    };
-    let (sa, sb) = scaled_bodies(a, b, up)?;
-    let (ma, mb) = (scaled_motion(motion_a, up)?, scaled_motion(motion_b, up)?);
-    let scaled = CaOptions {
-        tolerance: scaled_tolerance(opts.tolerance, up, g * up),
-        ..*opts
-    };
-    Ok(query(&sa, &ma, &sb, &mb, &scaled, stats)?.map(|c| contact_back(c, down)))
 }
 
 /// A lower bound of the first time `τ ∈ [0, 1]` at which `|d0 + v τ| ≤ reach`, and whether
@@ -689,40 +488,64 @@ fn run(
         // contact is certain at the end of the step; the first contact may be earlier
         return Ok(Some(q.contact(1.0, w, Status::Converged, *stats)));
     }
-    let mut scratch = Scratch::default();
     // horizon of the motion bounds: the whole rest of the step at first, then a few times
     // the last step (steps shrink towards a contact)
-    let mut horizon = 1.0 - t;
-    loop {
-        let ev = q.evaluate(t, horizon, &mut scratch, stats);
-        stats.iterations += 1;
-        if let Some(w) = ev.touching {
-            let status = if t == 0.0 {
-                Status::InitiallyTouching
-            } else {
-                Status::Converged
-            };
-            return Ok(Some(q.contact(t, w, status, *stats)));
-        }
-        let Some(next) = crate::advance::advance(t, ev.step, 1.0) else {
-            return Ok(None);
+    let mut search = MeshSearch {
+        horizon: 1.0 - t,
+        q,
+        scratch: Scratch::default(),
+        last: None,
+    };
+    let window = Search {
+        from: t,
+        start: 0.0,
+        end: 1.0,
+        max_iterations: opts.max_iterations,
+    };
+    advance_search(&mut search, window, stats)
+}
+
+/// The safe-step oracle of two meshes: one C2A traversal per evaluation.
+struct MeshSearch<'q> {
+    q: Query<'q>,
+    scratch: Scratch,
+    /// Length of the sub-interval the next evaluation's motion bounds hold over.
+    horizon: f64,
+    /// The last evaluation's touching and closest pairs.
+    last: Option<(Option<Witness>, Option<Witness>)>,
+}
+
+impl SafeStep for MeshSearch<'_> {
+    type Contact = Contact;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
+        let ev = self.q.evaluate(t, self.horizon, &mut self.scratch, stats);
+        self.last = Some((ev.touching, ev.closest));
+        Ok(if ev.touching.is_some() {
+            Probe::Touching
+        } else {
+            Probe::Apart {
+                step: ev.step,
+                until: 1.0,
+            }
+        })
+    }
+
+    fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
+        let (touching, closest) = self.last.unwrap_or((None, None));
+        let (a, b) = (self.q.a, self.q.b);
+        let w = match (status, touching, closest) {
+            // the contact's fields are at its toc: the closest pair at the time reached
+            (Status::OutOfIterations, _, _) => closest_pair(a, b, &self.q.poses(toc).1, stats),
+            (Status::InitiallyTouching | Status::Converged, Some(w), _) => w,
+            (_, _, Some(w)) => w,
+            _ => closest_pair(a, b, &self.q.poses(toc).1, stats),
         };
-        if next <= t || next.is_nan() {
-            // no progress: the step is below the resolution of t (or not positive); the
-            // bodies are apart on [0, t] (no pair within ε at t)
-            let w = ev
-                .closest
-                .unwrap_or_else(|| closest_pair(a, b, &q.poses(t).1, stats));
-            return Ok(Some(q.contact(t, w, Status::Stalled, *stats)));
-        }
-        if stats.iterations >= opts.max_iterations {
-            // separated on [0, next): `next` is a conservative lower bound of the TOC; the
-            // witness is the closest pair at `next` (the contact's fields are at its toc)
-            let w = closest_pair(a, b, &q.poses(next).1, stats);
-            return Ok(Some(q.contact(next, w, Status::OutOfIterations, *stats)));
-        }
-        t = next;
-        horizon = (HORIZON_GROWTH * ev.step).min(1.0 - t);
+        Ok(self.q.contact(toc, w, status, *stats))
+    }
+
+    fn advanced(&mut self, _t: f64, next: f64, step: f64) {
+        self.horizon = (HORIZON_GROWTH * step).min(1.0 - next);
     }
 }
 

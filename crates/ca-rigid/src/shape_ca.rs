@@ -12,6 +12,7 @@ use ccd_geometry::{Feature, Triangle};
 use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
+use crate::driver::{Probe, SafeStep, Search, advance_search};
 use crate::{
     CaError, CaOptions, Contact, Mode, RigidBody, Shape, Stats, Status, time_of_contact_with_stats,
 };
@@ -128,6 +129,19 @@ struct Hit {
     feature_a: Feature,
     part_b: u32,
     feature_b: Feature,
+}
+
+impl Hit {
+    /// The witness of a search that stopped before any evaluation found a pair.
+    const NONE: Self = Self {
+        distance: f64::INFINITY,
+        point_a: DVec3::ZERO,
+        point_b: DVec3::ZERO,
+        part_a: 0,
+        feature_a: Feature::Face(0),
+        part_b: 0,
+        feature_b: Feature::Face(0),
+    };
 }
 
 struct Query<'q> {
@@ -950,7 +964,7 @@ pub fn time_of_contact_shapes_with_stats(
     motion_b: &RigidMotion,
     opts: &CaOptions,
 ) -> Result<(Option<ShapeContact>, Stats), CaError> {
-    crate::mesh_mesh::check_options(opts)?;
+    crate::contract::check_options(opts)?;
     check_domain(a, motion_a, 0)?;
     check_domain(b, motion_b, 1)?;
     if let (Shape::Mesh(ma), Shape::Mesh(mb)) = (a, b) {
@@ -1038,16 +1052,84 @@ pub fn time_of_contact_shapes_with_stats(
             t = next;
         }
     }
-    let empty = Hit {
-        distance: f64::INFINITY,
-        point_a: DVec3::ZERO,
-        point_b: DVec3::ZERO,
-        part_a: 0,
-        feature_a: Feature::Face(0),
-        part_b: 0,
-        feature_b: Feature::Face(0),
+    if opts.mode == Mode::Boolean && t < 1.0 {
+        // contact is certain if some pair is within ε at the end of the step (the first
+        // contact may be earlier): one evaluation at t = 1 that only descends node pairs
+        // whose key is 0 (a cap just above 0), looking for a touching pair
+        let ev = q.evaluate(1.0, f64::MIN_POSITIVE, &mut stats, &mut heap);
+        if let Some(h) = ev.touching {
+            return Ok((Some(shape_contact(h, 1.0, Status::Converged, stats)), stats));
+        }
+    }
+    // horizon of the convex pairs' motion bounds: the rest of the step at first, then
+    // twice the last step (steps shrink towards a contact, and so do the turns the bounds
+    // allow for); a step never exceeds it
+    let mut search = ShapeSearch {
+        horizon: 1.0 - t,
+        q,
+        heap,
+        last: None,
     };
-    let contact = |h: Hit, toc: f64, status: Status, stats: Stats| ShapeContact {
+    let window = Search {
+        from: t,
+        start: 0.0,
+        end: 1.0,
+        max_iterations: opts.max_iterations,
+    };
+    let c = advance_search(&mut search, window, &mut stats)?;
+    Ok((c, stats))
+}
+
+/// The safe-step oracle of two shapes (their parts: analytic shapes, hulls, meshes): one
+/// best-first evaluation of the part pairs per step.
+struct ShapeSearch<'q> {
+    q: Query<'q>,
+    heap: std::collections::BinaryHeap<Entry>,
+    /// Length of the sub-interval the next evaluation's motion bounds hold over.
+    horizon: f64,
+    /// The last evaluation's touching and closest pairs.
+    last: Option<(Option<Hit>, Option<Hit>)>,
+}
+
+impl SafeStep for ShapeSearch<'_> {
+    type Contact = ShapeContact;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
+        let ev = self.q.evaluate(t, self.horizon, stats, &mut self.heap);
+        self.last = Some((ev.touching, ev.closest));
+        Ok(if ev.touching.is_some() {
+            Probe::Touching
+        } else {
+            Probe::Apart {
+                step: ev.best,
+                until: 1.0,
+            }
+        })
+    }
+
+    fn contact(
+        &mut self,
+        toc: f64,
+        status: Status,
+        stats: &mut Stats,
+    ) -> Result<ShapeContact, CaError> {
+        let (touching, closest) = self.last.unwrap_or((None, None));
+        let h = match status {
+            Status::InitiallyTouching | Status::Converged => touching,
+            _ => closest,
+        }
+        .unwrap_or(Hit::NONE);
+        Ok(shape_contact(h, toc, status, *stats))
+    }
+
+    fn advanced(&mut self, _t: f64, next: f64, step: f64) {
+        self.horizon = (2.0 * step).min(1.0 - next);
+    }
+}
+
+/// The answer at `toc` from the pair `h`.
+fn shape_contact(h: Hit, toc: f64, status: Status, stats: Stats) -> ShapeContact {
+    ShapeContact {
         toc,
         point_a: h.point_a,
         point_b: h.point_b,
@@ -1059,45 +1141,5 @@ pub fn time_of_contact_shapes_with_stats(
         feature_b: h.feature_b,
         status,
         stats,
-    };
-    if opts.mode == Mode::Boolean && t < 1.0 {
-        // contact is certain if some pair is within ε at the end of the step (the first
-        // contact may be earlier): one evaluation at t = 1 that only descends node pairs
-        // whose key is 0 (a cap just above 0), looking for a touching pair
-        let ev = q.evaluate(1.0, f64::MIN_POSITIVE, &mut stats, &mut heap);
-        if let Some(h) = ev.touching {
-            return Ok((Some(contact(h, 1.0, Status::Converged, stats)), stats));
-        }
-    }
-    // horizon of the convex pairs' motion bounds: the rest of the step at first, then
-    // twice the last step (steps shrink towards a contact, and so do the turns the bounds
-    // allow for); a step never exceeds it
-    let mut horizon = 1.0 - t;
-    loop {
-        let ev = q.evaluate(t, horizon, &mut stats, &mut heap);
-        stats.iterations += 1;
-        if let Some(h) = ev.touching {
-            let status = if t == 0.0 {
-                Status::InitiallyTouching
-            } else {
-                Status::Converged
-            };
-            return Ok((Some(contact(h, t, status, stats)), stats));
-        }
-        let Some(next) = crate::advance::advance(t, ev.best, 1.0) else {
-            return Ok((None, stats));
-        };
-        let w = ev.closest.unwrap_or(empty);
-        if next <= t || next.is_nan() {
-            return Ok((Some(contact(w, t, Status::Stalled, stats)), stats));
-        }
-        if stats.iterations >= opts.max_iterations {
-            return Ok((
-                Some(contact(w, next, Status::OutOfIterations, stats)),
-                stats,
-            ));
-        }
-        horizon = (2.0 * ev.best).min(1.0 - next);
-        t = next;
     }
 }

@@ -20,9 +20,6 @@ pub enum WorldError {
     /// bounds assume rotation about the frame origin: put the origin at the centre).
     #[error("body {0:?}: the motion rotates about a centre away from the body's frame origin")]
     OffsetRotationCentre(BodyHandle),
-    /// A shape the queries cannot take: what is wrong with it.
-    #[error("bad shape: {0}")]
-    BadShape(&'static str),
     /// A static body was given a motion.
     #[error("body {0:?} is static: it has no motion to set")]
     StaticBody(BodyHandle),

@@ -52,7 +52,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-mod collider;
 mod error;
 mod grid;
 mod schedule;
@@ -60,7 +59,7 @@ mod schedule;
 mod test_ops;
 mod world;
 
-pub use collider::Collider;
+pub use ccd_ca_rigid::Collider;
 pub use error::WorldError;
 pub use world::{
     BodyHandle, BroadPhase, Mode, PairContact, StepOptions, StepReport, StepStats, World,

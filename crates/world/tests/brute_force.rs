@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, Compound, Mode as CaMode, RigidBody, Shape, Status};
+use ccd_ca_rigid::{CaError, CaOptions, Compound, Mode as CaMode, RigidBody, Shape, Status};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -579,7 +579,7 @@ fn bad_input_is_a_typed_error() {
     assert!(point.is_err());
     assert!(matches!(
         Collider::convex(RigidBody::new(tree(box_mesh(DVec3::ONE)))),
-        Err(WorldError::BadShape(_))
+        Err(CaError::InvalidCollider(_))
     ));
     assert!(World::new(CaOptions::default().with_max_iterations(0)).is_err());
 }

@@ -3,6 +3,7 @@
 //! parallel forms (`parallel`).
 
 use super::*;
+use ccd_ca_rigid::{CastOptions, CastWorkspace, RigidPair, cast};
 
 /// A pair's work computed beside the sweep-and-prune's update
 /// ([`World::all_work_joined`]); taken when the pair is due.
@@ -39,18 +40,28 @@ impl Parts<'_> {
         mode: CaMode,
     ) -> Result<(Option<Contact>, u32), WorldError> {
         let (a, b) = self.pair(key);
-        let opts = self.ca.with_mode(mode);
-        a.collider
-            .time_of_contact_with_stats(&a.motion, &b.collider, &b.motion, &opts)
-            .map(|(c, s)| (c, s.iterations))
-            .map_err(|source| {
-                let [x, y] = unkey(key);
-                WorldError::Ca {
-                    a: self.handle(x),
-                    b: self.handle(y),
-                    source,
-                }
-            })
+        let opts = CastOptions::from(self.ca.with_mode(mode));
+        let motion = RigidPair {
+            a: &a.motion,
+            b: &b.motion,
+        };
+        // (a whole-step rigid cast uses no buffers: an empty workspace allocates nothing)
+        cast(
+            &a.collider,
+            &b.collider,
+            &motion,
+            &opts,
+            &mut CastWorkspace::default(),
+        )
+        .map(|out| (out.contact, out.stats.iterations))
+        .map_err(|source| {
+            let [x, y] = unkey(key);
+            WorldError::Ca {
+                a: self.handle(x),
+                b: self.handle(y),
+                source,
+            }
+        })
     }
 
     /// A lower bound of the pair's first time within `ε`, from the spheres, boxes and

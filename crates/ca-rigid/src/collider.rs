@@ -1,10 +1,8 @@
-//! What a world body is made of: a shape with its per-pair TOC query.
+//! What a rigid body is made of, for every query of this crate: a mesh, a convex body (a
+//! mesh whose hull is the shape), an analytic shape, a hull or a compound, or a polyhedron
+//! with its exact mesh ([`Collider`]); [`cast`](crate::cast) takes two of them.
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{
-    CaError, CaOptions, RigidBody, Shape, ShapeContact, Stats, time_of_contact_convex_with_stats,
-    time_of_contact_shapes_with_stats, time_of_contact_with_stats,
-};
 use ccd_distance::{ConvexShape, MAX_COORDINATE};
 use ccd_geometry::Aabb;
 use ccd_geometry::TriMesh;
@@ -12,22 +10,24 @@ use ccd_kinematics::RigidMotion;
 use glam::DVec3;
 use std::sync::Arc;
 
-use crate::WorldError;
+use crate::{
+    CaError, CaOptions, RigidBody, Shape, ShapeContact, Stats, time_of_contact_convex_with_stats,
+    time_of_contact_shapes_with_stats, time_of_contact_with_stats,
+};
 
 /// The shape of a world body, in its local frame (the frame origin is the rotation centre
 /// of its motions).
 ///
 /// Pairs dispatch on the two kinds: two [`Convex`](Self::Convex) bodies use the GJK fast
-/// path ([`time_of_contact_convex`](ccd_ca_rigid::time_of_contact_convex)), a [`Mesh`](Self::Mesh) with a mesh or convex body the
-/// per-node mesh CA ([`time_of_contact`](ccd_ca_rigid::time_of_contact)), and any pair with a [`Shape`](Self::Shape) (an
-/// analytic shape, a hull or a compound) the shape CA ([`time_of_contact_shapes`](ccd_ca_rigid::time_of_contact_shapes); a
+/// path ([`time_of_contact_convex`](crate::time_of_contact_convex)), a [`Mesh`](Self::Mesh) with a mesh or convex body the
+/// per-node mesh CA ([`time_of_contact`](crate::time_of_contact)), and any pair with a [`Shape`](Self::Shape) (an
+/// analytic shape, a hull or a compound) the shape CA ([`time_of_contact_shapes`](crate::time_of_contact_shapes); a
 /// convex body enters it as its hull). A [`Polyhedron`](Self::Polyhedron) (a cuboid) counts
 /// as a convex body against meshes and convex bodies, as a shape otherwise.
 ///
 /// ```
 /// use std::sync::Arc;
-/// use ccd_world::Collider;
-/// use ccd_ca_rigid::RigidBody;
+/// use ccd_ca_rigid::{Collider, RigidBody};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::DVec3, TriMesh};
 /// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
@@ -63,9 +63,9 @@ impl Collider {
     /// A mesh collider.
     ///
     /// # Errors
-    /// [`WorldError::BadShape`] when the mesh has zero radius about its origin (a point) or
+    /// [`CaError::InvalidCollider`] when the mesh has zero radius about its origin (a point) or
     /// coordinates beyond [`MAX_COORDINATE`].
-    pub fn mesh(body: RigidBody) -> Result<Self, WorldError> {
+    pub fn mesh(body: RigidBody) -> Result<Self, CaError> {
         check_body(&body)?;
         Ok(Self::Mesh(body))
     }
@@ -73,11 +73,11 @@ impl Collider {
     /// A convex collider (its hull is the shape).
     ///
     /// # Errors
-    /// As [`Collider::mesh`], and [`WorldError::BadShape`] when the body has no hull.
-    pub fn convex(body: RigidBody) -> Result<Self, WorldError> {
+    /// As [`Collider::mesh`], and [`CaError::InvalidCollider`] when the body has no hull.
+    pub fn convex(body: RigidBody) -> Result<Self, CaError> {
         check_body(&body)?;
         if body.hull().is_none() {
-            return Err(WorldError::BadShape(
+            return Err(CaError::InvalidCollider(
                 "a convex collider needs a body built with RigidBody::with_hull",
             ));
         }
@@ -88,13 +88,12 @@ impl Collider {
     /// collider).
     ///
     /// # Errors
-    /// [`WorldError::BadShape`] for coordinates beyond [`MAX_COORDINATE`], an empty or
+    /// [`CaError::InvalidCollider`] for coordinates beyond [`MAX_COORDINATE`], an empty or
     /// non-finite bounding box, or zero radius about the origin (shapes are otherwise
     /// validated by their constructors: `Ball::new`, … and `Compound::new`).
     ///
     /// ```
-    /// use ccd_world::Collider;
-    /// use ccd_ca_rigid::Shape;
+    /// use ccd_ca_rigid::{Collider, Shape};
     /// use ccd_distance::{Capsule, Cuboid};
     /// use ccd_geometry::glam::DVec3;
     /// let capsule = Collider::shape(Shape::Capsule(Capsule::new_y(0.5, 0.2)?))?;
@@ -106,7 +105,7 @@ impl Collider {
     /// assert_eq!(b.max, DVec3::new(1.0, 2.0, 3.0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn shape(shape: Shape) -> Result<Self, WorldError> {
+    pub fn shape(shape: Shape) -> Result<Self, CaError> {
         let shape = match shape {
             Shape::Mesh(body) => return Self::mesh(body),
             Shape::Cuboid(c) => {
@@ -118,16 +117,18 @@ impl Collider {
         };
         let b = shape.local_aabb();
         if !(b.min.is_finite() && b.max.is_finite()) || b.min.cmpgt(b.max).any() {
-            return Err(WorldError::BadShape("the shape has an empty bounding box"));
+            return Err(CaError::InvalidCollider(
+                "the shape has an empty bounding box",
+            ));
         }
         if shape.max_abs_coordinate() > MAX_COORDINATE {
-            return Err(WorldError::BadShape(
+            return Err(CaError::InvalidCollider(
                 "vertex coordinates must be finite and within 1e100",
             ));
         }
         let r = shape.radius_about(DVec3::ZERO);
         if !(r.is_finite() && r > 0.0) {
-            return Err(WorldError::BadShape(
+            return Err(CaError::InvalidCollider(
                 "the shape has zero radius about its origin (a single point)",
             ));
         }
@@ -156,9 +157,9 @@ impl Collider {
         }
     }
 
-    /// A convex set containing the collider (its shape, or a mesh body's hull), for the
-    /// scheduler's distance lower bounds; `None` for a mesh without hull or a compound.
-    pub(crate) fn convex_bound(&self) -> Option<ConvexShape<'_>> {
+    /// A convex set containing the collider (its shape, or a mesh body's hull), for
+    /// distance lower bounds (a world's scheduler); `None` for a mesh without hull or a compound.
+    pub fn convex_bound(&self) -> Option<ConvexShape<'_>> {
         Some(match self {
             Self::Mesh(b) | Self::Convex(b) => ConvexShape::Hull(b.hull()?),
             Self::Shape(s) | Self::Polyhedron(s, _) => match s {
@@ -202,8 +203,7 @@ impl Collider {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use ccd_world::Collider;
-    /// use ccd_ca_rigid::{CaOptions, RigidBody};
+    /// use ccd_ca_rigid::{CaOptions, Collider, RigidBody};
     /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
     /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
     /// use ccd_kinematics::RigidMotion;
@@ -233,7 +233,7 @@ impl Collider {
     /// The [`CaError`]s of the per-pair queries.
     ///
     /// ```
-    /// use ccd_world::Collider;
+    /// use ccd_ca_rigid::Collider;
     /// use ccd_ca_rigid::{CaOptions, Shape};
     /// use ccd_distance::Cuboid;
     /// use ccd_geometry::glam::{DAffine3, DVec3};
@@ -287,28 +287,30 @@ impl Collider {
 }
 
 /// The exact triangle mesh of a box with half extents `h` (and its hull).
-fn cuboid_body(h: DVec3) -> Result<RigidBody, WorldError> {
-    let bad = |_| WorldError::BadShape("the cuboid's mesh could not be built");
+fn cuboid_body(h: DVec3) -> Result<RigidBody, CaError> {
+    let bad = |_| CaError::InvalidCollider("the cuboid's mesh could not be built");
     let mesh = TriMesh::cuboid(-h, h).map_err(|e| bad(e.to_string()))?;
     let tree = MeshBvh::<Rss>::new(mesh, &BvhOptions::default()).map_err(|e| bad(e.to_string()))?;
     RigidBody::with_hull(Arc::new(tree)).map_err(|e| bad(e.to_string()))
 }
 
-fn check_body(body: &RigidBody) -> Result<(), WorldError> {
+fn check_body(body: &RigidBody) -> Result<(), CaError> {
     let r = body.radius();
     if !(r.is_finite() && body.max_abs_coordinate() <= MAX_COORDINATE) {
-        return Err(WorldError::BadShape(
+        return Err(CaError::InvalidCollider(
             "vertex coordinates must be finite and within 1e100",
         ));
     }
     if r <= 0.0 {
-        return Err(WorldError::BadShape(
+        return Err(CaError::InvalidCollider(
             "the shape has zero radius about its origin (a single point)",
         ));
     }
     let b = body.mesh_bvh().aabb();
     if !(b.min.is_finite() && b.max.is_finite()) || b.min.cmpgt(b.max).any() {
-        return Err(WorldError::BadShape("the shape has an empty bounding box"));
+        return Err(CaError::InvalidCollider(
+            "the shape has an empty bounding box",
+        ));
     }
     Ok(())
 }
