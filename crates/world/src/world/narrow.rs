@@ -33,11 +33,7 @@ impl Parts<'_> {
     }
 
     /// The per-pair query of a candidate: its answer and its CA iterations.
-    pub(super) fn query(
-        &self,
-        key: u64,
-        mode: CaMode,
-    ) -> Result<(Option<Contact>, u32), WorldError> {
+    pub(super) fn query(&self, key: u64, mode: Mode) -> Result<(Option<Contact>, u32), WorldError> {
         let (a, b) = self.pair(key);
         let opts = self.ca.with_mode(mode);
         a.collider
@@ -127,7 +123,7 @@ impl Parts<'_> {
                 wake,
             });
         }
-        let (r, n) = self.query(key, CaMode::Toc)?;
+        let (r, n) = self.query(key, Mode::Toc)?;
         let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
         Ok(PairWork {
             key,
@@ -199,11 +195,7 @@ impl World {
         }
     }
 
-    pub(super) fn query(
-        &self,
-        key: u64,
-        mode: CaMode,
-    ) -> Result<(Option<Contact>, u32), WorldError> {
+    pub(super) fn query(&self, key: u64, mode: Mode) -> Result<(Option<Contact>, u32), WorldError> {
         self.parts().query(key, mode)
     }
 
@@ -532,7 +524,7 @@ impl World {
         match opts.mode {
             Mode::All => {
                 for c in cands.iter() {
-                    let (r, n) = self.query(c.key, CaMode::Toc)?;
+                    let (r, n) = self.query(c.key, Mode::Toc)?;
                     out.push((c.key, r, n));
                 }
             }
@@ -544,7 +536,7 @@ impl World {
                         stats.culled += cands.len() - i;
                         break;
                     }
-                    let (r, n) = self.query(c.key, CaMode::Toc)?;
+                    let (r, n) = self.query(c.key, Mode::Toc)?;
                     if let Some(hit) = &r {
                         best = best.min(hit.toc);
                     }
@@ -554,7 +546,7 @@ impl World {
             Mode::Boolean => {
                 cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
                 for (i, c) in cands.iter().enumerate() {
-                    let (r, n) = self.query(c.key, CaMode::Boolean)?;
+                    let (r, n) = self.query(c.key, Mode::Boolean)?;
                     let hit = r.is_some();
                     out.push((c.key, r, n));
                     if hit {
@@ -588,14 +580,14 @@ impl World {
             .map(|c| -> Result<Option<Answer>, WorldError> {
                 match mode {
                     Mode::All => {
-                        let (r, n) = self.query(c.key, CaMode::Toc)?;
+                        let (r, n) = self.query(c.key, Mode::Toc)?;
                         Ok(Some((c.key, r, n)))
                     }
                     Mode::Toc => {
                         if c.lb > f64::from_bits(best.load(Ordering::Relaxed)) {
                             return Ok(None);
                         }
-                        let (r, n) = self.query(c.key, CaMode::Toc)?;
+                        let (r, n) = self.query(c.key, Mode::Toc)?;
                         if let Some(hit) = &r {
                             best.fetch_min(hit.toc.max(0.0).to_bits(), Ordering::Relaxed);
                         }
@@ -605,7 +597,7 @@ impl World {
                         if found.load(Ordering::Relaxed) {
                             return Ok(None);
                         }
-                        let (r, n) = self.query(c.key, CaMode::Boolean)?;
+                        let (r, n) = self.query(c.key, Mode::Boolean)?;
                         if r.is_some() {
                             found.store(true, Ordering::Relaxed);
                         }
