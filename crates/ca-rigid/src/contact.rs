@@ -3,25 +3,10 @@
 use ccd_geometry::Feature;
 use glam::DVec3;
 
-/// What a query computes.
-///
-/// With the `serde` feature a mode is written in snake case (`"toc"`, `"boolean"`: the
-/// spelling of the Python module); the variant names `"Toc"`, `"Boolean"` are still read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Mode {
-    /// The first time of contact (CATCH, Sec. 3.3).
-    #[default]
-    #[cfg_attr(feature = "serde", serde(alias = "Toc"))]
-    Toc,
-    /// Only whether the path is collision-free: returns as soon as contact within the
-    /// tolerance is certain somewhere in `[0, 1]` (the end pose is checked first), or the
-    /// path is proven free. The reported `toc` is then a time at which the bodies are within
-    /// the tolerance, not necessarily the first.
-    #[cfg_attr(feature = "serde", serde(alias = "Boolean"))]
-    Boolean,
-}
+/// What a query computes: the workspace's shared [`ccd_geometry::Mode`]. A rigid query is
+/// one pair, so [`Mode::All`] (every pair's first contact) answers exactly as [`Mode::Toc`]
+/// (the pair's first contact); [`Mode::Boolean`] stops at the first certain contact.
+pub use ccd_geometry::Mode;
 
 /// Options of a CA query: start from [`Default`] and change fields with the `with_*`
 /// builders (the struct is `#[non_exhaustive]`, so options can grow without breaking
@@ -43,7 +28,7 @@ pub struct CaOptions {
     pub tolerance: f64,
     /// Cap on CA iterations (default 1000); hitting it gives [`Status::OutOfIterations`].
     pub max_iterations: u32,
-    /// [`Mode::Toc`] or [`Mode::Boolean`].
+    /// [`Mode::Toc`] (default), [`Mode::Boolean`], or [`Mode::All`] (as `Toc` for one pair).
     pub mode: Mode,
 }
 

@@ -95,14 +95,14 @@
 //! let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
 //! let mut scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
 //!
-//! let first = scene.query(SceneMode::Toc);
+//! let first = scene.query(Mode::Toc);
 //! let toc = first.toc().expect("they touch");
 //! assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
 //! // which features touch, and where (world coordinates at `toc`)
 //! let c = first.contacts[0];
 //! assert!(c.point_a.distance(c.point_b) < 1e-6 && c.normal.length() > 0.99);
 //! // every colliding vertex–face and edge–edge pair, each with its own time of contact
-//! let all = scene.query(SceneMode::All);
+//! let all = scene.query(Mode::All);
 //! assert!(all.contacts.len() >= first.contacts.len());
 //!
 //! // next step: new positions for mesh 1, same topology; the hierarchy is refitted
@@ -144,7 +144,7 @@
 //! assert!(hit.contact.point_a.distance(hit.contact.point_b) <= 1e-3);
 //! assert_eq!(hit.contact.status, Status::Converged);
 //! // a planner only needs yes/no: Boolean mode stops at the first certain contact
-//! let free = scene.query(&step, &QueryOptions::default().with_mode(ArticulatedMode::Boolean))?;
+//! let free = scene.query(&step, &QueryOptions::default().with_mode(Mode::Boolean))?;
 //! assert!(free.first().is_some());
 //! # Ok::<(), ccd::Error>(())
 //! ```
@@ -216,7 +216,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use ccd::prelude::*;
-//! use ccd::world::{Collider, Mode as WorldMode, StepOptions, World};
+//! use ccd::world::{Collider, StepOptions, World};
 //!
 //! let tetra = TriMesh::new(
 //!     vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
@@ -234,7 +234,7 @@
 //!     world.set_velocities(h, DVec3::new(0.0, 0.0, -2.5), DVec3::ZERO)?; // per step
 //!     falling.push(h);
 //! }
-//! let report = world.step(&StepOptions::default().with_mode(WorldMode::Toc))?;
+//! let report = world.step(&StepOptions::default().with_mode(Mode::Toc))?;
 //! let first = report.earliest().expect("body 0 lands on the static body");
 //! assert_eq!(first.b, falling[0]);
 //! assert!(first.contact.toc > 0.5 && first.contact.toc < 1.0);
@@ -253,9 +253,8 @@
 //!   is an `Err`, never a panic.
 //! - A query's **mode** says what it computes, with the same variant names everywhere:
 //!   `Toc` (the first contact), `All` (every colliding pair, each with its own time) and
-//!   `Boolean` (only whether anything collides, for planners): [`ca_rigid::Mode`]
-//!   (`Toc`, `Boolean`), [`ca_articulated::Mode`], [`la_deformable::Mode`] and
-//!   [`world::Mode`] (all three).
+//!   `Boolean` (only whether anything collides, for planners); one type for every crate,
+//!   [`geometry::Mode`] (a rigid query is one pair: there `All` answers as `Toc`).
 //! - A **status** says how it ended; one type for every crate, [`geometry::Status`]:
 //!   `Converged`, `InitiallyTouching`, `OutOfIterations`, or `Stalled` (rigid and
 //!   articulated CA, when the tolerance is below what `f64` resolves at the scene's scale).
@@ -367,15 +366,14 @@ pub mod prelude {
     //! The types most programs need, in one import: `use ccd::prelude::*;`.
     //!
     //! Rigid queries: [`TriMesh`], [`MeshBvh`]`<`[`Rss`]`>`, [`RigidBody`], [`RigidMotion`],
-    //! [`time_of_contact`] with [`CaOptions`] ([`Mode`]), answering a [`Contact`] ([`Status`]).
+    //! [`time_of_contact`] with [`CaOptions`], answering a [`Contact`]. Every query crate
+    //! shares one [`Mode`] (what a query computes) and one [`Status`] (how it ended).
     //! Deformable queries: [`DeformingMesh`], [`Scene`] with [`SceneOptions`], queried in a
-    //! [`SceneMode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
-    //! [`LaOptions`]. The deformable crate's `Mode` is named [`SceneMode`] here, beside the
-    //! rigid [`Mode`]; [`Status`] is one type for every crate ([`SceneStatus`] is another name
-    //! for it).
+    //! [`Mode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
+    //! [`LaOptions`].
     //! Articulated queries (CATCH): [`ArticulatedBody`] in an [`ArticulatedScene`] (the
     //! articulated crate's `Scene`), moved by [`BodyStep`]s with [`QueryOptions`]
-    //! ([`ArticulatedMode`]), answering a [`QueryResult`] whose contacts name each side's
+    //! ([`Mode`]), answering a [`QueryResult`] whose contacts name each side's
     //! [`Part`].
 
     pub use crate::Error;
@@ -383,26 +381,25 @@ pub mod prelude {
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
     };
     pub use ccd_ca_articulated::{
-        ArticulatedBody, BodyStep, Mode as ArticulatedMode, Part, QueryOptions, QueryResult,
-        Scene as ArticulatedScene,
+        ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
     };
     pub use ccd_ca_rigid::{
-        CaOptions, Compound, Contact, Mode, RigidBody, Shape, ShapeContact, Status,
-        time_of_contact, time_of_contact_convex, time_of_contact_shapes,
+        CaOptions, Compound, Contact, RigidBody, Shape, ShapeContact, time_of_contact,
+        time_of_contact_convex, time_of_contact_shapes,
     };
     pub use ccd_distance::{
         Ball, Capsule, Closest, ConvexHull, Cuboid, Cylinder, ShapeError, gjk_distance,
     };
     pub use ccd_geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
-    pub use ccd_geometry::{Aabb, Feature, GeometryError, Segment, TriMesh, Triangle};
+    pub use ccd_geometry::{
+        Aabb, Feature, GeometryError, Mode, Segment, Status, TriMesh, Triangle,
+    };
     #[cfg(feature = "urdf")]
     #[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
     pub use ccd_kinematics::urdf::UrdfRobot;
     pub use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Pose, RigidMotion};
     pub use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult};
-    pub use ccd_la_deformable::{
-        DeformingMesh, LaOptions, Mode as SceneMode, SceneContact, Status as SceneStatus,
-    };
+    pub use ccd_la_deformable::{DeformingMesh, LaOptions, SceneContact};
     pub use ccd_taylor::{Enclosure, Interval, TaylorError, TaylorModel, Transform};
 }
 

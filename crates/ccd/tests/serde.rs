@@ -49,17 +49,33 @@ fn deformable_options_and_results_roundtrip() {
         .with_self_collision(false);
     assert_eq!(roundtrip(&options), options);
     let scene = Scene::new(vec![ground, falling], &options).unwrap();
-    let all = scene.query(SceneMode::All);
+    let all = scene.query(Mode::All);
     assert!(!all.contacts.is_empty());
     assert_eq!(roundtrip(&all), all);
-    assert_eq!(roundtrip(&SceneMode::Boolean), SceneMode::Boolean);
-    assert_eq!(roundtrip(&SceneStatus::Converged), SceneStatus::Converged);
+    assert_eq!(roundtrip(&Mode::Boolean), Mode::Boolean);
+    assert_eq!(roundtrip(&Status::Converged), Status::Converged);
 }
 
+/// One mode for every crate, written in snake case; the capitalised spelling reads, the
+/// names of the unpublished 0.1 (`Global`, `Earliest`, `AllContacts`) do not.
 #[test]
-fn old_deformable_mode_name_still_deserializes() {
-    let old: SceneMode = serde_json::from_str("\"Global\"").expect("old name");
-    assert_eq!(old, SceneMode::Toc);
+fn the_shared_mode_is_snake_case_and_old_names_are_gone() {
+    for (mode, new, capitalised) in [
+        (Mode::Toc, "toc", "Toc"),
+        (Mode::All, "all", "All"),
+        (Mode::Boolean, "boolean", "Boolean"),
+    ] {
+        assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{new}\""));
+        assert_eq!(roundtrip(&mode), mode);
+        let read: Mode = serde_json::from_str(&format!("\"{capitalised}\"")).unwrap();
+        assert_eq!(read, mode);
+    }
+    for old in ["Global", "Earliest", "AllContacts"] {
+        assert!(
+            serde_json::from_str::<Mode>(&format!("\"{old}\"")).is_err(),
+            "{old}"
+        );
+    }
 }
 
 #[test]
@@ -128,7 +144,7 @@ fn articulated_options_and_results_roundtrip() {
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(arm);
     let options = QueryOptions::default()
-        .with_mode(ArticulatedMode::All)
+        .with_mode(Mode::All)
         .with_enclosure(EnclosureKind::Interval);
     assert_eq!(roundtrip(&options), options);
     let (q0, q1) = ([0.0, 0.0, 0.0], [0.0, 2.6, 2.6]);
@@ -178,7 +194,7 @@ fn avatar_options_and_report_roundtrip() {
 
 #[test]
 fn world_options_and_report_roundtrip() {
-    use ccd::world::{BroadPhase, Collider, Mode as WorldMode, StepOptions, World};
+    use ccd::world::{BroadPhase, Collider, StepOptions, World};
     let tetra = TriMesh::new(
         vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
         vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
@@ -198,17 +214,21 @@ fn world_options_and_report_roundtrip() {
         .set_velocities(h, DVec3::new(0.0, 0.0, -2.5), DVec3::ZERO)
         .unwrap();
     let options = StepOptions::default()
-        .with_mode(WorldMode::All)
+        .with_mode(Mode::All)
         .with_broad_phase(BroadPhase::AllPairs);
     assert_eq!(roundtrip(&options), options);
     let report = world.step(&options).unwrap();
     assert!(report.collides());
     assert_eq!(roundtrip(&report), report);
-    // the modes' names before the shared vocabulary still deserialize
-    let old: WorldMode = serde_json::from_str("\"Earliest\"").expect("old name");
-    assert_eq!(old, WorldMode::Toc);
-    let old: WorldMode = serde_json::from_str("\"AllContacts\"").expect("old name");
-    assert_eq!(old, WorldMode::All);
+    // the world's modes are the shared ones, in the shared spelling
+    assert_eq!(serde_json::to_string(&options.mode).unwrap(), "\"all\"");
+    assert!(
+        serde_json::to_string(&options)
+            .unwrap()
+            .contains("\"mode\":\"all\"")
+    );
+    assert!(serde_json::from_str::<ccd::world::Mode>("\"Earliest\"").is_err());
+    assert!(serde_json::from_str::<ccd::world::Mode>("\"AllContacts\"").is_err());
 }
 
 #[test]

@@ -10,12 +10,13 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use ccd::bvh::{BvhOptions, MeshBvh, Rss};
 use ccd::ca_articulated::{self, ArticulatedBody, BodyStep, Part, QueryOptions};
 use ccd::ca_rigid::{CaOptions, RigidBody, time_of_contact};
+use ccd::geometry::Mode;
 use ccd::geometry::TriMesh;
 use ccd::geometry::glam::DVec3;
 use ccd::kinematics::RigidMotion;
 use ccd::kinematics::urdf::{UrdfOptions, UrdfRobot};
 use ccd::la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
-use ccd::la_deformable::{DeformingMesh, LaOptions, Mode as SceneMode, PrimitiveToc};
+use ccd::la_deformable::{DeformingMesh, LaOptions, PrimitiveToc};
 
 use crate::error::QueryError;
 use crate::schema::{
@@ -351,11 +352,7 @@ impl Runner {
             }
             None => None,
         };
-        let result = scene.query(if q.all {
-            SceneMode::All
-        } else {
-            SceneMode::Toc
-        });
+        let result = scene.query(if q.all { Mode::All } else { Mode::Toc });
         Ok(FramesResult {
             toc: result.toc(),
             contacts: result.contacts,
@@ -418,9 +415,10 @@ impl Runner {
         let defaults = QueryOptions::default();
         let options = defaults
             .with_tolerance(q.tolerance.unwrap_or(defaults.tolerance))
+            // the record holds one contact: "all" answers as "toc"
             .with_mode(match q.mode.unwrap_or_default() {
-                ccd::ca_rigid::Mode::Toc => ca_articulated::Mode::Toc,
-                ccd::ca_rigid::Mode::Boolean => ca_articulated::Mode::Boolean,
+                Mode::Toc | Mode::All => Mode::Toc,
+                Mode::Boolean => Mode::Boolean,
             });
         let step = BodyStep::Joints {
             q0: &q.q0,

@@ -17,7 +17,7 @@
 //!   for rigid and articulated queries, `1e-6` for deformable and elementary ones);
 //! - one vocabulary with the Python module: statuses are snake case (`"converged"`,
 //!   `"initially_touching"`, `"out_of_iterations"`, `"stalled"`), modes `"toc"` /
-//!   `"boolean"`, resting `"contact"` / `"separate"`, and a feature is an array of its kind
+//!   `"boolean"` (`"all"`, the third shared mode, answers as `"toc"` here), resting `"contact"` / `"separate"`, and a feature is an array of its kind
 //!   and indices, `["vertex", 3]`, `["edge", 1, 2]`, `["face", 0]` (Python's feature tuples);
 //!   the spellings of earlier versions (`"Converged"`, `"Toc"`, `"Separate"`,
 //!   `{"Vertex": 3}`, …) are still read;
@@ -99,7 +99,8 @@
 
 use std::path::PathBuf;
 
-use ccd::ca_rigid::{Contact, Mode as RigidMode};
+use ccd::ca_rigid::Contact;
+use ccd::geometry::Mode;
 use ccd::geometry::glam::{DAffine3, DMat3, DQuat, DVec3};
 use ccd::geometry::{Feature, TriMesh};
 use ccd::la_deformable::scene::{Resting, SeparationPair};
@@ -307,9 +308,10 @@ pub struct RigidQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_iterations: Option<u32>,
     /// `"toc"` (default: the first contact) or `"boolean"` (only whether the path is free;
-    /// any contact found is returned, not necessarily the first).
+    /// any contact found is returned, not necessarily the first); `"all"` answers as `"toc"`
+    /// (one pair has one first contact).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<RigidMode>,
+    pub mode: Option<Mode>,
 }
 
 /// `"kind": "vertex_face"` or `"edge_edge"`: four points at `t = 0` and at `t = 1`.
@@ -402,9 +404,10 @@ pub struct ArticulatedQuery {
     /// Absolute distance tolerance (default `1e-3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
-    /// `"toc"` (default) or `"boolean"` (stop at the first contact found).
+    /// `"toc"` (default) or `"boolean"` (stop at the first contact found); `"all"` answers
+    /// as `"toc"` (the record holds the first contact).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<RigidMode>,
+    pub mode: Option<Mode>,
 }
 
 /// The answer to one query, tagged with the query's `"kind"`.

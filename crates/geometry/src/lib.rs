@@ -7,13 +7,15 @@
 //! - [`Aabb`], [`Segment`], [`Triangle`]: small value types used by bounding-volume and
 //!   distance code.
 //! - [`Feature`]: a vertex, edge or face of a caller's mesh, used as a contact witness.
-//! - [`Status`]: how a query ended, shared by every query crate.
+//! - [`Status`]: how a query ended, and [`Mode`]: what a query computes, shared by every
+//!   query crate.
 //! - Procedural meshes: [`TriMesh::torus`] (the examples', tests', benchmarks' and scenes'
 //!   torus).
 //! - Mesh IO (feature `io`, on by default): OBJ, STL (binary and ASCII) and PLY readers and an
 //!   OBJ writer, in [`io`].
 //! - Feature `serde`: `Serialize`/`Deserialize` for [`TriMesh`] (vertices and triangles,
-//!   validated again when read), [`Aabb`], [`Segment`], [`Triangle`] and [`Feature`].
+//!   validated again when read), [`Aabb`], [`Segment`], [`Triangle`], [`Feature`], [`Status`]
+//!   and [`Mode`].
 //!
 //! Conventions: f64 everywhere, right-handed coordinates, counter-clockwise triangles seen
 //! from the side their normal points to. Geometry lives in its local frame; poses are passed
@@ -42,6 +44,7 @@ mod feature;
 #[cfg_attr(docsrs, doc(cfg(feature = "io")))]
 pub mod io;
 mod mesh;
+mod mode;
 mod procedural;
 mod segment;
 mod status;
@@ -53,6 +56,7 @@ pub use error::GeometryError;
 pub use feature::Feature;
 pub use glam;
 pub use mesh::{Edge, TriMesh};
+pub use mode::Mode;
 pub use segment::Segment;
 pub use status::Status;
 pub use transform::rigid_inverse;

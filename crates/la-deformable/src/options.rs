@@ -142,20 +142,12 @@ pub struct SceneContact {
     pub status: Status,
 }
 
-/// What a scene query reports (the deformable counterpart of `ccd_ca_rigid::Mode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Mode {
-    /// The first contact in the scene (the global ToC); pruning uses the current best as a
-    /// bound. Called `Global` before 0.2 (still accepted when deserializing).
-    #[default]
-    #[cfg_attr(feature = "serde", serde(alias = "Global"))]
-    Toc,
-    /// Every colliding vertex–face and edge–edge pair with its own ToC.
-    All,
-    /// Only whether anything collides in `[0, 1]` (for planners): stops at the first contact.
-    Boolean,
-}
+/// What a scene query reports: the workspace's shared [`ccd_geometry::Mode`]. [`Mode::Toc`] is
+/// the first contact in the scene (the global ToC; pruning uses the current best as a bound),
+/// [`Mode::All`] every colliding vertex–face and edge–edge pair with its own ToC,
+/// [`Mode::Boolean`] only whether anything collides in `[0, 1]` (for planners: the query stops
+/// at the first contact).
+pub use ccd_geometry::Mode;
 
 /// Counters of a scene query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -8,7 +8,7 @@ use ccd::la_deformable::scene::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, Resting, Scene, SceneOptions,
     SeparationOptions,
 };
-use ccd::la_deformable::{DeformingMesh, Mode as SceneMode, SceneContact};
+use ccd::la_deformable::{DeformingMesh, Mode, SceneContact};
 use ccd::prelude::{DVec3, Feature};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
@@ -343,14 +343,14 @@ impl DeformingScene {
     /// ``None`` when nothing touches during the step.
     fn toc(&self, py: Python<'_>) -> Option<f64> {
         let scene = &self.scene;
-        py.detach(|| scene.query(SceneMode::Toc).toc())
+        py.detach(|| scene.query(Mode::Toc).toc())
     }
 
     /// Whether anything touches during the step (Boolean mode: stops at the first certain
     /// contact).
     fn collides(&self, py: Python<'_>) -> bool {
         let scene = &self.scene;
-        py.detach(|| !scene.query(SceneMode::Boolean).contacts.is_empty())
+        py.detach(|| !scene.query(Mode::Boolean).contacts.is_empty())
     }
 
     /// Every colliding vertex–face and edge–edge pair with its own time of contact, sorted by
@@ -362,7 +362,7 @@ impl DeformingScene {
     /// ``distance`` float64[K]; ``status`` uint8[K].
     fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let scene = &self.scene;
-        let result = py.detach(|| scene.query(SceneMode::All));
+        let result = py.detach(|| scene.query(Mode::All));
         contacts_dict(py, &result.contacts)
     }
 
@@ -381,7 +381,7 @@ impl DeformingScene {
     ///     (True, True)
     fn resting<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let scene = &self.scene;
-        let result = py.detach(|| scene.query(SceneMode::All));
+        let result = py.detach(|| scene.query(Mode::All));
         contacts_dict(py, &result.resting)
     }
 

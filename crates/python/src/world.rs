@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use ccd::prelude::{DAffine3, RigidMotion};
-use ccd::world::{BodyHandle, Collider, Mode as WorldMode, StepOptions, World, WorldError};
+use ccd::world::{BodyHandle, Collider, Mode, StepOptions, World, WorldError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -291,9 +291,9 @@ impl PyWorld {
         parallel: bool,
     ) -> PyResult<f64> {
         let m = match mode {
-            "toc" => WorldMode::Toc,
-            "all" => WorldMode::All,
-            "boolean" => WorldMode::Boolean,
+            "toc" => Mode::Toc,
+            "all" => Mode::All,
+            "boolean" => Mode::Boolean,
             other => {
                 return Err(PyValueError::new_err(format!(
                     "mode must be 'toc', 'all' or 'boolean', got {other:?}"
@@ -325,9 +325,9 @@ impl PyWorld {
         parallel: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let m = match mode {
-            "toc" => WorldMode::Toc,
-            "all" => WorldMode::All,
-            "boolean" => WorldMode::Boolean,
+            "toc" => Mode::Toc,
+            "all" => Mode::All,
+            "boolean" => Mode::Boolean,
             other => {
                 return Err(PyValueError::new_err(format!(
                     "mode must be 'toc', 'all' or 'boolean', got {other:?}"
@@ -351,10 +351,10 @@ impl PyWorld {
             })
         };
         match m {
-            WorldMode::Boolean => Ok(pyo3::types::PyBool::new(py, report.collides())
+            Mode::Boolean => Ok(pyo3::types::PyBool::new(py, report.collides())
                 .to_owned()
                 .into_any()),
-            WorldMode::All => {
+            Mode::All => {
                 let items: Vec<PyWorldContact> =
                     report.contacts.iter().map(wrap).collect::<PyResult<_>>()?;
                 Ok(PyList::new(py, items)?.into_any())

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaError, CaOptions, Compound, Mode as CaMode, RigidBody, Shape, Status};
+use ccd_ca_rigid::{CaError, CaOptions, Compound, RigidBody, Shape, Status};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -102,7 +102,7 @@ impl Rng {
 
 /// The brute force: every pair with a dynamic body, by the per-pair query (in `mode`),
 /// keyed by slots.
-fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
+fn brute_in(world: &World, mode: Mode) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
     let opts = world.ca_options().with_mode(mode);
     let hs: Vec<BodyHandle> = world.handles().collect();
     let mut out = BTreeMap::new();
@@ -123,7 +123,7 @@ fn brute_in(world: &World, mode: CaMode) -> BTreeMap<(u32, u32), ccd_ca_rigid::S
 
 /// The brute force of the first-contact queries.
 fn brute(world: &World) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
-    brute_in(world, CaMode::Toc)
+    brute_in(world, Mode::Toc)
 }
 
 /// Runs one random world for `steps` steps on five worlds fed the same operations; checks
@@ -199,7 +199,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         let reference = brute(&worlds[3]);
         // Boolean per-pair queries may also report a pair that comes within ε but not ε/2
         // (a near miss the first-contact query may pass: both are valid answers)
-        let boolean = !brute_in(&worlds[3], CaMode::Boolean).is_empty();
+        let boolean = !brute_in(&worlds[3], Mode::Boolean).is_empty();
         prop_assert!(
             reference.is_empty() || boolean,
             "Boolean brute force missed (seed {})",
@@ -460,9 +460,9 @@ fn free_pairs_count_their_iterations() {
             )
             .unwrap();
         let opts = world.ca_options().with_mode(if mode == Mode::Boolean {
-            CaMode::Boolean
+            Mode::Boolean
         } else {
-            CaMode::Toc
+            Mode::Toc
         });
         let (hit, per_pair) = cube
             .time_of_contact_with_stats(

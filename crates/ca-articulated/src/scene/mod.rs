@@ -81,21 +81,15 @@ pub struct PairContact {
     pub contact: Contact,
 }
 
-/// What a query computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Mode {
-    /// The first time of contact over all pairs (CATCH, Sec. 3.3), with temporal culling.
-    #[default]
-    Toc,
-    /// Only whether the step is collision-free (motion-planning edge checks, CATCH Sec. 8.1):
-    /// returns as soon as some pair is certainly in contact (its `toc` is a contact time, not
-    /// necessarily the first) or every pair is proven free. A pair that hits the iteration
-    /// cap is returned at once with [`Status::OutOfIterations`]: the edge is not proven free.
-    Boolean,
-    /// The first time of contact of every colliding pair, sorted by time.
-    All,
-}
+/// What a query computes: the workspace's shared [`ccd_geometry::Mode`]. [`Mode::Toc`] is the
+/// first time of contact over all pairs (CATCH, Sec. 3.3), with temporal culling;
+/// [`Mode::All`] the first time of contact of every colliding pair, sorted by time;
+/// [`Mode::Boolean`] only whether the step is collision-free (motion-planning edge checks,
+/// CATCH Sec. 8.1): the query returns as soon as some pair is certainly in contact (its `toc`
+/// is a contact time, not necessarily the first) or every pair is proven free. A pair that
+/// hits the iteration cap is returned at once with [`Status::OutOfIterations`]: the edge is
+/// not proven free.
+pub use ccd_geometry::Mode;
 
 /// Which arithmetic bounds the links' swept boxes for spatial culling (CATCH Sec. 5, Fig. 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -1,6 +1,6 @@
 //! The world: bodies, their motions for the current step, and the step query.
 
-use ccd_ca_rigid::{CaOptions, MIN_TOLERANCE, Mode as CaMode, ShapeContact as Contact};
+use ccd_ca_rigid::{CaOptions, MIN_TOLERANCE, ShapeContact as Contact};
 use ccd_distance::{
     ConvexHull, ConvexShape, GjkCache, GjkOptions, convex_distance_within, gjk_distance_cached,
 };
@@ -47,26 +47,13 @@ impl BodyHandle {
     }
 }
 
-/// What a step computes (the variant names are the ones every query crate shares).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub enum Mode {
-    /// The earliest contact of the world (the world's time of contact): pairs in order of
-    /// their TOC lower bounds with a running minimum (temporal culling, as CATCH Alg. 1): a
-    /// pair whose lower bound reaches the best TOC so far cannot improve it and is not
-    /// queried. Called `Earliest` before 0.2 (still accepted when deserializing).
-    #[default]
-    #[cfg_attr(feature = "serde", serde(alias = "Earliest"))]
-    Toc,
-    /// The first contact of every pair that touches during the step. Called `AllContacts`
-    /// before 0.2 (still accepted when deserializing).
-    #[cfg_attr(feature = "serde", serde(alias = "AllContacts"))]
-    All,
-    /// Whether anything touches during the step: stops at the first pair found in contact
-    /// (per-pair Boolean CA).
-    Boolean,
-}
+/// What a step computes: the workspace's shared [`ccd_geometry::Mode`]. [`Mode::Toc`] is the
+/// earliest contact of the world: pairs in order of their TOC lower bounds with a running
+/// minimum (temporal culling, as CATCH Alg. 1), so a pair whose lower bound reaches the best
+/// TOC so far cannot improve it and is not queried. [`Mode::All`] is the first contact of
+/// every pair that touches during the step. [`Mode::Boolean`] is whether anything touches
+/// during the step: the step stops at the first pair found in contact (per-pair Boolean CA).
+pub use ccd_geometry::Mode;
 
 /// Where the candidate pairs of a step come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

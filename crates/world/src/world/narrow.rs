@@ -34,11 +34,7 @@ impl Parts<'_> {
     }
 
     /// The per-pair query of a candidate: its answer and its CA iterations.
-    pub(super) fn query(
-        &self,
-        key: u64,
-        mode: CaMode,
-    ) -> Result<(Option<Contact>, u32), WorldError> {
+    pub(super) fn query(&self, key: u64, mode: Mode) -> Result<(Option<Contact>, u32), WorldError> {
         let (a, b) = self.pair(key);
         let opts = CastOptions::from(self.ca.with_mode(mode));
         let motion = RigidPair {
@@ -138,7 +134,7 @@ impl Parts<'_> {
                 wake,
             });
         }
-        let (r, n) = self.query(key, CaMode::Toc)?;
+        let (r, n) = self.query(key, Mode::Toc)?;
         let wake = (scheduling && r.is_none()).then(|| self.wake_step_from(key, None, warm()));
         Ok(PairWork {
             key,
@@ -210,11 +206,7 @@ impl World {
         }
     }
 
-    pub(super) fn query(
-        &self,
-        key: u64,
-        mode: CaMode,
-    ) -> Result<(Option<Contact>, u32), WorldError> {
+    pub(super) fn query(&self, key: u64, mode: Mode) -> Result<(Option<Contact>, u32), WorldError> {
         self.parts().query(key, mode)
     }
 
@@ -543,7 +535,7 @@ impl World {
         match opts.mode {
             Mode::All => {
                 for c in cands.iter() {
-                    let (r, n) = self.query(c.key, CaMode::Toc)?;
+                    let (r, n) = self.query(c.key, Mode::Toc)?;
                     out.push((c.key, r, n));
                 }
             }
@@ -555,7 +547,7 @@ impl World {
                         stats.culled += cands.len() - i;
                         break;
                     }
-                    let (r, n) = self.query(c.key, CaMode::Toc)?;
+                    let (r, n) = self.query(c.key, Mode::Toc)?;
                     if let Some(hit) = &r {
                         best = best.min(hit.toc);
                     }
@@ -565,7 +557,7 @@ impl World {
             Mode::Boolean => {
                 cands.sort_unstable_by(|x, y| x.lb.total_cmp(&y.lb).then(x.key.cmp(&y.key)));
                 for (i, c) in cands.iter().enumerate() {
-                    let (r, n) = self.query(c.key, CaMode::Boolean)?;
+                    let (r, n) = self.query(c.key, Mode::Boolean)?;
                     let hit = r.is_some();
                     out.push((c.key, r, n));
                     if hit {
@@ -599,14 +591,14 @@ impl World {
             .map(|c| -> Result<Option<Answer>, WorldError> {
                 match mode {
                     Mode::All => {
-                        let (r, n) = self.query(c.key, CaMode::Toc)?;
+                        let (r, n) = self.query(c.key, Mode::Toc)?;
                         Ok(Some((c.key, r, n)))
                     }
                     Mode::Toc => {
                         if c.lb > f64::from_bits(best.load(Ordering::Relaxed)) {
                             return Ok(None);
                         }
-                        let (r, n) = self.query(c.key, CaMode::Toc)?;
+                        let (r, n) = self.query(c.key, Mode::Toc)?;
                         if let Some(hit) = &r {
                             best.fetch_min(hit.toc.max(0.0).to_bits(), Ordering::Relaxed);
                         }
@@ -616,7 +608,7 @@ impl World {
                         if found.load(Ordering::Relaxed) {
                             return Ok(None);
                         }
-                        let (r, n) = self.query(c.key, CaMode::Boolean)?;
+                        let (r, n) = self.query(c.key, Mode::Boolean)?;
                         if r.is_some() {
                             found.store(true, Ordering::Relaxed);
                         }
