@@ -41,8 +41,9 @@ pub struct CastOptions {
     /// Cap on CA iterations (default 1000); hitting it gives
     /// [`Status::OutOfIterations`](crate::Status::OutOfIterations).
     pub max_iterations: u32,
-    /// [`Mode::Toc`] or [`Mode::Boolean`] (rigid motions; bounded motions answer the first
-    /// contact either way).
+    /// [`Mode::Toc`] or [`Mode::Boolean`] (rigid motions; one pair has one first contact,
+    /// so [`Mode::All`] answers as `Toc`; bounded motions answer the first contact in every
+    /// mode).
     pub mode: Mode,
     /// The search window `[start, end] ⊆ [0, 1]` (default `[0, 1]`): a contact at `start`
     /// is `InitiallyTouching`; nothing after `end` is looked at.

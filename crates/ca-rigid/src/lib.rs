@@ -15,6 +15,13 @@
 //! step is pruned. Iterations start when the bodies' bounding spheres (about the rotation centres)
 //! first come within the tolerance.
 //!
+//! One door takes every pair: [`cast`] two [`Collider`]s along a [`PairMotion`] with
+//! [`CastOptions`] (tolerance, cap, mode, window, region, first step, warm direction) into a
+//! [`CastOutcome`] (contact and counters). Behind it one conservative-advancement loop
+//! (`driver.rs`, under the contract of `contract.rs`) runs one safe-step oracle per pair of
+//! representations; the functions below are those queries, public for callers that hold
+//! the bodies directly.
+//!
 //! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK
 //! distances between their convex hulls (warm-started across iterations).
 //!

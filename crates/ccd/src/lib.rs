@@ -366,7 +366,9 @@ pub mod prelude {
     //! The types most programs need, in one import: `use ccd::prelude::*;`.
     //!
     //! Rigid queries: [`TriMesh`], [`MeshBvh`]`<`[`Rss`]`>`, [`RigidBody`], [`RigidMotion`],
-    //! [`time_of_contact`] with [`CaOptions`], answering a [`Contact`]. Every query crate
+    //! [`time_of_contact`] with [`CaOptions`], answering a [`Contact`]; any two [`Collider`]s
+    //! along a [`PairMotion`] (a [`RigidPair`]) through the one door [`cast`] with
+    //! [`CastOptions`] and a [`CastWorkspace`], answering a [`CastOutcome`]. Every query crate
     //! shares one [`Mode`] (what a query computes) and one [`Status`] (how it ended).
     //! Deformable queries: [`DeformingMesh`], [`Scene`] with [`SceneOptions`], queried in a
     //! [`Mode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
@@ -384,7 +386,8 @@ pub mod prelude {
         ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
     };
     pub use ccd_ca_rigid::{
-        CaOptions, Compound, Contact, RigidBody, Shape, ShapeContact, time_of_contact,
+        CaOptions, CastOptions, CastOutcome, CastWorkspace, Collider, Compound, Contact,
+        PairMotion, RigidBody, RigidPair, Shape, ShapeContact, cast, time_of_contact,
         time_of_contact_convex, time_of_contact_shapes,
     };
     pub use ccd_distance::{
