@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use ccd_bvh::{BoundingVolume, BvhOptions, MeshBvh, Obb, Rss};
-use ccd_ca_rigid::RigidBody;
+use ccd_ca_rigid::{Collider, RigidBody};
 use ccd_geometry::TriMesh;
 use ccd_kinematics::{ArticulatedModel, Joint, LinkId};
 use ccd_taylor::CentredCorners;
@@ -16,6 +16,8 @@ use crate::ArticulatedError;
 #[derive(Clone, Debug)]
 pub struct LinkShape {
     body: RigidBody,
+    /// The same body as the door of the CA engine takes it ([`ccd_ca_rigid::cast`]).
+    collider: Collider,
     corners: [DVec3; 8],
     centred: Option<CentredCorners>,
     /// Rounded boxes holding the mesh, for the second-level spatial culling: `[0]` the
@@ -93,6 +95,7 @@ impl LinkShape {
         // none: their pairs skip the hull lower bound)
         let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
         Self {
+            collider: Collider::Mesh(body.clone()),
             body,
             centred: CentredCorners::new(&corners),
             corners,
@@ -105,6 +108,13 @@ impl LinkShape {
     #[must_use]
     pub fn body(&self) -> &RigidBody {
         &self.body
+    }
+
+    /// The link's body as a mesh [`Collider`] (with its hull when it has one).
+    #[inline]
+    #[must_use]
+    pub fn collider(&self) -> &Collider {
+        &self.collider
     }
 
     /// Corners of the link's oriented bounding box (link frame), slightly inflated: their

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, RigidBody, time_of_contact_convex_bounded};
+use ccd_ca_rigid::{CaOptions, Collider, RigidBody, time_of_contact_convex_bounded};
 use ccd_distance::ConvexHull;
 use ccd_geometry::{Aabb, TriMesh};
 
@@ -75,6 +75,7 @@ pub(crate) struct EnvPieces {
 #[derive(Debug)]
 pub struct PreparedEnvironment {
     body: RigidBody,
+    collider: Collider,
     node_boxes: Vec<Aabb>,
     pieces: EnvPieces,
 }
@@ -92,8 +93,10 @@ impl PreparedEnvironment {
             crate::scene::fit_node_box(&mesh, 0, &mut node_boxes);
         }
         let pieces = EnvPieces::new(mesh.mesh());
+        let body = RigidBody::new(mesh);
         Self {
-            body: RigidBody::new(mesh),
+            collider: Collider::Mesh(body.clone()),
+            body,
             node_boxes,
             pieces,
         }
@@ -118,6 +121,11 @@ impl PreparedEnvironment {
     #[inline]
     pub(crate) fn body(&self) -> &RigidBody {
         &self.body
+    }
+
+    /// The environment as a mesh [`Collider`].
+    pub(crate) fn collider(&self) -> &Collider {
+        &self.collider
     }
 
     /// Per node of the hierarchy, the exact box of the node's triangles.

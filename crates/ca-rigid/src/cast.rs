@@ -58,6 +58,10 @@ pub struct CastOptions {
     /// was last certified apart; a pair still apart along it over the whole window is
     /// answered free without a GJK distance (temporal coherence).
     pub warm_direction: Option<DVec3>,
+    /// Meshes that carry their hulls are cast as their hulls (GJK): the answer is a lower
+    /// bound of the meshes' time of contact (the hulls contain the meshes), as CATCH's
+    /// temporal culling takes it. A pair without both hulls is cast as given.
+    pub hulls_only: bool,
 }
 
 impl Default for CastOptions {
@@ -76,6 +80,7 @@ impl From<CaOptions> for CastOptions {
             region: None,
             first_step_only: false,
             warm_direction: None,
+            hulls_only: false,
         }
     }
 }
@@ -130,6 +135,13 @@ impl CastOptions {
         self
     }
 
+    /// The same options casting meshes that carry hulls as their hulls (a lower bound).
+    #[must_use]
+    pub fn with_hulls_only(mut self, hulls_only: bool) -> Self {
+        self.hulls_only = hulls_only;
+        self
+    }
+
     /// The per-query options (tolerance, cap, mode).
     #[must_use]
     pub fn ca(&self) -> CaOptions {
@@ -145,6 +157,7 @@ impl CastOptions {
             && self.region.is_none()
             && !self.first_step_only
             && self.warm_direction.is_none()
+            && !self.hulls_only
     }
 }
 
@@ -241,9 +254,9 @@ pub fn cast<M: PairMotion + ?Sized>(
             "analytic shapes and compounds move only under whole-step rigid motions",
         ));
     };
-    let convex = matches!(a, Collider::Convex(_) | Collider::Polyhedron(..))
-        && matches!(b, Collider::Convex(_) | Collider::Polyhedron(..))
-        && opts.region.is_none();
+    let convex_kind = |c: &Collider| matches!(c, Collider::Convex(_) | Collider::Polyhedron(..));
+    let hulls = opts.hulls_only && ba.hull().is_some() && bb.hull().is_some();
+    let convex = (hulls || (convex_kind(a) && convex_kind(b))) && opts.region.is_none();
     if convex {
         if let Some(n) = opts.warm_direction
             && convex_apart_along(ba, bb, motion, n, start, end, &ca)?

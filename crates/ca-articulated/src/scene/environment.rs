@@ -101,6 +101,7 @@ impl Sweep {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn env_ca(
     a: &RigidBody,
+    (a_collider, env_collider): (&Collider, &Collider),
     pair: &MoverPair<'_>,
     sweep: &mut EnvSweep,
     (env, env_boxes): (&RigidBody, &[Aabb]),
@@ -109,7 +110,7 @@ pub(super) fn env_ca(
     start: f64,
     end: f64,
     ca: &CaOptions,
-    scratch: &mut BoundedScratch,
+    scratch: &mut CastWorkspace,
     hull_iterations: &mut u64,
 ) -> Result<Option<Contact>, ArticulatedError> {
     let mut hit = |k: usize| sweep.window(k, (env, env_boxes), stack);
@@ -141,8 +142,17 @@ pub(super) fn env_ca(
             }
         }
         if from < to
-            && let Some(c) =
-                time_of_contact_bounded_within(a, env, pair, from, to, &region, ca, scratch)?
+            && let Some(c) = cast(
+                a_collider,
+                env_collider,
+                pair,
+                &CastOptions::from(*ca)
+                    .with_window(from, to)
+                    .with_region(region),
+                scratch,
+            )?
+            .contact
+            .map(ShapeContact::into_contact)
         {
             return Ok(Some(c));
         }

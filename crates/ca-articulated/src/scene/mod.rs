@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use ccd_bvh::{BoundingVolume, MeshBvh, Rss};
 use ccd_ca_rigid::{
-    BoundedScratch, CaOptions, Contact, RigidBody, Status, time_of_contact_bounded,
-    time_of_contact_bounded_within, time_of_contact_convex_bounded_with_direction,
+    CaOptions, CastOptions, CastWorkspace, Collider, Contact, RigidBody, ShapeContact, Status, cast,
 };
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, KinematicsError, LinkId, Pose, RigidMotion};
@@ -332,6 +331,7 @@ impl QueryResult {
 #[derive(Clone, Debug)]
 pub(crate) struct RigidEntry {
     pub(crate) body: RigidBody,
+    pub(crate) collider: Collider,
     pub(crate) corners: [DVec3; 8],
     pub(crate) motion: RigidMotion,
 }
@@ -364,7 +364,7 @@ pub struct Workspace {
     pub(crate) motions: Vec<ArticulatedMotion>,
     boxes: Vec<(Part, Aabb)>,
     pub(crate) pcls: Vec<Pcl>,
-    scratch: BoundedScratch,
+    scratch: CastWorkspace,
     pub(crate) bvh: ccd_bvh::Workspace,
     stack: Vec<u32>,
     /// Per body, the Taylor-model world transforms of its links over the step, where the
@@ -612,6 +612,7 @@ impl Scene {
         let corners = corners_of(&mesh);
         let body = RigidBody::with_hull(Arc::clone(&mesh)).unwrap_or_else(|_| RigidBody::new(mesh));
         self.rigid.push(RigidEntry {
+            collider: Collider::Mesh(body.clone()),
             body,
             corners,
             motion,

@@ -18,6 +18,20 @@ impl Scene {
         body.ok_or(ArticulatedError::UnknownPart(p))
     }
 
+    /// The part's body as the CA engine's door takes it ([`ccd_ca_rigid::cast`]).
+    pub(super) fn part_collider(&self, p: Part) -> Result<&Collider, ArticulatedError> {
+        let collider = match p {
+            Part::Link { body, link } => self
+                .bodies
+                .get(body)
+                .and_then(|b| b.link_shape(link))
+                .map(LinkShape::collider),
+            Part::Rigid(i) => self.rigid.get(i).map(|r| &r.collider),
+            Part::Environment => self.env.as_deref().map(PreparedEnvironment::collider),
+        };
+        collider.ok_or(ArticulatedError::UnknownPart(p))
+    }
+
     pub(super) fn mover<'s>(
         &'s self,
         motions: &'s [ArticulatedMotion],
@@ -134,7 +148,7 @@ impl Scene {
                         first: bool,
                         envs: &mut Vec<EnvSweep>,
                         stack: &mut Vec<u32>,
-                        scratch: &mut BoundedScratch,
+                        scratch: &mut CastWorkspace,
                         stats: &mut Stats,
                         directions: &mut Vec<(Part, Part, DVec3)>|
          -> Result<(Lower, f64), ArticulatedError> {
@@ -147,11 +161,11 @@ impl Scene {
                     .map(|k| k as f64 / WINDOWS as f64)
             } else if a.hull().is_some() && b.hull().is_some() {
                 let opts = if first { ca.with_max_iterations(1) } else { ca };
-                let mut n = DVec3::ZERO;
-                let r = time_of_contact_convex_bounded_with_direction(
-                    a, b, &pair, 0.0, 1.0, &opts, &mut n,
-                )?;
-                match r {
+                let (ca_, cb_) = (self.part_collider(pcl.a)?, self.part_collider(pcl.b)?);
+                let hulls = CastOptions::from(opts).with_hulls_only(true);
+                let out = cast(ca_, cb_, &pair, &hulls, scratch)?;
+                let n = out.direction.unwrap_or(DVec3::ZERO);
+                match out.contact {
                     Some(c) if first && c.status == Status::OutOfIterations => {
                         return Ok((Lower::Partial, c.toc));
                     }
@@ -168,8 +182,9 @@ impl Scene {
                     }
                 }
             } else {
-                let first = ca.with_max_iterations(1);
-                let r = time_of_contact_bounded(a, b, &pair, 0.0, 1.0, &first, scratch)?;
+                let first = CastOptions::from(ca.with_max_iterations(1));
+                let (ca_, cb_) = (self.part_collider(pcl.a)?, self.part_collider(pcl.b)?);
+                let r = cast(ca_, cb_, &pair, &first, scratch)?.contact;
                 stats.ca_iterations += 1;
                 match r {
                     Some(c) if c.status == Status::OutOfIterations => Some(c.toc),
@@ -262,13 +277,18 @@ impl Scene {
                 }
                 continue;
             }
-            let (a, b, pair, frame) = self.pair(motions, &pcl)?;
+            let (a, _, pair, frame) = self.pair(motions, &pcl)?;
             stats.pairs_after_temporal += 1;
             let r = if pcl.b == Part::Environment {
                 let i = env_entry(envs, pcl.a)?;
                 let env = (self.part_body(Part::Environment)?, self.env_boxes());
+                let cols = (
+                    self.part_collider(pcl.a)?,
+                    self.part_collider(Part::Environment)?,
+                );
                 env_ca(
                     a,
+                    cols,
                     &pair,
                     &mut envs[i],
                     env,
@@ -281,7 +301,11 @@ impl Scene {
                     &mut stats.hull_iterations,
                 )?
             } else {
-                time_of_contact_bounded(a, b, &pair, pcl.lower, end, &ca, scratch)?
+                let (ca_, cb_) = (self.part_collider(pcl.a)?, self.part_collider(pcl.b)?);
+                let window = CastOptions::from(ca).with_window(pcl.lower, end);
+                cast(ca_, cb_, &pair, &window, scratch)?
+                    .contact
+                    .map(ShapeContact::into_contact)
             };
             let Some(mut c) = r else { continue };
             stats.ca_iterations += u64::from(c.stats.iterations);

@@ -34,10 +34,7 @@
 //! the probe's box test kept among those it examined (the rest were never needed),
 //! `pairs_after_temporal` the pairs on which it ran mesh CA.
 
-use ccd_ca_rigid::{
-    CaOptions, Status, first_step_bounded, first_step_bounded_within,
-    time_of_contact_convex_bounded_with_direction,
-};
+use ccd_ca_rigid::{CaOptions, CastOptions, ShapeContact, Status, cast};
 use ccd_geometry::Aabb;
 use glam::{DAffine3, DMat3, DVec3};
 
@@ -279,8 +276,12 @@ impl Scene {
         eps: f64,
         stats: &mut Stats,
     ) -> Option<Option<super::PairContact>> {
-        let (a, _, pair, _) = self.pair(&ws.motions, pcl).ok()?;
+        let (_, _, pair, _) = self.pair(&ws.motions, pcl).ok()?;
         let env = (self.environment()?, self.env_boxes());
+        let cols = (
+            self.part_collider(pcl.a).ok()?,
+            self.part_collider(Part::Environment).ok()?,
+        );
         let sweep = self.env_sweep(&ws.motions, &[], pcl.a, eps).ok()?;
         let mut sweep = EnvSweep {
             part: pcl.a,
@@ -314,9 +315,14 @@ impl Scene {
                 k as f64 / WINDOWS as f64,
                 (m as f64 / WINDOWS as f64).min(1.0),
             );
-            let r =
-                first_step_bounded_within(a, env.0, &pair, from, to, &region, ca, &mut ws.scratch)
-                    .ok()?;
+            let first = CastOptions::from(*ca)
+                .with_window(from, to)
+                .with_region(region)
+                .with_first_step_only(true);
+            let r = cast(cols.0, cols.1, &pair, &first, &mut ws.scratch)
+                .ok()?
+                .contact
+                .map(ShapeContact::into_contact);
             match r {
                 None => k = m + 1,
                 Some(c) if k == 0 && c.toc == 0.0 && c.status != Status::OutOfIterations => {
@@ -346,19 +352,15 @@ impl Scene {
         stats: &mut Stats,
     ) -> Option<Option<super::PairContact>> {
         let (a, b, pair, frame) = self.pair(&ws.motions, pcl).ok()?;
+        let cols = (
+            self.part_collider(pcl.a).ok()?,
+            self.part_collider(pcl.b).ok()?,
+        );
+        let first = CastOptions::from(*ca).with_first_step_only(true);
         let lower = if a.hull().is_some() && b.hull().is_some() {
-            let mut n = DVec3::ZERO;
-            let r = time_of_contact_convex_bounded_with_direction(
-                a,
-                b,
-                &pair,
-                0.0,
-                1.0,
-                &ca.with_max_iterations(1),
-                &mut n,
-            )
-            .ok()?;
-            match r {
+            let hulls = first.with_hulls_only(true);
+            let r = cast(cols.0, cols.1, &pair, &hulls, &mut ws.scratch).ok()?;
+            match r.contact {
                 Some(c) if c.status == Status::OutOfIterations => return Some(None),
                 Some(c) => {
                     stats.hull_iterations += u64::from(c.stats.iterations);
@@ -367,7 +369,9 @@ impl Scene {
                 None => return Some(None),
             }
         } else {
-            let r = first_step_bounded(a, b, &pair, 0.0, 1.0, ca, &mut ws.scratch).ok()?;
+            let r = cast(cols.0, cols.1, &pair, &first, &mut ws.scratch)
+                .ok()?
+                .contact;
             stats.ca_iterations += 1;
             match r {
                 Some(c) if c.status == Status::OutOfIterations => c.toc,
@@ -381,7 +385,10 @@ impl Scene {
         stats.pairs_after_temporal += 1;
         // (the first evaluation of the narrow phase's mesh CA from t = 0: a contact there is
         // that CA's answer; an undecided pair would search on and might move the minimum)
-        let r = first_step_bounded(a, b, &pair, 0.0, 1.0, ca, &mut ws.scratch).ok()?;
+        let r = cast(cols.0, cols.1, &pair, &first, &mut ws.scratch)
+            .ok()?
+            .contact
+            .map(ShapeContact::into_contact);
         let Some(mut c) = r else {
             return Some(None);
         };
