@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use ccd::bvh::{BvhOptions, MeshBvh, Rss};
 use ccd::ca_articulated::{self, ArticulatedBody, BodyStep, Part, QueryOptions};
-use ccd::ca_rigid::{CaOptions, RigidBody, time_of_contact};
+use ccd::ca_rigid::{
+    CaOptions, CastOptions, CastWorkspace, Collider, RigidBody, RigidPair, ShapeContact, cast,
+};
 use ccd::geometry::Mode;
 use ccd::geometry::TriMesh;
 use ccd::geometry::glam::DVec3;
@@ -309,7 +311,13 @@ impl Runner {
             .with_mode(q.mode.unwrap_or(defaults.mode));
         let a = self.body(&q.a)?;
         let b = self.body(&q.b)?;
-        let contact = time_of_contact(&a, &ma, &b, &mb, &options).map_err(ccd::Error::from)?;
+        let (a, b) = (Collider::Mesh(a), Collider::Mesh(b));
+        let pair = RigidPair { a: &ma, b: &mb };
+        let options = CastOptions::from(options);
+        let contact = cast(&a, &b, &pair, &options, &mut CastWorkspace::default())
+            .map_err(ccd::Error::from)?
+            .contact
+            .map(ShapeContact::into_contact);
         Ok(RigidResult {
             toc: contact.map(|c| c.toc),
             contact,

@@ -319,6 +319,20 @@ pub(crate) fn check_options(tolerance: f64, max_iterations: u32) -> PyResult<()>
     Ok(())
 }
 
+/// One whole-step rigid query through the engine's door ([`cast`]): the answer of the
+/// query the colliders' kinds dispatch to.
+pub(crate) fn cast_rigid(
+    a: &Collider,
+    ma: &RigidMotion,
+    b: &Collider,
+    mb: &RigidMotion,
+    opts: &CaOptions,
+) -> Result<Option<ShapeContact>, ccd::CaError> {
+    let pair = RigidPair { a: ma, b: mb };
+    let opts = CastOptions::from(*opts);
+    cast(a, b, &pair, &opts, &mut CastWorkspace::default()).map(|o| o.contact)
+}
+
 fn options(tolerance: f64, max_iterations: u32, boolean: bool) -> CaOptions {
     CaOptions::default()
         .with_tolerance(tolerance)
@@ -372,7 +386,8 @@ pub(crate) fn toc(
     let mb = motion_arg(motion_b, "motion_b")?;
     let opts = options(tolerance, max_iterations, boolean);
     let (sa, sb) = (sa.shape(), sb.shape());
-    let query = || ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts);
+    let (ca, cb) = (Collider::Shape(sa.clone()), Collider::Shape(sb.clone()));
+    let query = || cast_rigid(&ca, &ma, &cb, &mb, &opts);
     // releasing the GIL costs about as much as an analytic query: only for meshes
     let out = if has_mesh(sa) || has_mesh(sb) {
         py.detach(query)
@@ -715,6 +730,7 @@ pub(crate) fn toc_batch<'py>(
     check_options(tolerance, max_iterations)?;
     let opts = options(tolerance, max_iterations, false);
     let (sa, sb) = (sa.shape(), sb.shape());
+    let (ca, cb) = (Collider::Shape(sa.clone()), Collider::Shape(sb.clone()));
     // poses, motions and queries all run without the GIL, on the pool
     let motion = |p0: &Poses, p1: &Poses, i: usize, side: &str| -> Result<RigidMotion, String> {
         let (s, e) = (p0.get(i)?, p1.get(i)?);
@@ -739,7 +755,7 @@ pub(crate) fn toc_batch<'py>(
             Some(m) => m,
             None => motion(&arrays[2], &arrays[3], i, "b")?,
         };
-        match ca_rigid::time_of_contact_shapes(sa, &ma, sb, &mb, &opts) {
+        match cast_rigid(&ca, &ma, &cb, &mb, &opts) {
             Ok(Some(c)) => Ok((c.toc, status_code(c.status))),
             Ok(None) => Ok((f64::NAN, NO_CONTACT)),
             Err(e) => Err(format!("element {i}: {e}")),

@@ -272,7 +272,8 @@ pub(crate) fn rigid_toc(
         .with_max_iterations(max_iterations)
         .with_mode(if boolean { Mode::Boolean } else { Mode::Toc });
     let (a, b) = (&mesh_a.get().body, &mesh_b.get().body);
-    let out = py.detach(|| ca_rigid::time_of_contact(a, &ma, b, &mb, &options));
+    let (a, b) = (Collider::Mesh(a.clone()), Collider::Mesh(b.clone()));
+    let out = py.detach(|| crate::queries::cast_rigid(&a, &ma, &b, &mb, &options));
     Ok(out.map_err(to_py)?.map(|c| PyContact { c: c.into() }))
 }
 
