@@ -9,7 +9,7 @@
 //! gain on work that needs no coordination (the two cores share caches and memory
 //! bandwidth, and may be SMT siblings of one physical core).
 //! Besides wall time it prints the parallel run's critical path from its threads' CPU times
-//! (calling thread + busiest worker): with the Linux scheduler's autogroups a session's
+//! (the larger of the calling thread's and the busiest helper's): with the Linux scheduler's autogroups a session's
 //! threads share one session's slice of a busy machine, so wall clock shows no speed-up
 //! while other sessions are busy; `serial CPU / critical path` is the speed-up two free
 //! cores would give (up to cache and memory effects).
@@ -69,7 +69,8 @@ fn thread_cpu_ms() -> Vec<(u32, f64)> {
 }
 
 /// The critical path of a parallel run from its threads' CPU times (`before` → `after`):
-/// the calling thread's CPU (serial prefix, merge) plus the busiest worker's. On a machine
+/// the larger of the calling thread's CPU (the serial start, its share of the traversal,
+/// the merge) and the busiest helper's (which run alongside it). On a machine
 /// whose scheduler shares CPU between sessions (autogroups), a session's threads split its
 /// share however many there are, so wall clock cannot show a parallel speed-up while other
 /// sessions are busy; this is what the wall time would be with two free cores.
@@ -84,7 +85,7 @@ fn critical_path_ms(before: &[(u32, f64)], after: &[(u32, f64)]) -> f64 {
             w = w.max(used(tid, t));
         }
     }
-    m + w
+    m.max(w)
 }
 
 /// Wall and CPU time of `f`, ms.
