@@ -1054,8 +1054,9 @@ const CERTIFICATE_ITEMS_PER_UNIT: u64 = 4;
 pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 
 /// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
-/// triangles than this (both together) runs as one serial unit of work on a worker; larger
-/// tasks are split into their children, which rayon's workers take up as they become idle.
+/// triangles than this (both together) is never handed to another worker; a worker that
+/// runs out of work is given the bottom task of a busy worker's stack (the last one in the
+/// serial order) when it is at least this large.
 pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
