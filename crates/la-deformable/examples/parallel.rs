@@ -7,12 +7,16 @@
 //! It also prints the machine's ceiling for each query: two copies of the serial query run
 //! side by side, one per thread, and `2 × alone / side by side` is the most two threads can
 //! gain on work that needs no coordination (the two cores share caches and memory
-//! bandwidth, and may be SMT siblings of one physical core).
-//! Besides wall time it prints the parallel run's critical path from its threads' CPU times
-//! (calling thread + busiest worker): with the Linux scheduler's autogroups a session's
-//! threads share one session's slice of a busy machine, so wall clock shows no speed-up
-//! while other sessions are busy; `serial CPU / critical path` is the speed-up two free
-//! cores would give (up to cache and memory effects).
+//! bandwidth, and may be SMT siblings of one physical core); and the CPU time of such a copy
+//! over the serial query's CPU time alone, the price of sharing the cores that a parallel
+//! query's threads pay as well.
+//! Besides wall time it prints the parallel run's critical path from its threads' CPU times:
+//! the larger of the calling thread's (the serial start, the head of the serial order it
+//! keeps, the merge) and the busiest helper's. With the Linux scheduler's autogroups a
+//! session's threads share one session's slice of a busy machine, so wall clock shows no
+//! speed-up while other sessions are busy; `serial CPU / critical path` is the speed-up two
+//! free cores would give (up to cache and memory effects, and a helper that wakes late on a
+//! busy machine does less of the work).
 //!
 //! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_WORK`
 //! and `SPLIT_GRAIN` override the parallel thresholds
@@ -51,6 +55,16 @@ fn cpu_ms() -> f64 {
         * 1e-6
 }
 
+/// CPU time of the calling thread so far, ms (`/proc/thread-self/schedstat`; 0 where
+/// unavailable).
+fn own_cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        * 1e-6
+}
+
 /// CPU time of each thread of the process so far, ms, by thread id.
 fn thread_cpu_ms() -> Vec<(u32, f64)> {
     let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
@@ -69,7 +83,8 @@ fn thread_cpu_ms() -> Vec<(u32, f64)> {
 }
 
 /// The critical path of a parallel run from its threads' CPU times (`before` → `after`):
-/// the calling thread's CPU (serial prefix, merge) plus the busiest worker's. On a machine
+/// the larger of the calling thread's CPU (the serial start, its share of the traversal,
+/// the merge) and the busiest helper's (which run alongside it). On a machine
 /// whose scheduler shares CPU between sessions (autogroups), a session's threads split its
 /// share however many there are, so wall clock cannot show a parallel speed-up while other
 /// sessions are busy; this is what the wall time would be with two free cores.
@@ -84,7 +99,7 @@ fn critical_path_ms(before: &[(u32, f64)], after: &[(u32, f64)]) -> f64 {
             w = w.max(used(tid, t));
         }
     }
-    m + w
+    m.max(w)
 }
 
 /// Wall and CPU time of `f`, ms.
@@ -236,30 +251,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // the machine's ceiling for this query: two serial copies side by side, one per
             // thread; `2 × alone / side by side` is what two threads can gain on work that
             // needs no coordination at all (shared caches, memory bandwidth, SMT siblings)
-            let mut side = Vec::new();
+            let (mut side, mut side_cpu) = (Vec::new(), Vec::new());
             for _ in 0..repeats.min(5) {
-                let per_query = std::thread::scope(|sc| {
+                let (per_query, cpu_per_query) = std::thread::scope(|sc| {
                     let runs: Vec<_> = (0..2)
                         .map(|_| {
                             sc.spawn(|| {
-                                let t = Instant::now();
+                                let (c, t) = (own_cpu_ms(), Instant::now());
                                 let mut k = 0u32;
                                 while t.elapsed().as_secs_f64() < 0.2 && k < 100_000 {
                                     std::hint::black_box(serial.query(mode));
                                     k += 1;
                                 }
-                                t.elapsed().as_secs_f64() * 1e3 / f64::from(k)
+                                let k = f64::from(k);
+                                (t.elapsed().as_secs_f64() * 1e3 / k, (own_cpu_ms() - c) / k)
                             })
                         })
                         .collect();
-                    let times: Vec<f64> = runs.into_iter().filter_map(|h| h.join().ok()).collect();
-                    times.iter().sum::<f64>() / times.len().max(1) as f64
+                    let times: Vec<(f64, f64)> =
+                        runs.into_iter().filter_map(|h| h.join().ok()).collect();
+                    let n = times.len().max(1) as f64;
+                    (
+                        times.iter().map(|t| t.0).sum::<f64>() / n,
+                        times.iter().map(|t| t.1).sum::<f64>() / n,
+                    )
                 });
                 side.push(per_query);
+                side_cpu.push(cpu_per_query);
             }
+            // CPU time of one query when two run side by side, over its CPU time alone: what
+            // sharing the cores costs (caches, memory bandwidth) on work that needs no
+            // coordination; a parallel query's threads pay it too
+            let sharing = median(side_cpu) / cs;
             let ceiling = 2.0 * ws / median(side);
             println!(
-                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), ceiling {ceiling:.2}× (two serial copies side by side), answers {}; BV tests / kernel calls serial ({}, {}), parallel ({}, {}), work units {}",
+                "  {mode:?}: serial {ws:.2} ms (CPU {cs:.2}), parallel {wp:.2} ms (CPU {:.2}, critical path {crit:.2}), speed-up {:.2}× wall, {:.2}× CPU (serial CPU / critical path), ceiling {ceiling:.2}× (two serial copies side by side, each at {sharing:.2}× its CPU alone), answers {}; BV tests / kernel calls serial ({}, {}), parallel ({}, {}), work units {}",
                 median(cp),
                 ws / wp,
                 cs / crit,

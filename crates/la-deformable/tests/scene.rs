@@ -387,7 +387,15 @@ fn parallel_split_answers_are_bit_identical() {
     }
     for resting in [Resting::Contact, Resting::Separate] {
         let opts = SceneOptions::default().with_resting(resting);
-        for th in [(0, 1), (0, 16), (0, 128), (100, 64), (500, 512)] {
+        // (0, u32::MAX): split at once, but no task is big enough to hand out
+        for th in [
+            (0, 1),
+            (0, 16),
+            (0, 128),
+            (100, 64),
+            (500, 512),
+            (0, u32::MAX),
+        ] {
             check_parallel_identical(&meshes, &opts, th);
             for f in &folds {
                 check_parallel_identical(std::slice::from_ref(f), &opts, th);

@@ -161,8 +161,13 @@ pub struct SceneOptions {
     /// ignored without it, and with a pool of one thread). The first
     /// [`serial_work`](Self::serial_work) units of the traversal run on the calling thread in
     /// the serial order, so a query that ends within them (a small scene, an early global
-    /// ToC of 0, a Boolean contact) costs what the serial one does; the rest is split down
-    /// to [`split_grain`](Self::split_grain). The answer is the serial one: the same global
+    /// ToC of 0, a Boolean contact) costs what the serial one does. Then the calling thread
+    /// goes on in the serial order, while rayon's other workers, whenever they run out of
+    /// work, are given the last task of a busy worker's stack (the tail of the serial order;
+    /// tasks of at least [`split_grain`](Self::split_grain) triangles): the calling thread
+    /// does no more of the traversal than the serial query does, in the same order, and
+    /// reaches an early stop (a global ToC of 0, a Boolean contact) no later. The answer is
+    /// the serial one: the same global
     /// ToC (bit for bit), the same sorted list of contacts and resting pairs in
     /// [`Mode::All`], the same yes/no in [`Mode::Boolean`]; only which of several pairs
     /// tied at the earliest time (`Toc`) or which colliding pair (`Boolean`) is reported,
@@ -172,13 +177,14 @@ pub struct SceneOptions {
     /// the rest is split, in units of roughly a tenth of a microsecond of one core (node
     /// tests and elementary tests count one each; see [`work_units`] and
     /// [`DEFAULT_SERIAL_WORK`]). A query of less work
-    /// never pays for threads. `0` splits at once. The split point depends on the scene and
+    /// never wakes a thread. `0` splits at once. The split point depends on the scene and
     /// these thresholds alone (not on timing or load); the answer does not depend on it.
     #[cfg_attr(feature = "serde", serde(default = "default_serial_work"))]
     pub serial_work: u32,
     /// With [`parallel`](Self::parallel): a task whose two nodes hold fewer triangles than
-    /// this runs serially on one worker; larger ones are split into their children (default
-    /// [`DEFAULT_SPLIT_GRAIN`]; `0` or `1` splits down to leaves).
+    /// this stays with the worker that holds it; a larger one may be handed to an idle
+    /// worker (default [`DEFAULT_SPLIT_GRAIN`]; `0` or `1` hands out any task, down to leaf
+    /// pairs).
     #[cfg_attr(feature = "serde", serde(default = "default_split_grain"))]
     pub split_grain: u32,
     /// Resting pairs (within the tolerance at `t = 0`): contacts at `0` or listed apart

@@ -1,7 +1,8 @@
 //! The scene traversal: node pairs of the hybrid BVHs, triangle pairs in leaves, and the
 //! owned vertex–face / edge–edge tests.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -170,12 +171,121 @@ pub(super) struct Walker<'a> {
 }
 
 /// What the workers of a parallel query share: the best global ToC so far (non-negative
-/// `f64` bit patterns order like the floats, so `fetch_min` on the bits is a float min) and a
-/// stop flag (a `Boolean` contact, or a global ToC of 0).
+/// `f64` bit patterns order like the floats, so `fetch_min` on the bits is a float min), a
+/// stop flag (a `Boolean` contact, or a global ToC of 0), and the hand-off of tasks.
+///
+/// Work moves by *donation*: a worker that runs out of tasks becomes hungry and waits on
+/// `mailbox`; a busy worker, seeing `hungry > 0` between two tasks, moves the bottom task of
+/// its stack (the last in the serial order, usually the largest subtree left) into the
+/// mailbox. So the worker that started the query (the *owner*) keeps running its own stack
+/// from the top, in the serial order, and only gives away the tail of that order: it does a
+/// subset of the serial traversal's work in the serial order, under a bound at least as
+/// tight, and reaches the pair that ends a `Toc` query (a ToC of 0) or a `Boolean` one no
+/// later than the serial traversal would.
 #[derive(Debug)]
 pub(super) struct Shared {
     pub(super) best: AtomicU64,
     pub(super) stop: AtomicBool,
+    /// Workers waiting for a task, on a cache line of its own: every worker reads it between
+    /// two tasks, and the ToC bound beside it changes often.
+    pub(super) hungry: Padded<AtomicUsize>,
+    /// The number of tasks in the mailbox (written under its lock), on another line: a busy
+    /// worker donates while `hungry > queued`.
+    pub(super) queued: Padded<AtomicUsize>,
+    /// Donated tasks, and the workers' membership (changed under this lock only).
+    pub(super) mailbox: Mutex<Mailbox>,
+    /// Signals a donation, a stop or the end of the work to hungry workers.
+    pub(super) wake: Condvar,
+    /// [`Mailbox::posted`], for hungry workers to spin on without the lock.
+    pub(super) posted: Padded<AtomicUsize>,
+    /// A task whose nodes hold fewer triangles (both together) is not donated
+    /// ([`SceneOptions::split_grain`]).
+    pub(super) grain: u32,
+}
+
+/// A value alone on its cache lines (two 64-byte lines: adjacent-line prefetch pairs them),
+/// so that writes to its neighbours do not evict it from other cores' caches.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub(super) struct Padded<T>(pub(super) T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The tasks given away and who takes part.
+#[derive(Debug, Default)]
+pub(super) struct Mailbox {
+    pub(super) tasks: Vec<Task>,
+    /// Workers that have joined the query (a helper that starts after the end joins none).
+    pub(super) joined: usize,
+    /// All joined workers were hungry with no task left: the query is over.
+    pub(super) closed: bool,
+    /// Tasks donated so far.
+    pub(super) posted: usize,
+}
+
+impl Shared {
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn new(best: f64, stop: bool, grain: u32) -> Self {
+        Self {
+            best: AtomicU64::new(best.to_bits()),
+            stop: AtomicBool::new(stop),
+            hungry: Padded(AtomicUsize::new(0)),
+            queued: Padded(AtomicUsize::new(0)),
+            mailbox: Mutex::new(Mailbox {
+                joined: 1,
+                ..Mailbox::default()
+            }),
+            wake: Condvar::new(),
+            posted: Padded(AtomicUsize::new(0)),
+            grain,
+        }
+    }
+
+    pub(super) fn lock(&self) -> MutexGuard<'_, Mailbox> {
+        // the lock guards plain data that no panic leaves half-changed
+        self.mailbox.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Joins a helper to the query; `false` when the query is already over.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn join(&self) -> bool {
+        let mut mb = self.lock();
+        if mb.closed || self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        mb.joined += 1;
+        true
+    }
+}
+
+/// Takes a worker out of a parallel query when dropped: the others stop counting on it.
+struct Leave<'a>(&'a Shared);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        let mut mb = self.0.lock();
+        mb.joined = mb.joined.saturating_sub(1);
+        self.0.wake.notify_all();
+    }
+}
+
+/// Rounds a hungry worker spins (looking for a donation) before it sleeps: about ten
+/// microseconds. Ten times as many cost n-body's queries a fifth more CPU under load
+/// (docs/deformable.md, "Parallel").
+const SPIN: u32 = 500;
+
+/// Triangles under a task's nodes.
+fn task_size(scene: &Scene, t: &Task) -> u32 {
+    let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
+    match *t {
+        Task::Within { mesh, node } => count(mesh, node),
+        Task::Pair { ma, na, mb, nb } => count(ma, na) + count(mb, nb),
+    }
 }
 
 impl<'a> Walker<'a> {
@@ -336,6 +446,122 @@ impl<'a> Walker<'a> {
                 Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
             }
         }
+    }
+
+    /// The loop of a worker of a parallel query: runs its stack from the top (the owner's
+    /// holds the tasks left after the serial start, in the serial order), donates the
+    /// bottom task to hungry workers between tasks, and when its stack is empty waits for
+    /// a donation; returns when every joined worker is out of work, or at a stop.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(super) fn work_shared(&mut self) {
+        let Some(sh) = self.shared else {
+            while let Some(task) = self.stack.pop() {
+                self.run_one(task);
+            }
+            return;
+        };
+        // leaving (also by a panic) wakes the hungry, who then need not wait for this one
+        let _leave = Leave(sh);
+        // every round takes a task from the mailbox, and every task is taken once: bounded
+        // by the query's tasks
+        loop {
+            while let Some(task) = self.stack.pop() {
+                self.since_sync += 1;
+                if self.since_sync >= 64 {
+                    self.sync();
+                }
+                if self.done {
+                    self.stack.clear();
+                    break;
+                }
+                if sh.hungry.load(Ordering::Relaxed) > sh.queued.load(Ordering::Relaxed) {
+                    self.donate(sh);
+                }
+                self.run_one(task);
+            }
+            if self.done {
+                sh.stop.store(true, Ordering::Relaxed);
+                let _mb = sh.lock();
+                sh.wake.notify_all();
+                return;
+            }
+            if !self.wait_for_task(sh) {
+                return;
+            }
+        }
+    }
+
+    #[inline]
+    fn run_one(&mut self, task: Task) {
+        match task {
+            Task::Within { mesh, node } => self.within(mesh, node),
+            Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
+        }
+    }
+
+    /// Moves the bottom task of the stack (the last in the serial order) to the mailbox
+    /// when a worker is hungry and no task waits there for it.
+    fn donate(&mut self, sh: &Shared) {
+        let scene = self.scene;
+        // the bottom task: the last in the serial order (see [`Shared`])
+        if self
+            .stack
+            .first()
+            .is_none_or(|t| task_size(scene, t) < sh.grain)
+        {
+            return;
+        }
+        let mut mb = sh.lock();
+        if mb.tasks.len() < sh.hungry.load(Ordering::Relaxed) {
+            mb.tasks.push(self.stack.remove(0));
+            sh.queued.store(mb.tasks.len(), Ordering::Relaxed);
+            mb.posted += 1;
+            sh.posted.store(mb.posted, Ordering::Relaxed);
+            sh.wake.notify_one();
+        }
+    }
+
+    /// Waits for a donated task (pushed onto the stack: `true`); `false` at a stop, or
+    /// when every joined worker is hungry and no task is left (the query is over).
+    fn wait_for_task(&mut self, sh: &Shared) -> bool {
+        let posted = {
+            let mb = sh.lock();
+            sh.hungry.fetch_add(1, Ordering::Relaxed);
+            mb.posted
+        };
+        // a short spin first: a busy worker donates between two of its tasks (microseconds),
+        // sooner than a sleeping thread wakes up
+        for _ in 0..SPIN {
+            if sh.posted.load(Ordering::Relaxed) != posted || sh.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let mut mb = sh.lock();
+        // each wake-up is a donation, a stop, the end, or spurious; a worker waits only
+        // while another joined worker is busy, whose work is finite
+        let got = loop {
+            if sh.stop.load(Ordering::Relaxed) || mb.closed {
+                break false;
+            }
+            if let Some(t) = mb.tasks.pop() {
+                sh.queued.store(mb.tasks.len(), Ordering::Relaxed);
+                self.stack.push(t);
+                break true;
+            }
+            if sh.hungry.load(Ordering::Relaxed) >= mb.joined {
+                mb.closed = true;
+                sh.wake.notify_all();
+                break false;
+            }
+            mb = sh.wake.wait(mb).unwrap_or_else(PoisonError::into_inner);
+        };
+        sh.hungry.fetch_sub(1, Ordering::Relaxed);
+        drop(mb);
+        if got {
+            self.sync();
+        }
+        got
     }
 
     fn within(&mut self, mesh: u32, node: u32) {
@@ -654,22 +880,6 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Runs one step of `task` (its own leaf work, its node tests) and returns its children
-    /// in the serial order (the order the serial traversal would run them in: the stack
-    /// pops from the end). The parallel split hands tasks out front first, so this order
-    /// makes the first worker follow the serial traversal, which finds an early contact
-    /// (and with it the bound that prunes the rest) where the serial one does.
-    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    pub(super) fn step(&mut self, task: Task) -> Vec<Task> {
-        match task {
-            Task::Within { mesh, node } => self.within(mesh, node),
-            Task::Pair { ma, na, mb, nb } => self.pair(ma, na, mb, nb),
-        }
-        let mut children = std::mem::take(&mut self.stack);
-        children.reverse();
-        children
-    }
-
     /// Hands over what this walker found so far (unsorted), keeping its scratch space.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(super) fn take_part(&mut self) -> SceneResult {
@@ -848,8 +1058,9 @@ const CERTIFICATE_ITEMS_PER_UNIT: u64 = 4;
 pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 
 /// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
-/// triangles than this (both together) runs as one serial unit of work on a worker; larger
-/// tasks are split into their children, which rayon's workers take up as they become idle.
+/// triangles than this (both together) is never handed to another worker; a worker that
+/// runs out of work is given the bottom task of a busy worker's stack (the last one in the
+/// serial order) when it is at least this large.
 pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
@@ -872,46 +1083,86 @@ pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
 
 #[cfg(feature = "parallel")]
 mod parallel {
-    //! Parallel traversal: tasks larger than the grain are split into their children
-    //! recursively, each piece a rayon job (idle workers steal the large ones), tasks below
-    //! the grain run serially on a worker; the best ToC so far and the stop flag are shared
-    //! through atomics (non-negative `f64` bit patterns order like the floats).
+    //! Parallel traversal by donation ([`Shared`]): the calling thread goes on with the
+    //! serial traversal's stack (the *owner*); helpers on rayon's pool start hungry, and a
+    //! busy worker gives a hungry one the bottom task of its stack (the last in the serial
+    //! order) between two tasks. The best ToC so far and the stop flag are shared through
+    //! atomics (non-negative `f64` bit patterns order like the floats); each worker keeps
+    //! its own findings, merged at the end.
     //!
-    //! The answer does not depend on the split: `All` lists every contact (sorted at the
+    //! The answer does not depend on who ran what: `All` lists every contact (sorted at the
     //! end), `Toc`'s earliest time is the minimum over all pairs (a pair's elementary ToC
     //! does not depend on the bound it was run with, as long as it is below it), `Boolean`
     //! says whether any pair collides.
 
     use std::cell::RefCell;
-    use std::sync::atomic::{AtomicBool, AtomicU64};
-
-    use rayon::prelude::*;
+    use std::sync::Mutex;
 
     use super::{Scratch, Shared, Task, Walker};
-    use crate::Mode;
     use crate::scene::{Scene, SceneResult};
+    use crate::{Mode, SceneStats};
 
-    pub(super) fn run(mut w: Walker<'_>, rest: Vec<Task>) -> SceneResult {
-        let shared = Shared {
-            best: AtomicU64::new(w.best().to_bits()),
-            stop: AtomicBool::new(w.done),
-        };
+    pub(super) fn run(w: Walker<'_>, rest: Vec<Task>) -> SceneResult {
+        run_counted(w, rest, false).0
+    }
+
+    /// [`run`], and the counters of the calling thread's own share of the work (the
+    /// owner's: the serial start and the tasks it kept). With `wait`, the owner starts once
+    /// every helper has joined (tests: a helper then takes part however busy the machine).
+    pub(super) fn run_counted(
+        w: Walker<'_>,
+        rest: Vec<Task>,
+        wait: bool,
+    ) -> (SceneResult, SceneStats) {
         let (scene, output) = (w.scene, w.output);
-        let parts = split(scene, output, &shared, rest);
-        for p in parts {
-            w.absorb(p);
+        let shared = Shared::new(w.best(), w.done, scene.options.split_grain);
+        let parts = Mutex::new(Vec::new());
+        let mut owner = w;
+        owner.shared = Some(&shared);
+        // the stack pops from the end: the first task of the serial order on top
+        owner.stack = rest;
+        owner.stack.reverse();
+        let helpers = rayon::current_num_threads().saturating_sub(1);
+        rayon::in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| {
+                    // a helper that starts after the end has nothing to do
+                    if !shared.join() {
+                        return;
+                    }
+                    let mut h = Pooled::new(scene, output, &shared);
+                    h.0.work_shared();
+                    let part = h.0.take_part();
+                    parts
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(part);
+                });
+            }
+            // bounded: rayon runs every spawned helper, and each joins or finds the end
+            while wait && shared.lock().joined <= helpers {
+                std::thread::yield_now();
+            }
+            owner.work_shared();
+        });
+        owner.shared = None;
+        let own = owner.stats;
+        for p in parts
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            owner.absorb(p);
         }
-        w.finish()
+        (owner.finish(), own)
     }
 
     thread_local! {
-        /// Scratch buffers of finished workers on this thread, for the next ones (a fresh
-        /// candidate buffer is 32 KiB of zeroed pages: hundreds of jobs per query made
-        /// page faults a visible cost).
+        /// Scratch buffers of finished helpers on this thread, for the next ones (a fresh
+        /// candidate buffer is 32 KiB of zeroed pages).
         static SPARE: RefCell<Vec<(Vec<[u32; 2]>, Scratch)>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// A worker whose scratch buffers come from, and go back to, this thread's pool.
+    /// A helper whose scratch buffers come from, and go back to, this thread's pool.
     struct Pooled<'a>(Walker<'a>);
 
     impl<'a> Pooled<'a> {
@@ -936,39 +1187,103 @@ mod parallel {
             SPARE.with(|s| s.borrow_mut().push(bufs));
         }
     }
+}
 
-    /// Triangles under a task's nodes.
-    fn size(scene: &Scene, t: &Task) -> u32 {
-        let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
-        match *t {
-            Task::Within { mesh, node } => count(mesh, node),
-            Task::Pair { ma, na, mb, nb } => count(ma, na) + count(mb, nb),
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use ccd_geometry::glam::DVec3;
+
+    use super::{Walker, parallel, run};
+    use crate::scene::{Resting, Scene, SceneOptions};
+    use crate::{DeformingMesh, Mode, SceneStats};
+
+    /// An `n × n` grid of unit squares (two triangles each) at `z0` (t = 0) and `z1`
+    /// (t = 1), shifted by `(dx, dy)`, its vertices from `base`.
+    fn grid(n: u32, base: u32, z: [f64; 2], shift: [f64; 2]) -> (Vec<[u32; 3]>, [Vec<DVec3>; 2]) {
+        let (mut tris, mut x0, mut x1) = (Vec::new(), Vec::new(), Vec::new());
+        for j in 0..=n {
+            for i in 0..=n {
+                let p = DVec3::new(f64::from(i) + shift[0], f64::from(j) + shift[1], 0.0);
+                x0.push(p + DVec3::Z * z[0]);
+                x1.push(p + DVec3::Z * z[1]);
+            }
         }
+        let v = |i: u32, j: u32| base + j * (n + 1) + i;
+        for j in 0..n {
+            for i in 0..n {
+                tris.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+                tris.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+            }
+        }
+        (tris, [x0, x1])
     }
 
-    /// Runs `tasks`, each a rayon job: a task above the grain is expanded by one step and
-    /// its children split again, a smaller one runs to the end on its worker. A walker (its
-    /// scratch space) serves every task of one rayon split.
-    fn split(scene: &Scene, output: Mode, shared: &Shared, tasks: Vec<Task>) -> Vec<SceneResult> {
-        let grain = scene.options.split_grain;
-        tasks
-            .into_par_iter()
-            .map_init(
-                || Pooled::new(scene, output, shared),
-                |Pooled(local), t| {
-                    if size(scene, &t) < grain || local.done {
-                        local.run_task(t);
-                        return vec![local.take_part()];
+    /// One mesh of several sheets: a static floor, a sheet falling through it, and a small
+    /// sheet resting on it (within the tolerance at t = 0) at its far corner.
+    fn sheets(rest_at: f64) -> DeformingMesh {
+        let (mut tris, mut x0, mut x1) = (Vec::new(), Vec::new(), Vec::new());
+        let parts = [
+            (40, [0.0, 0.0], [0.0, 0.0]),
+            (24, [1.0, -1.0], [3.3, 2.7]),
+            (3, [rest_at, rest_at], [33.2, 34.1]),
+        ];
+        for (n, z, shift) in parts {
+            let (t, [a, b]) = grid(n, x0.len() as u32, z, shift);
+            tris.extend(t);
+            x0.extend(a);
+            x1.extend(b);
+        }
+        DeformingMesh::new(tris, x0, x1).unwrap()
+    }
+
+    fn le(own: &SceneStats, serial: &SceneStats) -> bool {
+        own.bv_tests <= serial.bv_tests
+            && own.leaf_pairs <= serial.leaf_pairs
+            && own.primitive_tests <= serial.primitive_tests
+            && own.certificate_items <= serial.certificate_items
+    }
+
+    /// The owner (the calling thread) keeps the head of the serial order and gives away
+    /// its tail: its own work is never more than the serial query's, in every mode, so a
+    /// parallel query is never longer than the serial one by more than the cost of
+    /// sharing the cores.
+    #[test]
+    fn owner_work_is_within_the_serial_work() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for (rest_at, resting) in [
+            (1e-7, Resting::Contact),
+            (1e-7, Resting::Separate),
+            (0.5, Resting::Contact),
+        ] {
+            let mesh = sheets(rest_at);
+            let opts = SceneOptions::default().with_resting(resting);
+            let serial = Scene::new(vec![mesh.clone()], &opts).unwrap();
+            let par_opts = opts.with_parallel(true).with_parallel_thresholds(0, 1);
+            let par = Scene::new(vec![mesh], &par_opts).unwrap();
+            for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
+                let s = run(&serial, mode);
+                for _ in 0..20 {
+                    let (r, own) = pool.install(|| {
+                        let mut w = Walker::new(&par, mode);
+                        let roots = w.roots();
+                        let rest = w.run_budget(roots, 0);
+                        parallel::run_counted(w, rest, true)
+                    });
+                    assert!(
+                        le(&own, &s.stats),
+                        "{mode:?}, {resting:?}: owner {own:?}, serial {:?}",
+                        s.stats
+                    );
+                    assert_eq!(r.toc().map(f64::to_bits), s.toc().map(f64::to_bits));
+                    if mode == Mode::All {
+                        assert_eq!(r.contacts, s.contacts);
+                        assert_eq!(r.resting, s.resting);
                     }
-                    let children = local.step(t);
-                    let mut parts = vec![local.take_part()];
-                    if !children.is_empty() && !local.done {
-                        parts.extend(split(scene, output, shared, children));
-                    }
-                    parts
-                },
-            )
-            .flatten_iter()
-            .collect()
+                }
+            }
+        }
     }
 }
