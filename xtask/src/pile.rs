@@ -35,7 +35,7 @@ pub(crate) struct PileArgs {
     #[arg(long)]
     meshes_only: bool,
     /// Layers of the starting block (the scene: 10 at every size, footprint ∝ bodies);
-    /// 0: the cube layout of ⌈∛n⌉ layers used before 2026-11-24 18:30 UTC.
+    /// 0: a cube of ⌈∛n⌉ layers (the pile's height grows as n^(1/3)).
     #[arg(long, default_value_t = LAYERS)]
     layers: usize,
     /// Print a per-step trace in buckets of this many steps (awake bodies, broad pairs,

@@ -284,8 +284,8 @@ pub(crate) enum Layout {
     /// `LAYERS` layers at every size, footprint ∝ n (the scene's layout: the same pile
     /// height, fall speeds and density at 100, 1,000 and 10,000 bodies).
     Layers(usize),
-    /// A cube of `⌈∛n⌉` layers (the layout before 2026-11-24 18:30 UTC: the pile's height
-    /// grows as n^(1/3)); kept for comparisons (`cargo xtask pile --layout cube`).
+    /// A cube of `⌈∛n⌉` layers (the pile's height grows as n^(1/3)); for comparisons
+    /// (`cargo xtask pile --layout cube`).
     Cube,
 }
 
