@@ -16,7 +16,8 @@
 use ccd_geometry::Aabb;
 use glam::DVec3;
 
-use crate::bounded::{bounded_cast, convex_bounded_cast};
+use crate::bounded::bounded_cast;
+use crate::bounded_hull::convex_bounded_cast;
 use crate::{
     BoundedScratch, CaError, CaOptions, Collider, Mode, PairMotion, ShapeContact, Stats,
     convex_apart_along,

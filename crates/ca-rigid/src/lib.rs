@@ -85,6 +85,7 @@
 mod advance;
 mod body;
 mod bounded;
+mod bounded_hull;
 mod capsule;
 mod cast;
 mod collider;
@@ -94,6 +95,7 @@ mod convex;
 mod driver;
 mod error;
 mod mesh_mesh;
+mod motion;
 mod node_key;
 mod scale;
 mod shape;
@@ -102,9 +104,11 @@ mod traverse;
 
 pub use body::RigidBody;
 pub use bounded::{
-    BoundedScratch, PairMotion, RigidPair, RoundingScale, SpeedBound, convex_apart_along,
-    first_step_bounded, first_step_bounded_within, time_of_contact_bounded,
-    time_of_contact_bounded_within, time_of_contact_convex_bounded,
+    BoundedScratch, first_step_bounded, first_step_bounded_within, time_of_contact_bounded,
+    time_of_contact_bounded_within,
+};
+pub use bounded_hull::{
+    convex_apart_along, time_of_contact_convex_bounded,
     time_of_contact_convex_bounded_with_direction,
 };
 pub use cast::{CastOptions, CastOutcome, CastWorkspace, cast};
@@ -114,5 +118,6 @@ pub use contract::MIN_TOLERANCE;
 pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};
 pub use error::CaError;
 pub use mesh_mesh::{time_of_contact, time_of_contact_with_stats};
+pub use motion::{PairMotion, RigidPair, RoundingScale, SpeedBound};
 pub use shape::{Compound, Shape};
 pub use shape_ca::{ShapeContact, time_of_contact_shapes, time_of_contact_shapes_with_stats};
