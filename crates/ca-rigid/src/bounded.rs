@@ -110,7 +110,7 @@ pub(crate) fn window_contact(
 /// [`CaError::Rescaling`] if the rescaled copy cannot be built.
 ///
 /// # Example
-/// See [`RigidPair`].
+/// See [`RigidPair`](crate::RigidPair).
 pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
     a: &RigidBody,
     b: &RigidBody,

@@ -42,7 +42,7 @@ fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
     }
 }
 
-/// [`time_of_contact_bounded`] on the convex hulls of the bodies (built with
+/// [`time_of_contact_bounded`](crate::time_of_contact_bounded) on the convex hulls of the bodies (built with
 /// [`RigidBody::with_hull`]) with GJK distances: a lower bound of the mesh pair's time of
 /// contact (the hulls contain the meshes), cheap enough to sort pairs by (CATCH, Sec. 7.2).
 /// Steps are the separating-slab width along GJK's direction (exact support functions)
@@ -56,7 +56,7 @@ fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
 ///
 /// # Errors
 /// [`CaError::MissingHull`], [`CaError::Gjk`], and the errors of
-/// [`time_of_contact_bounded`].
+/// [`time_of_contact_bounded`](crate::time_of_contact_bounded).
 ///
 /// # Example
 /// ```
@@ -173,7 +173,7 @@ pub(crate) fn convex_bounded_cast<M: PairMotion + ?Sized>(
 /// [`MAX_COORDINATE`]).
 ///
 /// # Errors
-/// [`CaError::MissingHull`], and the errors of [`time_of_contact_bounded`] for the
+/// [`CaError::MissingHull`], and the errors of [`time_of_contact_bounded`](crate::time_of_contact_bounded) for the
 /// options, the window and poses outside the supported domain.
 ///
 /// # Example

@@ -132,3 +132,89 @@ impl Contact {
         }
     }
 }
+/// A time of contact between two shapes with its witnesses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct ShapeContact {
+    /// Time of contact in `[0, 1]`.
+    pub toc: f64,
+    /// Witness point on A at `toc` (world frame).
+    pub point_a: DVec3,
+    /// Witness point on B at `toc` (world frame).
+    pub point_b: DVec3,
+    /// Unit direction from A to B at `toc` (world frame; arbitrary when the points coincide).
+    pub normal: DVec3,
+    /// Distance between the witnesses (`≤ ε` unless `OutOfIterations` or `Stalled`).
+    pub distance: f64,
+    /// Index of A's part carrying `point_a` in [`Compound::parts`](crate::Compound::parts)
+    /// (0 for a shape that is not a compound).
+    pub part_a: u32,
+    /// The feature of that part carrying `point_a`: ids of the shape type (see
+    /// [`ccd_distance::Cuboid`], …), mesh ids for a mesh.
+    pub feature_a: Feature,
+    /// Index of B's part carrying `point_b`.
+    pub part_b: u32,
+    /// The feature of that part carrying `point_b`.
+    pub feature_b: Feature,
+    /// How the query ended.
+    pub status: Status,
+    /// Counters (`primitive_tests` counts shape-pair and shape–triangle distances).
+    pub stats: Stats,
+}
+
+impl ShapeContact {
+    /// The contact without its part indices (the answer of a mesh or convex pair, whose
+    /// parts are always 0).
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use ccd_ca_rigid::{cast, CastOptions, CastWorkspace, Collider, RigidBody, RigidPair};
+    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
+    /// use ccd_kinematics::RigidMotion;
+    ///
+    /// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
+    /// let c = Collider::mesh(RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?)))?;
+    /// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
+    /// let moving = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
+    /// let out = cast(&c, &c, &RigidPair { a: &still, b: &moving }, &CastOptions::default(), &mut CastWorkspace::default())?;
+    /// let contact = out.contact.expect("contact").into_contact();
+    /// assert!(contact.toc <= 0.5 && contact.toc > 0.49);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn into_contact(self) -> Contact {
+        Contact {
+            toc: self.toc,
+            point_a: self.point_a,
+            point_b: self.point_b,
+            normal: self.normal,
+            distance: self.distance,
+            feature_a: self.feature_a,
+            feature_b: self.feature_b,
+            status: self.status,
+            stats: self.stats,
+        }
+    }
+}
+
+impl From<Contact> for ShapeContact {
+    /// A mesh-pair contact as a shape contact (parts 0).
+    fn from(c: Contact) -> Self {
+        Self {
+            toc: c.toc,
+            point_a: c.point_a,
+            point_b: c.point_b,
+            normal: c.normal,
+            distance: c.distance,
+            part_a: 0,
+            feature_a: c.feature_a,
+            part_b: 0,
+            feature_b: c.feature_b,
+            status: c.status,
+            stats: c.stats,
+        }
+    }
+}

@@ -100,6 +100,7 @@ mod node_key;
 mod scale;
 mod shape;
 mod shape_ca;
+mod shape_gap;
 mod traverse;
 
 pub use body::RigidBody;
@@ -113,11 +114,11 @@ pub use bounded_hull::{
 };
 pub use cast::{CastOptions, CastOutcome, CastWorkspace, cast};
 pub use collider::Collider;
-pub use contact::{CaOptions, Contact, Mode, Stats, Status};
+pub use contact::{CaOptions, Contact, Mode, ShapeContact, Stats, Status};
 pub use contract::MIN_TOLERANCE;
 pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};
 pub use error::CaError;
 pub use mesh_mesh::{time_of_contact, time_of_contact_with_stats};
 pub use motion::{PairMotion, RigidPair, RoundingScale, SpeedBound};
 pub use shape::{Compound, Shape};
-pub use shape_ca::{ShapeContact, time_of_contact_shapes, time_of_contact_shapes_with_stats};
+pub use shape_ca::{time_of_contact_shapes, time_of_contact_shapes_with_stats};

@@ -4,7 +4,6 @@
 //!
 //! See [`time_of_contact_shapes`] for the bounds each step rests on.
 
-use ccd_bvh::Rss;
 use ccd_distance::{
     ConvexShape, MAX_COORDINATE, MeshDistanceOptions, convex_distance_within, mesh_distance,
 };
@@ -13,97 +12,15 @@ use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
 use crate::driver::{Probe, SafeStep, Search, advance_search};
+use crate::shape_gap::{
+    convex_near, core_extent, core_support, rss_convex_gap, rss_point, tri_convex_gap,
+    tri_radius_about,
+};
 use crate::{
-    CaError, CaOptions, Contact, Mode, RigidBody, Shape, Stats, Status, time_of_contact_with_stats,
+    CaError, CaOptions, Mode, RigidBody, Shape, ShapeContact, Stats, Status,
+    time_of_contact_with_stats,
 };
 use ccd_geometry::rigid_inverse;
-
-/// A time of contact between two shapes with its witnesses.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct ShapeContact {
-    /// Time of contact in `[0, 1]`.
-    pub toc: f64,
-    /// Witness point on A at `toc` (world frame).
-    pub point_a: DVec3,
-    /// Witness point on B at `toc` (world frame).
-    pub point_b: DVec3,
-    /// Unit direction from A to B at `toc` (world frame; arbitrary when the points coincide).
-    pub normal: DVec3,
-    /// Distance between the witnesses (`≤ ε` unless `OutOfIterations` or `Stalled`).
-    pub distance: f64,
-    /// Index of A's part carrying `point_a` in [`Compound::parts`](crate::Compound::parts)
-    /// (0 for a shape that is not a compound).
-    pub part_a: u32,
-    /// The feature of that part carrying `point_a`: ids of the shape type (see
-    /// [`ccd_distance::Cuboid`], …), mesh ids for a mesh.
-    pub feature_a: Feature,
-    /// Index of B's part carrying `point_b`.
-    pub part_b: u32,
-    /// The feature of that part carrying `point_b`.
-    pub feature_b: Feature,
-    /// How the query ended.
-    pub status: Status,
-    /// Counters (`primitive_tests` counts shape-pair and shape–triangle distances).
-    pub stats: Stats,
-}
-
-impl ShapeContact {
-    /// The contact without its part indices (the answer of a mesh or convex pair, whose
-    /// parts are always 0).
-    ///
-    /// # Example
-    /// ```
-    /// use std::sync::Arc;
-    /// use ccd_ca_rigid::{cast, CastOptions, CastWorkspace, Collider, RigidBody, RigidPair};
-    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
-    /// use ccd_kinematics::RigidMotion;
-    ///
-    /// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
-    /// let c = Collider::mesh(RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?)))?;
-    /// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
-    /// let moving = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
-    /// let out = cast(&c, &c, &RigidPair { a: &still, b: &moving }, &CastOptions::default(), &mut CastWorkspace::default())?;
-    /// let contact = out.contact.expect("contact").into_contact();
-    /// assert!(contact.toc <= 0.5 && contact.toc > 0.49);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn into_contact(self) -> Contact {
-        Contact {
-            toc: self.toc,
-            point_a: self.point_a,
-            point_b: self.point_b,
-            normal: self.normal,
-            distance: self.distance,
-            feature_a: self.feature_a,
-            feature_b: self.feature_b,
-            status: self.status,
-            stats: self.stats,
-        }
-    }
-}
-
-impl From<Contact> for ShapeContact {
-    /// A mesh-pair contact as a shape contact (parts 0).
-    fn from(c: Contact) -> Self {
-        Self {
-            toc: c.toc,
-            point_a: c.point_a,
-            point_b: c.point_b,
-            normal: c.normal,
-            distance: c.distance,
-            part_a: 0,
-            feature_a: c.feature_a,
-            part_b: 0,
-            feature_b: c.feature_b,
-            status: c.status,
-            stats: c.stats,
-        }
-    }
-}
 
 enum Geom<'s> {
     Convex(ConvexShape<'s>),
@@ -244,138 +161,6 @@ impl Eval {
         }
         false
     }
-}
-
-/// Distance from `p` (RSS frame of the tree) to the RSS, and the unit direction from the
-/// RSS to `p`.
-fn rss_point(r: &Rss, p: DVec3) -> (f64, DVec3) {
-    let l = r.rotation.transpose() * (p - r.origin);
-    let q = DVec3::new(
-        l.x.clamp(0.0, r.lengths[0]),
-        l.y.clamp(0.0, r.lengths[1]),
-        0.0,
-    );
-    let d = l - q;
-    let len = d.length();
-    let n = if len > 0.0 {
-        r.rotation * (d / len)
-    } else {
-        DVec3::ZERO
-    };
-    (len - r.radius, n)
-}
-
-/// `max y·dir` over the points `y` of a convex shape (its frame; `dir` any length).
-fn convex_support(c: ConvexShape<'_>, dir: DVec3) -> f64 {
-    match c {
-        ConvexShape::Ball(b) => b.radius() * dir.length(),
-        ConvexShape::Capsule(s) => {
-            let g = s.segment();
-            dir.dot(g.a).max(dir.dot(g.b)) + s.radius() * dir.length()
-        }
-        ConvexShape::Cuboid(b) => dir.abs().dot(b.half_extents()),
-        ConvexShape::Cylinder(y) => {
-            dir.y.abs() * y.half_height() + y.radius() * (dir.x * dir.x + dir.z * dir.z).sqrt()
-        }
-        ConvexShape::Hull(h) => dir.dot(h.support(dir).0),
-        ConvexShape::Triangle(t) => dir.dot(t.a).max(dir.dot(t.b)).max(dir.dot(t.c)),
-    }
-}
-
-/// `max (y − c)·m` over the points `y` of a convex shape's *core* (a ball's centre, a
-/// capsule's segment, the shape itself otherwise; its frame, as `c` and `m`), from the
-/// core's support function, rounded up; `r` bounds `|y − c|` over the core.
-fn core_support(shape: ConvexShape<'_>, m: DVec3, c: DVec3, r: f64) -> f64 {
-    let h = match shape {
-        ConvexShape::Ball(_) => 0.0,
-        ConvexShape::Capsule(s) => {
-            let g = s.segment();
-            m.dot(g.a).max(m.dot(g.b))
-        }
-        other => convex_support(other, m),
-    };
-    // rounding: the dot products' terms are below (|y| + |c|) |m| ≤ (r + 2|c|) |m|
-    h - c.dot(m) + 64.0 * f64::EPSILON * (r + 2.0 * c.length()) * m.length()
-}
-
-/// `max |(y − c)·m|` over the points `y` of a convex shape's core, rounded up.
-fn core_extent(shape: ConvexShape<'_>, m: DVec3, c: DVec3, r: f64) -> f64 {
-    core_support(shape, m, c, r).max(core_support(shape, -m, c, r))
-}
-
-/// A point of a convex shape near `p` (its frame): exact for balls, capsules, cuboids and
-/// cylinders, the centroid for hulls and triangles. Only gives a direction to try: the gap
-/// along it is computed from the support functions.
-fn convex_near(c: ConvexShape<'_>, p: DVec3) -> DVec3 {
-    match c {
-        ConvexShape::Ball(_) => DVec3::ZERO,
-        ConvexShape::Capsule(s) => {
-            let g = s.segment();
-            let d = g.b - g.a;
-            let dd = d.length_squared();
-            let t = if dd > 0.0 {
-                ((p - g.a).dot(d) / dd).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            g.a + d * t
-        }
-        ConvexShape::Cuboid(b) => p.clamp(-b.half_extents(), b.half_extents()),
-        ConvexShape::Cylinder(y) => {
-            let l = (p.x * p.x + p.z * p.z).sqrt();
-            let s = if l > y.radius() { y.radius() / l } else { 1.0 };
-            DVec3::new(
-                p.x * s,
-                p.y.clamp(-y.half_height(), y.half_height()),
-                p.z * s,
-            )
-        }
-        ConvexShape::Hull(h) => h.centroid(),
-        ConvexShape::Triangle(t) => (t.a + t.b + t.c) / 3.0,
-    }
-}
-
-/// A lower bound of `min n·(y − x)` over the points `x` of the RSS `r` (mesh frame) and `y`
-/// of the convex shape `c` placed in the mesh frame by `pos` (`n` unit, mesh frame), from
-/// their support functions, rounded down.
-fn rss_convex_gap(r: &Rss, c: ConvexShape<'_>, pos: &DAffine3, n: DVec3) -> f64 {
-    let hx = n.dot(r.origin)
-        + (r.lengths[0] * n.dot(r.rotation.x_axis)).max(0.0)
-        + (r.lengths[1] * n.dot(r.rotation.y_axis)).max(0.0)
-        + r.radius;
-    // min over the shape of n·(R y + T) = n·T − max over y of (−Rᵀ n)·y
-    let local = pos.matrix3.transpose() * n;
-    let ly = n.dot(pos.translation) - convex_support(c, -local);
-    let scale = r.origin.abs().max_element()
-        + r.lengths[0]
-        + r.lengths[1]
-        + r.radius
-        + pos.translation.abs().max_element()
-        + convex_support(c, local).abs()
-        + convex_support(c, -local).abs();
-    ly - hx - 64.0 * f64::EPSILON * scale - 1e-300
-}
-
-/// A lower bound of `min n·(y − x)` over the points `x` of the triangle `t` (mesh frame) and
-/// `y` of the convex shape `c` placed in the mesh frame by `pos` (`n` unit), rounded down.
-fn tri_convex_gap(t: &Triangle, c: ConvexShape<'_>, pos: &DAffine3, n: DVec3) -> f64 {
-    let hx = n.dot(t.a).max(n.dot(t.b)).max(n.dot(t.c));
-    let local = pos.matrix3.transpose() * n;
-    let ly = n.dot(pos.translation) - convex_support(c, -local);
-    let scale = (t.a.abs() + t.b.abs() + t.c.abs()).max_element()
-        + pos.translation.abs().max_element()
-        + convex_support(c, local).abs()
-        + convex_support(c, -local).abs();
-    ly - hx - 64.0 * f64::EPSILON * scale - 1e-300
-}
-
-/// The largest distance of a triangle's vertices from `c`, rounded up.
-fn tri_radius_about(t: &Triangle, c: DVec3) -> f64 {
-    [t.a, t.b, t.c]
-        .iter()
-        .map(|v| (*v - c).length())
-        .fold(0.0, f64::max)
-        * (1.0 + 4.0 * f64::EPSILON)
 }
 
 impl Query<'_> {
