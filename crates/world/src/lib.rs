@@ -63,5 +63,5 @@ mod world;
 pub use collider::Collider;
 pub use error::WorldError;
 pub use world::{
-    BodyHandle, BroadPhase, Mode, PairContact, StepOptions, StepReport, StepStats, World,
+    BodyHandle, BodyPairContact, BroadPhase, Mode, StepOptions, StepReport, StepStats, World,
 };

@@ -8,7 +8,7 @@ use ccd_geometry::glam::DVec3;
 
 use super::cone::Scratch;
 use super::hybrid::{Box32, HybridBvh};
-use super::{Kernel, Resting, Scene, SceneOptions, SceneResult, contact, sort_contacts};
+use super::{DeformingScene, Kernel, Resting, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
 };
@@ -147,7 +147,7 @@ fn edge_edge_tol(
 
 /// Traversal state of one query (or of one parallel worker).
 pub(super) struct Walker<'a> {
-    scene: &'a Scene,
+    scene: &'a DeformingScene,
     output: Mode,
     /// Upper bound of interest: the best ToC so far (`Toc`), else 1.
     best: f64,
@@ -179,14 +179,14 @@ pub(super) struct Shared {
 }
 
 impl<'a> Walker<'a> {
-    pub(super) fn new(scene: &'a Scene, output: Mode) -> Self {
+    pub(super) fn new(scene: &'a DeformingScene, output: Mode) -> Self {
         let mut w = Self::new_bare(scene, output);
         w.cand = vec![[0, 0]; 64 * 64];
         w
     }
 
     /// A walker without its candidate buffer (to be given one).
-    fn new_bare(scene: &'a Scene, output: Mode) -> Self {
+    fn new_bare(scene: &'a DeformingScene, output: Mode) -> Self {
         let margin = scene.options.la.tolerance + scene.round_off;
         Self {
             scene,
@@ -810,7 +810,7 @@ fn collect_ee(
 /// ```
 /// use ccd_la_deformable::DeformingMesh;
 /// use ccd_la_deformable::Mode;
-/// use ccd_la_deformable::scene::{Scene, SceneOptions, work_units};
+/// use ccd_la_deformable::scene::{DeformingScene, SceneOptions, work_units};
 /// use glam::DVec3;
 ///
 /// // a triangle falling onto another one below it
@@ -818,7 +818,7 @@ fn collect_ee(
 /// let below = [DVec3::ZERO, DVec3::X, DVec3::Y];
 /// let x0: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p + DVec3::Z)).collect();
 /// let x1: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p - DVec3::Z)).collect();
-/// let scene = Scene::new(vec![DeformingMesh::new(tris, x0, x1)?], &SceneOptions::default())?;
+/// let scene = DeformingScene::new(vec![DeformingMesh::new(tris, x0, x1)?], &SceneOptions::default())?;
 /// let r = scene.query(Mode::Toc);
 /// assert!(work_units(&r.stats) >= r.stats.primitive_tests);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -853,7 +853,7 @@ pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
-pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
+pub(super) fn run(scene: &DeformingScene, output: Mode) -> SceneResult {
     let mut w = Walker::new(scene, output);
     let roots = w.roots();
     #[cfg(feature = "parallel")]
@@ -889,7 +889,7 @@ mod parallel {
 
     use super::{Scratch, Shared, Task, Walker};
     use crate::Mode;
-    use crate::scene::{Scene, SceneResult};
+    use crate::scene::{DeformingScene, SceneResult};
 
     pub(super) fn run(mut w: Walker<'_>, rest: Vec<Task>) -> SceneResult {
         let shared = Shared {
@@ -915,7 +915,7 @@ mod parallel {
     struct Pooled<'a>(Walker<'a>);
 
     impl<'a> Pooled<'a> {
-        fn new(scene: &'a Scene, output: Mode, shared: &'a Shared) -> Self {
+        fn new(scene: &'a DeformingScene, output: Mode, shared: &'a Shared) -> Self {
             let mut w = Walker::new_bare(scene, output);
             if let Some((cand, scratch)) = SPARE.with(|s| s.borrow_mut().pop()) {
                 w.cand = cand;
@@ -938,7 +938,7 @@ mod parallel {
     }
 
     /// Triangles under a task's nodes.
-    fn size(scene: &Scene, t: &Task) -> u32 {
+    fn size(scene: &DeformingScene, t: &Task) -> u32 {
         let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
         match *t {
             Task::Within { mesh, node } => count(mesh, node),
@@ -949,7 +949,12 @@ mod parallel {
     /// Runs `tasks`, each a rayon job: a task above the grain is expanded by one step and
     /// its children split again, a smaller one runs to the end on its worker. A walker (its
     /// scratch space) serves every task of one rayon split.
-    fn split(scene: &Scene, output: Mode, shared: &Shared, tasks: Vec<Task>) -> Vec<SceneResult> {
+    fn split(
+        scene: &DeformingScene,
+        output: Mode,
+        shared: &Shared,
+        tasks: Vec<Task>,
+    ) -> Vec<SceneResult> {
         let grain = scene.options.split_grain;
         tasks
             .into_par_iter()
