@@ -342,7 +342,7 @@ pub use ccd_world as world;
 pub use ccd_avatar_sv::AvatarError;
 /// The error of [`bvh`] (named `Error` there).
 #[doc(inline)]
-pub use ccd_bvh::Error as BvhError;
+pub use ccd_bvh::BvhError;
 #[doc(inline)]
 pub use ccd_ca_articulated::ArticulatedError;
 #[doc(inline)]
