@@ -1,4 +1,4 @@
-//! Fuzz target: articulated CCD (`ccd_ca_articulated::Scene::query`, CATCH) on a chain or
+//! Fuzz target: articulated CCD (`ccd_ca_articulated::ArticulatedScene::query`, CATCH) on a chain or
 //! tree of up to 4 links (revolute, prismatic or fixed joints with lattice axes and offsets,
 //! link meshes of up to 2 triangles on a shared lattice of any scale) before an environment
 //! of up to 3 triangles, with joint values from the whole `f64` range and arbitrary options;
@@ -23,7 +23,7 @@ use arbitrary::Arbitrary;
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{
     AdaptiveScene, AdaptiveStep, ArticulatedBody, BodyStep, EnclosureKind, Mode, QueryOptions,
-    Scene,
+    ArticulatedScene,
 };
 use ccd_fuzz::{Num, Points, Tolerance, lattice_pose, normalise, triangles_clearly_intersect};
 use ccd_geometry::TriMesh;
@@ -165,7 +165,7 @@ fuzz_target!(|input: Input| {
         return;
     };
     let env = mesh(&p[6..], &input.env[..1 + usize::from(input.env_count % 3)]);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     if let Some(env) = &env {
         let Ok(bvh) = MeshBvh::<Rss>::new(env.clone(), &BvhOptions::default()) else {

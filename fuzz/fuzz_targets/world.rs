@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use arbitrary::Arbitrary;
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, Mode as CaMode, RigidBody, Shape, ShapeContact, Status};
+use ccd_ca_rigid::{CaOptions, RigidBody, Shape, ShapeContact, Status};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_fuzz::{Num, ldexp};
 use ccd_geometry::TriMesh;
@@ -144,7 +144,7 @@ fn velocities(v: [i16; 3], w: [i8; 3], e: i32) -> (DVec3, DVec3) {
 }
 
 /// Every pair with a dynamic body, by CA; `None` when a pair query is refused.
-fn brute(world: &World, mode: CaMode) -> Option<BTreeMap<(u32, u32), ShapeContact>> {
+fn brute(world: &World, mode: Mode) -> Option<BTreeMap<(u32, u32), ShapeContact>> {
     let opts = world.ca_options().with_mode(mode);
     let hs: Vec<BodyHandle> = world.handles().collect();
     let mut out = BTreeMap::new();
@@ -203,7 +203,7 @@ fuzz_target!(|input: Input| {
     }
     let mut ops = input.ops.iter();
     for _ in 0..=usize::from(input.steps % 4) {
-        let all = brute(&worlds[0], CaMode::Toc);
+        let all = brute(&worlds[0], Mode::Toc);
         let answers: Vec<_> = worlds
             .iter_mut()
             .zip(modes)

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use ccd_ca_articulated::{AdaptiveScene, QueryOptions, QueryResult, Workspace};
+use ccd_ca_articulated::{AdaptiveScene, ArticulatedWorkspace, QueryOptions, QueryResult};
 use clap::Args;
 
 use crate::scenes::adaptive::{SETUPS, Setup, adaptive_steps, full_steps, setup, time_runs};
@@ -63,7 +63,7 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
         }
         // whole steps, as the adaptive query answers them (it never splits long steps)
         let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
-        let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+        let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
         let mut warm = AdaptiveScene::new(scene.clone());
         for k in 0..args.from {
             warm.query_with(&adaptive_steps(&motions, k), &opts, &mut ws, &mut out)?;
@@ -100,8 +100,8 @@ pub(crate) fn run(args: &AdaptiveStepArgs) -> Result<()> {
     if args.verbose {
         // whole steps, as the adaptive query answers them (it never splits long steps)
         let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
-        let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
-        let (mut ws_a, mut out_a) = (Workspace::default(), QueryResult::default());
+        let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
+        let (mut ws_a, mut out_a) = (ArticulatedWorkspace::default(), QueryResult::default());
         let mut adaptive = AdaptiveScene::new(scene.clone());
         adaptive.query_with(&adaptive_steps(&motions, 0), &opts, &mut ws_a, &mut out_a)?;
         for (k, (a, f)) in t.adaptive_ms.iter().zip(&t.full_ms).enumerate() {

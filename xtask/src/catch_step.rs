@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use ccd_ca_articulated::{EnclosureKind, QueryOptions, QueryResult, Workspace};
+use ccd_ca_articulated::{ArticulatedWorkspace, EnclosureKind, QueryOptions, QueryResult};
 use clap::Args;
 
 use crate::scenes::SceneConfig;
@@ -99,7 +99,7 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
         Some(k) => bail!("step {k} out of range (the list has {})", motion.len()),
         None => (0..motion.len()).collect(),
     };
-    let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
     if args.compare {
         let off = opts.with_temporal_culling(false);
         let on = opts.with_temporal_culling(true);
@@ -122,7 +122,7 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
             };
             if !same {
                 differ += 1;
-                let show = |c: Option<&ccd_ca_articulated::PairContact>| match c {
+                let show = |c: Option<&ccd_ca_articulated::PartPairContact>| match c {
                     None => "free".to_string(),
                     Some(c) => format!(
                         "{:?}–{:?} toc {:.6} distance {:.3e} status {:?} iterations {}",
@@ -206,7 +206,7 @@ pub(crate) fn run(args: &CatchStepArgs) -> Result<()> {
     let mut times = Vec::with_capacity(args.reps.max(1));
     let mut cpu = Vec::with_capacity(args.reps.max(1));
     let mut collisions = 0usize;
-    let mut stats = ccd_ca_articulated::Stats::default();
+    let mut stats = ccd_ca_articulated::ArticulatedStats::default();
     for rep in 0..args.reps.max(1) {
         let t = Instant::now();
         let c = crate::clock::thread_cpu_ms();

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use ccd_la_deformable::Mode;
-use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions};
+use ccd_la_deformable::scene::{DeformingScene, Kernel, SceneOptions};
 use clap::Args;
 
 use crate::scenes::la_common::Animation;
@@ -36,7 +36,7 @@ pub(crate) struct LaStepArgs {
     /// Triangles per BVH leaf.
     #[arg(long, default_value_t = 8)]
     leaf_size: u32,
-    /// Build the scene at this earlier step and reach `--step` by `Scene::update` (refits,
+    /// Build the scene at this earlier step and reach `--step` by `DeformingScene::update` (refits,
     /// and rebuilds when the hierarchy has degraded), as a simulation would.
     #[arg(long)]
     from: Option<usize>,
@@ -92,7 +92,7 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
     }
     let ms = meshes(&topo, &anim.frame(first), &anim.frame(first + 1))?;
     let t = Instant::now();
-    let mut scene = Scene::new(ms, &opts)?;
+    let mut scene = DeformingScene::new(ms, &opts)?;
     let build = t.elapsed().as_secs_f64() * 1e3;
     if first < step {
         let mut update_ms = Vec::with_capacity(step - first);

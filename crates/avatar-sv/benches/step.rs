@@ -10,7 +10,9 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use ccd_avatar_sv::{Avatar, Capsule, Environment, Methods, RadiusTable, StepOptions, step};
+use ccd_avatar_sv::{
+    Avatar, AvatarStepOptions, Environment, LinkCapsule, Methods, RadiusTable, step,
+};
 use ccd_geometry::TriMesh;
 use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::mocap::MocapClip;
@@ -52,8 +54,8 @@ fn floor_and_plate(n: usize, half: f64, y: f64, plate: DVec3, normal: DVec3) -> 
     TriMesh::new(v, f).unwrap()
 }
 
-fn options(methods: Methods) -> StepOptions {
-    StepOptions::default().with_methods(methods)
+fn options(methods: Methods) -> AvatarStepOptions {
+    AvatarStepOptions::default().with_methods(methods)
 }
 
 fn arm_swing(c: &mut Criterion) {
@@ -75,7 +77,7 @@ fn arm_swing(c: &mut Criterion) {
         .collect();
     let model = ArticulatedModel::new(specs).unwrap();
     let capsules = (0..3)
-        .map(|i| Capsule::along_x(LinkId(i), 0.0, 0.3, 0.04))
+        .map(|i| LinkCapsule::along_x(LinkId(i), 0.0, 0.3, 0.04))
         .collect();
     let avatar = Avatar::new(model, capsules).unwrap();
     let env = Environment::new(floor_and_plate(

@@ -10,9 +10,9 @@ use crate::AvatarError;
 
 /// A line swept sphere: the points within `radius` of the segment `a → b`, fixed in the
 /// frame of link `link` (the paper places the segment on the local x axis, Eq. 5:
-/// [`Capsule::along_x`]; any segment through the link frame is allowed here).
+/// [`LinkCapsule::along_x`]; any segment through the link frame is allowed here).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Capsule {
+pub struct LinkCapsule {
     /// The link it moves with.
     pub link: LinkId,
     /// First endpoint, in the link frame.
@@ -23,7 +23,7 @@ pub struct Capsule {
     pub radius: f64,
 }
 
-impl Capsule {
+impl LinkCapsule {
     /// The paper's LSS (Eq. 5): the segment from `(l_a, 0, 0)` to `(l_b, 0, 0)` of the
     /// link frame, swept by a sphere of radius `radius`.
     #[must_use]
@@ -150,7 +150,7 @@ impl RadiusTable {
 ///
 /// # Example
 /// ```
-/// use ccd_avatar_sv::{Avatar, Capsule};
+/// use ccd_avatar_sv::{Avatar, LinkCapsule};
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
 /// use ccd_kinematics::glam::{DAffine3, DVec3};
 ///
@@ -160,17 +160,17 @@ impl RadiusTable {
 ///                offset: DAffine3::from_translation(DVec3::X * 0.3) },
 /// ])?;
 /// let avatar = Avatar::new(model, vec![
-///     Capsule::along_x(LinkId(0), 0.0, 0.3, 0.05),
-///     Capsule::along_x(LinkId(1), 0.0, 0.25, 0.04),
+///     LinkCapsule::along_x(LinkId(0), 0.0, 0.3, 0.05),
+///     LinkCapsule::along_x(LinkId(1), 0.0, 0.25, 0.04),
 /// ])?;
 /// assert_eq!(avatar.capsules().len(), 2);
-/// assert!(Avatar::new(avatar.model().clone(), vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.0)]).is_err());
+/// assert!(Avatar::new(avatar.model().clone(), vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.0)]).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Avatar {
     model: ArticulatedModel,
-    capsules: Vec<Capsule>,
+    capsules: Vec<LinkCapsule>,
     /// Per capsule, the links from the root to its link.
     chains: Vec<Vec<LinkId>>,
 }
@@ -181,7 +181,7 @@ impl Avatar {
     /// # Errors
     /// [`AvatarError::NoCapsules`], [`AvatarError::BadRadius`] (zero, negative, NaN),
     /// [`AvatarError::NonFiniteCapsule`], [`AvatarError::UnknownLink`].
-    pub fn new(model: ArticulatedModel, capsules: Vec<Capsule>) -> Result<Self, AvatarError> {
+    pub fn new(model: ArticulatedModel, capsules: Vec<LinkCapsule>) -> Result<Self, AvatarError> {
         if capsules.is_empty() {
             return Err(AvatarError::NoCapsules);
         }
@@ -225,7 +225,7 @@ impl Avatar {
             .bones()
             .iter()
             .filter(|b| b.length() >= radii.min_bone_length && b.length() > 0.0)
-            .map(|b| Capsule {
+            .map(|b| LinkCapsule {
                 link: b.link,
                 a: DVec3::ZERO,
                 b: b.offset,
@@ -245,7 +245,7 @@ impl Avatar {
     /// The capsules.
     #[inline]
     #[must_use]
-    pub fn capsules(&self) -> &[Capsule] {
+    pub fn capsules(&self) -> &[LinkCapsule] {
         &self.capsules
     }
 
@@ -301,7 +301,10 @@ mod tests {
     fn bad_capsules_are_typed_errors() {
         let m = model();
         for r in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            let e = Avatar::new(m.clone(), vec![Capsule::along_x(LinkId(0), 0.0, 1.0, r)]);
+            let e = Avatar::new(
+                m.clone(),
+                vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, r)],
+            );
             assert!(
                 matches!(e, Err(AvatarError::BadRadius { index: 0, .. })),
                 "{r}"
@@ -309,10 +312,13 @@ mod tests {
         }
         let e = Avatar::new(
             m.clone(),
-            vec![Capsule::along_x(LinkId(0), f64::NAN, 1.0, 0.1)],
+            vec![LinkCapsule::along_x(LinkId(0), f64::NAN, 1.0, 0.1)],
         );
         assert!(matches!(e, Err(AvatarError::NonFiniteCapsule { index: 0 })));
-        let e = Avatar::new(m.clone(), vec![Capsule::along_x(LinkId(3), 0.0, 1.0, 0.1)]);
+        let e = Avatar::new(
+            m.clone(),
+            vec![LinkCapsule::along_x(LinkId(3), 0.0, 1.0, 0.1)],
+        );
         assert!(matches!(e, Err(AvatarError::UnknownLink { link: 3, .. })));
         assert!(matches!(
             Avatar::new(m, vec![]),
@@ -322,8 +328,11 @@ mod tests {
 
     #[test]
     fn nan_pose_is_rejected() {
-        let avatar =
-            Avatar::new(model(), vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1)]).unwrap();
+        let avatar = Avatar::new(
+            model(),
+            vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.1)],
+        )
+        .unwrap();
         let mut p = Pose {
             relative: vec![DAffine3::IDENTITY],
         };

@@ -60,7 +60,7 @@ pub enum AvatarError {
     InvalidOption(String),
     /// An environment mesh that cannot be turned into a BVH (no triangles, invalid mesh).
     #[error(transparent)]
-    Bvh(#[from] ccd_bvh::Error),
+    Bvh(#[from] ccd_bvh::BvhError),
     /// An error from the kinematics (model construction, motion between poses).
     #[error(transparent)]
     Kinematics(#[from] KinematicsError),

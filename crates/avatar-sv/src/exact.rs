@@ -29,7 +29,7 @@ use ccd_kinematics::{ArticulatedMotion, LinkId};
 use glam::DVec3;
 
 use crate::swept::{SplitRule, walk_groups};
-use crate::{AvatarError, Capsule};
+use crate::{AvatarError, LinkCapsule};
 
 /// Options of the exact method: start from [`Default`] and change fields with the `with_*`
 /// builders (the struct is `#[non_exhaustive]`).
@@ -160,7 +160,7 @@ pub struct ExactStats {
 pub(crate) fn capsule_exact(
     motion: &ArticulatedMotion,
     chain: &[LinkId],
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     index: usize,
     triangles: &[(u32, Triangle)],
     t_limit: f64,
@@ -209,7 +209,7 @@ pub(crate) fn capsule_exact(
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn capsule_ca(
     motion: &ArticulatedMotion,
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     index: usize,
     triangles: &[(u32, Triangle)],
     list: &[u32],
@@ -303,7 +303,7 @@ mod tests {
     use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec, Pose};
     use glam::DAffine3;
 
-    fn falling(distance: f64) -> (ArticulatedMotion, Capsule, Vec<(u32, Triangle)>) {
+    fn falling(distance: f64) -> (ArticulatedMotion, LinkCapsule, Vec<(u32, Triangle)>) {
         let model = ArticulatedModel::new(vec![LinkSpec {
             name: "a".into(),
             parent: None,
@@ -325,7 +325,7 @@ mod tests {
         );
         (
             motion,
-            Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1),
+            LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.1),
             vec![(7, floor)],
         )
     }
@@ -333,7 +333,7 @@ mod tests {
     /// The exact answer for the capsule over `[0, t_max]` (culling groups, then CA).
     fn run(
         motion: &ArticulatedMotion,
-        capsule: &Capsule,
+        capsule: &LinkCapsule,
         tris: &[(u32, Triangle)],
         t_max: f64,
         options: &ExactOptions,
@@ -416,7 +416,7 @@ mod tests {
     #[test]
     fn a_capsule_on_a_link_the_motion_lacks_is_a_typed_error() {
         let (motion, _, tris) = falling(2.0);
-        let stray = Capsule::along_x(LinkId(5), 0.0, 1.0, 0.1);
+        let stray = LinkCapsule::along_x(LinkId(5), 0.0, 1.0, 0.1);
         let mut stats = ExactStats::default();
         let e = run(
             &motion,

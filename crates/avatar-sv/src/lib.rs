@@ -3,7 +3,7 @@
 //! (Redon, Kim, Lin, Manocha, Templeman, "Interactive and continuous collision detection for
 //! avatars in virtual environments", IEEE VR 2004; "Avatar" below), on the CPU.
 //!
-//! - [`Avatar`], [`Capsule`]: capsules on the links of an
+//! - [`Avatar`], [`LinkCapsule`]: capsules on the links of an
 //!   [`ArticulatedModel`](ccd_kinematics::ArticulatedModel) (Sec. 3), by hand or from a BVH
 //!   clip ([`Avatar::from_mocap`], radii from a [`RadiusTable`]).
 //! - [`Environment`]: the static world mesh and its AABB tree.
@@ -17,7 +17,7 @@
 //!     proven swept volumes, then conservative advancement of each capsule with the
 //!     articulated motion bound, the TOC within `ε` with witness points; a step whose first
 //!     pose already touches is flagged ([`ExactOutcome::starts_in_contact`]).
-//! - [`StepStats`]: the rows of the paper's Table 1 in µs.
+//! - [`AvatarStepStats`]: the rows of the paper's Table 1 in µs.
 //!
 //! Both answers are conservative: `t_c` and `toc` are never after the first contact, and a
 //! step reported collision-free has none. Conventions: world coordinates, time normalised to
@@ -25,7 +25,7 @@
 //!
 //! # Example
 //! ```
-//! use ccd_avatar_sv::{Avatar, Capsule, Environment, StepOptions, step};
+//! use ccd_avatar_sv::{Avatar, LinkCapsule, Environment, AvatarStepOptions, step};
 //! use ccd_geometry::TriMesh;
 //! use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, Pose};
 //! use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
@@ -34,7 +34,7 @@
 //! let model = ArticulatedModel::new(vec![LinkSpec {
 //!     name: "arm".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
 //! }])?;
-//! let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.05)])?;
+//! let avatar = Avatar::new(model, vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.05)])?;
 //! let pole = TriMesh::new(
 //!     vec![DVec3::new(0.8, 0.0, -1.0), DVec3::new(0.8, 0.0, 1.0), DVec3::new(0.8, 0.001, 0.0)],
 //!     vec![[0, 1, 2]],
@@ -42,7 +42,7 @@
 //! let env = Environment::new(pole)?;
 //! let p0 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(-1.0))] };
 //! let p1 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(1.0))] };
-//! let report = step(&avatar, &env, &p0, &p1, &StepOptions::default())?;
+//! let report = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default())?;
 //! let toc = report.exact.unwrap().contact.unwrap().toc;
 //! let sv = report.swept.unwrap();
 //! assert!(sv.collision.is_some() && sv.t_c <= toc + 1e-6);
@@ -58,14 +58,14 @@ pub mod exact;
 mod step;
 pub mod swept;
 
-pub use avatar::{Avatar, Capsule, RadiusTable};
+pub use avatar::{Avatar, LinkCapsule, RadiusTable};
 pub use ccd_geometry::Status;
 pub use environment::Environment;
 pub use error::AvatarError;
 pub use exact::{ExactContact, ExactOptions, ExactStats};
 pub use step::{
-    AvatarStream, ExactOutcome, Methods, StepOptions, StepReport, StepStats, SvCollision,
-    SvOutcome, step,
+    AvatarStepOptions, AvatarStepReport, AvatarStepStats, AvatarStream, ExactOutcome, Methods,
+    SvCollision, SvOutcome, step,
 };
 pub use swept::{SvOptions, TimeGroup, tessellate};
 

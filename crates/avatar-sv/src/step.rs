@@ -35,9 +35,9 @@ pub enum Methods {
 ///
 /// # Example
 /// ```
-/// use ccd_avatar_sv::{ExactOptions, Methods, StepOptions};
+/// use ccd_avatar_sv::{ExactOptions, Methods, AvatarStepOptions};
 ///
-/// let options = StepOptions::default()
+/// let options = AvatarStepOptions::default()
 ///     .with_methods(Methods::Exact)
 ///     .with_exact(ExactOptions::default().with_tolerance(1e-4));
 /// assert_eq!(options.exact.tolerance, 1e-4);
@@ -45,7 +45,7 @@ pub enum Methods {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct StepOptions {
+pub struct AvatarStepOptions {
     /// Which methods run.
     pub methods: Methods,
     /// Options of the exact method.
@@ -54,7 +54,7 @@ pub struct StepOptions {
     pub swept: SvOptions,
 }
 
-impl Default for StepOptions {
+impl Default for AvatarStepOptions {
     fn default() -> Self {
         Self {
             methods: Methods::Both,
@@ -64,7 +64,7 @@ impl Default for StepOptions {
     }
 }
 
-impl StepOptions {
+impl AvatarStepOptions {
     /// The same options running `methods`.
     #[inline]
     #[must_use]
@@ -141,7 +141,7 @@ pub struct ExactOutcome {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct StepStats {
+pub struct AvatarStepStats {
     /// Validating the new pose.
     pub position_update_us: f64,
     /// Motion parameters of all links (Sec. 4).
@@ -173,13 +173,13 @@ pub struct StepStats {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct StepReport {
+pub struct AvatarStepReport {
     /// The swept-volume answer (when requested).
     pub swept: Option<SvOutcome>,
     /// The exact answer (when requested).
     pub exact: Option<ExactOutcome>,
     /// Timings and counters.
-    pub stats: StepStats,
+    pub stats: AvatarStepStats,
 }
 
 fn us(since: Instant) -> f64 {
@@ -196,7 +196,7 @@ fn us(since: Instant) -> f64 {
 ///
 /// # Example
 /// ```
-/// use ccd_avatar_sv::{Avatar, Capsule, Environment, StepOptions, step};
+/// use ccd_avatar_sv::{Avatar, LinkCapsule, Environment, AvatarStepOptions, step};
 /// use ccd_geometry::TriMesh;
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, Pose};
 /// use ccd_kinematics::glam::{DAffine3, DVec3};
@@ -204,7 +204,7 @@ fn us(since: Instant) -> f64 {
 /// let model = ArticulatedModel::new(vec![LinkSpec {
 ///     name: "body".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
 /// }])?;
-/// let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), -0.5, 0.5, 0.1)])?;
+/// let avatar = Avatar::new(model, vec![LinkCapsule::along_x(LinkId(0), -0.5, 0.5, 0.1)])?;
 /// let wall = TriMesh::new(
 ///     vec![DVec3::new(1.0, -1.0, -1.0), DVec3::new(1.0, 1.0, -1.0), DVec3::new(1.0, 0.0, 1.0)],
 ///     vec![[0, 1, 2]],
@@ -212,7 +212,7 @@ fn us(since: Instant) -> f64 {
 /// let env = Environment::new(wall)?;
 /// let p0 = Pose { relative: vec![DAffine3::IDENTITY] };
 /// let p1 = Pose { relative: vec![DAffine3::from_translation(DVec3::X)] };
-/// let report = step(&avatar, &env, &p0, &p1, &StepOptions::default())?;
+/// let report = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default())?;
 /// // the tip (0.5 + 0.1) reaches x = 1 at t = 0.4
 /// let toc = report.exact.unwrap().contact.unwrap().toc;
 /// assert!((toc - 0.4).abs() < 1e-5 && toc <= 0.4);
@@ -225,11 +225,11 @@ pub fn step(
     env: &Environment,
     pose0: &Pose,
     pose1: &Pose,
-    options: &StepOptions,
-) -> Result<StepReport, AvatarError> {
+    options: &AvatarStepOptions,
+) -> Result<AvatarStepReport, AvatarError> {
     options.exact.validate()?;
     options.swept.validate()?;
-    let mut stats = StepStats::default();
+    let mut stats = AvatarStepStats::default();
     let clock = Instant::now();
     avatar.check_pose(pose0)?;
     avatar.check_pose(pose1)?;
@@ -376,7 +376,7 @@ pub fn step(
         None
     };
 
-    Ok(StepReport {
+    Ok(AvatarStepReport {
         swept,
         exact,
         stats,
@@ -388,7 +388,7 @@ pub fn step(
 ///
 /// # Example
 /// ```
-/// use ccd_avatar_sv::{Avatar, AvatarStream, Capsule, Environment, StepOptions};
+/// use ccd_avatar_sv::{Avatar, AvatarStream, LinkCapsule, Environment, AvatarStepOptions};
 /// use ccd_geometry::TriMesh;
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, Pose};
 /// use ccd_kinematics::glam::{DAffine3, DVec3};
@@ -396,12 +396,12 @@ pub fn step(
 /// let model = ArticulatedModel::new(vec![LinkSpec {
 ///     name: "body".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
 /// }])?;
-/// let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), -0.5, 0.5, 0.1)])?;
+/// let avatar = Avatar::new(model, vec![LinkCapsule::along_x(LinkId(0), -0.5, 0.5, 0.1)])?;
 /// let floor = TriMesh::new(
 ///     vec![DVec3::new(-9.0, -1.0, -9.0), DVec3::new(9.0, -1.0, -9.0), DVec3::new(0.0, -1.0, 9.0)],
 ///     vec![[0, 1, 2]],
 /// )?;
-/// let mut stream = AvatarStream::new(avatar, Environment::new(floor)?, StepOptions::default())?;
+/// let mut stream = AvatarStream::new(avatar, Environment::new(floor)?, AvatarStepOptions::default())?;
 /// assert!(stream.push(Pose { relative: vec![DAffine3::IDENTITY] })?.is_none());
 /// let report = stream.push(Pose { relative: vec![DAffine3::from_translation(DVec3::X)] })?.unwrap();
 /// assert!(report.exact.unwrap().contact.is_none());
@@ -412,7 +412,7 @@ pub fn step(
 pub struct AvatarStream {
     avatar: Avatar,
     env: Environment,
-    options: StepOptions,
+    options: AvatarStepOptions,
     previous: Option<Pose>,
     steps: usize,
 }
@@ -425,7 +425,7 @@ impl AvatarStream {
     pub fn new(
         avatar: Avatar,
         env: Environment,
-        options: StepOptions,
+        options: AvatarStepOptions,
     ) -> Result<Self, AvatarError> {
         options.exact.validate()?;
         options.swept.validate()?;
@@ -443,7 +443,7 @@ impl AvatarStream {
     ///
     /// # Errors
     /// As [`step`].
-    pub fn push(&mut self, pose: Pose) -> Result<Option<StepReport>, AvatarError> {
+    pub fn push(&mut self, pose: Pose) -> Result<Option<AvatarStepReport>, AvatarError> {
         let report = match &self.previous {
             None => {
                 self.avatar.check_pose(&pose)?;

@@ -55,7 +55,7 @@ use ccd_geometry::{Aabb, Triangle};
 use ccd_kinematics::ArticulatedMotion;
 use glam::DVec3;
 
-use crate::{AvatarError, Capsule};
+use crate::{AvatarError, LinkCapsule};
 
 /// Options of the swept-volume method: start from [`Default`] and change fields with the
 /// `with_*` builders (the struct is `#[non_exhaustive]`).
@@ -243,7 +243,7 @@ fn acceleration_bound(
 pub(crate) fn time_group(
     motion: &ArticulatedMotion,
     chain: &[ccd_kinematics::LinkId],
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     t0: f64,
     t1: f64,
 ) -> Result<TimeGroup, AvatarError> {
@@ -284,7 +284,7 @@ pub(crate) fn time_group(
 ///
 /// # Example
 /// ```
-/// use ccd_avatar_sv::{Capsule, SvOptions, tessellate};
+/// use ccd_avatar_sv::{LinkCapsule, SvOptions, tessellate};
 /// use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkId, LinkSpec, Pose};
 /// use ccd_kinematics::glam::{DAffine3, DQuat, DVec3};
 ///
@@ -294,7 +294,7 @@ pub(crate) fn time_group(
 /// let p0 = Pose::new(&model, vec![DAffine3::IDENTITY])?;
 /// let p1 = Pose::new(&model, vec![DAffine3::from_quat(DQuat::from_rotation_z(2.0))])?;
 /// let motion = ArticulatedMotion::between(&model, &p0, &p1)?;
-/// let capsule = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+/// let capsule = LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
 /// let groups = tessellate(&motion, &model, &capsule, 0.0, 1.0, &SvOptions::default())?;
 /// // the arm's tip at t = 0.37 lies inside the tessellated volume
 /// let tip = motion.world_at(LinkId(0), 0.37)?.transform_point3(DVec3::X);
@@ -304,7 +304,7 @@ pub(crate) fn time_group(
 pub fn tessellate(
     motion: &ArticulatedMotion,
     model: &ccd_kinematics::ArticulatedModel,
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     t0: f64,
     t1: f64,
     options: &SvOptions,
@@ -322,7 +322,7 @@ pub fn tessellate(
 pub(crate) fn tessellate_chain(
     motion: &ArticulatedMotion,
     chain: &[ccd_kinematics::LinkId],
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     t0: f64,
     t1: f64,
     options: &SvOptions,
@@ -375,7 +375,7 @@ pub(crate) struct SplitRule {
 pub(crate) fn walk_groups<R>(
     motion: &ArticulatedMotion,
     chain: &[ccd_kinematics::LinkId],
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     t0: f64,
     t1: f64,
     triangles: &[(u32, Triangle)],
@@ -426,7 +426,7 @@ pub(crate) fn walk_groups<R>(
 pub(crate) fn capsule_sv(
     motion: &ArticulatedMotion,
     chain: &[ccd_kinematics::LinkId],
-    capsule: &Capsule,
+    capsule: &LinkCapsule,
     triangles: &[(u32, Triangle)],
     t_limit: f64,
     options: &SvOptions,
@@ -561,7 +561,7 @@ mod tests {
     #[test]
     fn pure_translation_needs_one_group_with_a_round_off_bound() {
         let (model, motion) = one_link(DAffine3::from_translation(DVec3::new(1.0, 2.0, 3.0)));
-        let c = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+        let c = LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
         let g = tessellate(&motion, &model, &c, 0.0, 1.0, &SvOptions::default()).unwrap();
         assert_eq!(g.len(), 1);
         assert!(g[0].error < 1e-9, "{}", g[0].error);
@@ -571,7 +571,7 @@ mod tests {
     #[test]
     fn rotation_bound_shrinks_quadratically_and_respects_the_group_cap() {
         let (model, motion) = one_link(DAffine3::from_quat(DQuat::from_rotation_z(2.0)));
-        let c = Capsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
+        let c = LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.1);
         let chain = model.chain(c.link);
         let e1 = time_group(&motion, &chain, &c, 0.0, 0.5).unwrap().error;
         let e2 = time_group(&motion, &chain, &c, 0.0, 0.25).unwrap().error;

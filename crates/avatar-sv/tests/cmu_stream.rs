@@ -6,7 +6,9 @@
 
 use std::path::PathBuf;
 
-use ccd_avatar_sv::{Avatar, AvatarStream, Environment, RadiusTable, StepOptions, StepReport};
+use ccd_avatar_sv::{
+    Avatar, AvatarStepOptions, AvatarStepReport, AvatarStream, Environment, RadiusTable,
+};
 use ccd_distance::segment_triangle;
 use ccd_geometry::{TriMesh, Triangle};
 use ccd_kinematics::glam::DVec3;
@@ -93,11 +95,11 @@ fn run(clip: &MocapClip, stride: usize, floor: f64) {
     let mut stream = AvatarStream::new(
         avatar.clone(),
         Environment::new(mesh).unwrap(),
-        StepOptions::default(),
+        AvatarStepOptions::default(),
     )
     .unwrap();
     let frames = clip.frame_count();
-    let mut reports: Vec<StepReport> = Vec::new();
+    let mut reports: Vec<AvatarStepReport> = Vec::new();
     let mut prev: Option<Pose> = None;
     let (mut checked, mut exact_contacts, mut sv_contacts) = (0, 0, 0);
     let mut gaps = Vec::new();
@@ -132,7 +134,7 @@ fn run(clip: &MocapClip, stride: usize, floor: f64) {
     }
     assert_eq!(stream.steps(), frames.div_ceil(stride) - 1);
     let n = reports.len() as f64;
-    let mean = |f: fn(&StepReport) -> f64| reports.iter().map(f).sum::<f64>() / n;
+    let mean = |f: fn(&AvatarStepReport) -> f64| reports.iter().map(f).sum::<f64>() / n;
     eprintln!(
         "every {stride} frames, floor at {floor}: {} steps ({checked} checked against 2,000 samples), {} capsules: exact contacts {exact_contacts}, SV collisions {sv_contacts}",
         reports.len(),

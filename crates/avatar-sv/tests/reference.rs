@@ -5,8 +5,8 @@
 //! tessellated, inflated swept volume.
 
 use ccd_avatar_sv::{
-    Avatar, Capsule, Environment, ExactOptions, Methods, Status, StepOptions, SvOptions, step,
-    tessellate,
+    Avatar, AvatarStepOptions, Environment, ExactOptions, LinkCapsule, Methods, Status, SvOptions,
+    step, tessellate,
 };
 use ccd_distance::segment_triangle;
 use ccd_geometry::{TriMesh, Triangle};
@@ -115,7 +115,7 @@ fn case() -> impl Strategy<Value = Case> {
             let capsules = links
                 .iter()
                 .enumerate()
-                .map(|(i, &(l, r))| Capsule::along_x(LinkId(i as u32), 0.0, l, r))
+                .map(|(i, &(l, r))| LinkCapsule::along_x(LinkId(i as u32), 0.0, l, r))
                 .collect();
             let pose0 = model.pose_from_joints(&q0).unwrap();
             let pose1 = model.pose_from_joints(&q1).unwrap();
@@ -135,7 +135,7 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCaseError> {
+fn check_against_reference(c: &Case, options: &AvatarStepOptions) -> Result<(), TestCaseError> {
     let env = Environment::new(c.mesh.clone()).unwrap();
     let report = step(&c.avatar, &env, &c.pose0, &c.pose1, options).unwrap();
     let motion = ArticulatedMotion::between(c.avatar.model(), &c.pose0, &c.pose1).unwrap();
@@ -199,12 +199,12 @@ fn check_against_reference(c: &Case, options: &StepOptions) -> Result<(), TestCa
 proptest! {
     #[test]
     fn both_methods_never_miss_and_never_report_late(c in case()) {
-        check_against_reference(&c, &StepOptions::default())?;
+        check_against_reference(&c, &AvatarStepOptions::default())?;
     }
 
     #[test]
     fn coarse_tessellation_stays_conservative(c in case()) {
-        let options = StepOptions::default().with_methods(Methods::SweptVolume).with_swept(
+        let options = AvatarStepOptions::default().with_methods(Methods::SweptVolume).with_swept(
             SvOptions::default().with_tessellation_error(0.5).with_max_groups(2).with_backtrack_steps(2),
         );
         check_against_reference(&c, &options)?;
@@ -215,7 +215,7 @@ proptest! {
         c in case(),
         groups in prop::sample::select(vec![1usize, 2, 64]),
     ) {
-        let options = StepOptions::default()
+        let options = AvatarStepOptions::default()
             .with_methods(Methods::Exact)
             .with_exact(ExactOptions::default().with_max_groups(groups));
         check_against_reference(&c, &options)?;
@@ -254,7 +254,11 @@ proptest! {
 
 fn single_link(radius: f64) -> Avatar {
     let model = chain_model(&[1.0]);
-    Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, radius)]).unwrap()
+    Avatar::new(
+        model,
+        vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, radius)],
+    )
+    .unwrap()
 }
 
 #[test]
@@ -277,7 +281,7 @@ fn pure_translation_onto_a_plane_in_closed_form() {
     let p1 = Pose {
         relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, -1.0))],
     };
-    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let r = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default()).unwrap();
     let e = r.exact.unwrap().contact.unwrap();
     assert!(e.toc <= 0.4 && e.toc > 0.4 - 1e-5, "{}", e.toc);
     assert!((e.point_b.z + 0.5).abs() < 1e-12);
@@ -306,7 +310,7 @@ fn a_step_starting_in_contact_is_reported_as_such() {
     let p1 = Pose {
         relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, -1.0))],
     };
-    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let r = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default()).unwrap();
     let exact = r.exact.unwrap();
     assert!(exact.starts_in_contact);
     let e = exact.contact.unwrap();
@@ -321,7 +325,7 @@ fn a_step_starting_in_contact_is_reported_as_such() {
     let p0 = Pose {
         relative: vec![DAffine3::from_translation(DVec3::new(0.0, 0.0, 0.5))],
     };
-    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let r = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default()).unwrap();
     let exact = r.exact.unwrap();
     assert!(!exact.starts_in_contact);
     assert!(exact.contact.unwrap().toc > 0.2);
@@ -348,7 +352,7 @@ fn thin_plate_crossed_in_one_step_is_found() {
     let p1 = Pose {
         relative: vec![DAffine3::from_rotation_z(1.5)],
     };
-    let r = step(&avatar, &env, &p0, &p1, &StepOptions::default()).unwrap();
+    let r = step(&avatar, &env, &p0, &p1, &AvatarStepOptions::default()).unwrap();
     let motion = ArticulatedMotion::between(avatar.model(), &p0, &p1).unwrap();
     let tris: Vec<Triangle> = plate.triangle_iter().collect();
     let reference = reference_toc(&avatar, &motion, &tris).unwrap();
@@ -376,22 +380,22 @@ fn bad_options_and_poses_are_errors() {
     let p = Pose {
         relative: vec![DAffine3::IDENTITY],
     };
-    let mut bad = StepOptions::default();
+    let mut bad = AvatarStepOptions::default();
     bad.exact.tolerance = 0.0;
     assert!(step(&avatar, &env, &p, &p, &bad).is_err());
-    let mut bad = StepOptions::default();
+    let mut bad = AvatarStepOptions::default();
     bad.swept.tessellation_error = f64::NAN;
     assert!(step(&avatar, &env, &p, &p, &bad).is_err());
     let nan = Pose {
         relative: vec![DAffine3::from_translation(DVec3::NAN)],
     };
-    assert!(step(&avatar, &env, &p, &nan, &StepOptions::default()).is_err());
+    assert!(step(&avatar, &env, &p, &nan, &AvatarStepOptions::default()).is_err());
     let two = Pose {
         relative: vec![DAffine3::IDENTITY; 2],
     };
-    assert!(step(&avatar, &env, &p, &two, &StepOptions::default()).is_err());
+    assert!(step(&avatar, &env, &p, &two, &AvatarStepOptions::default()).is_err());
     // a stationary avatar far from the environment: no contact, t_c = 1
-    let r = step(&avatar, &env, &p, &p, &StepOptions::default()).unwrap();
+    let r = step(&avatar, &env, &p, &p, &AvatarStepOptions::default()).unwrap();
     assert!(r.exact.unwrap().contact.is_none());
     assert_eq!(r.swept.unwrap().t_c, 1.0);
 }

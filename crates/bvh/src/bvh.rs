@@ -5,7 +5,7 @@ use std::ops::Range;
 use ccd_geometry::Aabb;
 use glam::{DVec3, Vec4};
 
-use crate::{BoundingVolume, Error, PrimitiveSet, SplitRule};
+use crate::{BoundingVolume, BvhError, PrimitiveSet, SplitRule};
 
 /// Build options of a [`Bvh`].
 ///
@@ -20,7 +20,7 @@ use crate::{BoundingVolume, Error, PrimitiveSet, SplitRule};
 /// let opts = BvhOptions::default().with_leaf_size(1).with_split(SplitRule::Median);
 /// let bvh = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &opts)?;
 /// assert_eq!(bvh.node_count(), 7);
-/// # Ok::<(), ccd_bvh::Error>(())
+/// # Ok::<(), ccd_bvh::BvhError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -133,7 +133,7 @@ impl<B> Node<B> {
 /// assert_eq!(bvh.primitive_count(), 38);
 /// let root = bvh.root().unwrap();
 /// assert_eq!(root.primitive_range(), 0..38);
-/// # Ok::<(), ccd_bvh::Error>(())
+/// # Ok::<(), ccd_bvh::BvhError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Bvh<B> {
@@ -155,10 +155,10 @@ fn primitive_boxes<P: PrimitiveSet + ?Sized>(
     prims: &P,
     boxes: &mut Vec<Aabb>,
     centroids: &mut Vec<DVec3>,
-) -> Result<(), Error> {
+) -> Result<(), BvhError> {
     let n = prims.len();
     if n >= u32::MAX as usize {
-        return Err(Error::TooManyPrimitives(n));
+        return Err(BvhError::TooManyPrimitives(n));
     }
     prims.validate()?;
     boxes.clear();
@@ -168,10 +168,10 @@ fn primitive_boxes<P: PrimitiveSet + ?Sized>(
     for i in 0..n {
         let b = prims.aabb(i);
         if !(b.min.is_finite() && b.max.is_finite()) {
-            return Err(Error::NonFinitePrimitive { index: i });
+            return Err(BvhError::NonFinitePrimitive { index: i });
         }
         if b.is_empty() {
-            return Err(Error::EmptyBox { index: i });
+            return Err(BvhError::EmptyBox { index: i });
         }
         boxes.push(b);
         centroids.push(b.center());
@@ -187,8 +187,8 @@ impl<B: BoundingVolume> Bvh<B> {
     /// (so OBB/RSS nodes get their own principal axes, as in OBBTree/PQP).
     ///
     /// # Errors
-    /// [`Error::InvalidOption`] for `leaf_size == 0`; [`Error::NonFinitePrimitive`] /
-    /// [`Error::EmptyBox`] for a bad primitive; [`Error::TooManyPrimitives`]; whatever
+    /// [`BvhError::InvalidOption`] for `leaf_size == 0`; [`BvhError::NonFinitePrimitive`] /
+    /// [`BvhError::EmptyBox`] for a bad primitive; [`BvhError::TooManyPrimitives`]; whatever
     /// [`PrimitiveSet::validate`] reports.
     ///
     /// # Example
@@ -198,11 +198,14 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let pts: Vec<DVec3> = (0..100).map(|i| DVec3::new(f64::from(i).sin(), f64::from(i), 0.0)).collect();
     /// let bvh = Bvh::<Obb>::build(pts.as_slice(), &BvhOptions::default())?;
     /// assert!(bvh.node_count() >= 2 * 100 / 4 - 1);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
-    pub fn build<P: PrimitiveSet + ?Sized>(prims: &P, options: &BvhOptions) -> Result<Self, Error> {
+    pub fn build<P: PrimitiveSet + ?Sized>(
+        prims: &P,
+        options: &BvhOptions,
+    ) -> Result<Self, BvhError> {
         if options.leaf_size == 0 {
-            return Err(Error::InvalidOption("leaf_size must be at least 1"));
+            return Err(BvhError::InvalidOption("leaf_size must be at least 1"));
         }
         let mut items = build_items(prims)?;
         let n = items.len();
@@ -261,7 +264,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// bodies), and a subtree never mixes the triangles of different pieces.
     ///
     /// # Errors
-    /// As [`Bvh::build`], and [`Error::CountMismatch`] when `groups` and `prims` differ in
+    /// As [`Bvh::build`], and [`BvhError::CountMismatch`] when `groups` and `prims` differ in
     /// length.
     ///
     /// # Example
@@ -280,18 +283,18 @@ impl<B: BoundingVolume> Bvh<B> {
     /// // the root's children are the two groups
     /// assert!(bvh.node_primitives(l).iter().all(|&p| p % 2 == bvh.node_primitives(l)[0] % 2));
     /// assert_eq!(bvh.node(r).primitive_count(), 32);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn build_grouped<P: PrimitiveSet + ?Sized>(
         prims: &P,
         groups: &[u32],
         options: &BvhOptions,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, BvhError> {
         if options.leaf_size == 0 {
-            return Err(Error::InvalidOption("leaf_size must be at least 1"));
+            return Err(BvhError::InvalidOption("leaf_size must be at least 1"));
         }
         if groups.len() != prims.len() {
-            return Err(Error::CountMismatch {
+            return Err(BvhError::CountMismatch {
                 expected: prims.len(),
                 actual: groups.len(),
             });
@@ -422,9 +425,9 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let boxes: Vec<Aabb> = (0..10).map(|i| Aabb::new(DVec3::splat(f64::from(i)), DVec3::splat(f64::from(i) + 0.5))).collect();
     /// let bvh = Bvh::<Aabb>::build_bottom_up(boxes.as_slice())?;
     /// assert_eq!(bvh.node_count(), 19);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
-    pub fn build_bottom_up<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Self, Error> {
+    pub fn build_bottom_up<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Self, BvhError> {
         let mut bvh = Self::default();
         let mut scratch = BottomUpScratch::default();
         bvh.rebuild_bottom_up(prims, &mut scratch)?;
@@ -435,7 +438,7 @@ impl<B: BoundingVolume> Bvh<B> {
         &mut self,
         prims: &P,
         s: &mut BottomUpScratch,
-    ) -> Result<(), Error> {
+    ) -> Result<(), BvhError> {
         primitive_boxes(prims, &mut s.boxes, &mut s.centroids)?;
         let n = s.boxes.len();
         self.nodes.clear();
@@ -540,8 +543,8 @@ impl<B: BoundingVolume> Bvh<B> {
     /// their primitives' points (O(n log n)).
     ///
     /// # Errors
-    /// [`Error::CountMismatch`] when the count differs from the build;
-    /// [`Error::NonFinitePrimitive`]; whatever [`PrimitiveSet::validate`] reports. On error the
+    /// [`BvhError::CountMismatch`] when the count differs from the build;
+    /// [`BvhError::NonFinitePrimitive`]; whatever [`PrimitiveSet::validate`] reports. On error the
     /// BVH is unchanged.
     ///
     /// # Example
@@ -555,11 +558,11 @@ impl<B: BoundingVolume> Bvh<B> {
     /// v[2] = DVec3::new(0.0, 5.0, 0.0);
     /// bvh.refit(&TriangleSoup::new(&v, &t))?;
     /// assert_eq!(bvh.root().unwrap().bv().max.y, 5.0);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
-    pub fn refit<P: PrimitiveSet + ?Sized>(&mut self, prims: &P) -> Result<(), Error> {
+    pub fn refit<P: PrimitiveSet + ?Sized>(&mut self, prims: &P) -> Result<(), BvhError> {
         if prims.len() != self.primitives.len() {
-            return Err(Error::CountMismatch {
+            return Err(BvhError::CountMismatch {
                 expected: self.primitives.len(),
                 actual: prims.len(),
             });
@@ -568,7 +571,7 @@ impl<B: BoundingVolume> Bvh<B> {
         for i in 0..prims.len() {
             let b = prims.aabb(i);
             if !(b.min.is_finite() && b.max.is_finite()) {
-                return Err(Error::NonFinitePrimitive { index: i });
+                return Err(BvhError::NonFinitePrimitive { index: i });
             }
         }
         self.fit_from_set(prims, &mut Vec::new(), true);
@@ -611,7 +614,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// };
     /// bvh.refit_from_leaves(|_, prims| grow(prims));
     /// assert_eq!(bvh.root().unwrap().bv().min, DVec3::splat(-1.0));
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn refit_from_leaves<F: FnMut(u32, &[u32]) -> B>(&mut self, mut leaf: F) {
         for index in (0..self.nodes.len()).rev() {
@@ -788,10 +791,10 @@ impl<B> Bvh<B> {
 }
 
 /// Checks the primitives (as [`primitive_boxes`] does) and collects their build records.
-fn build_items<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Vec<BuildItem>, Error> {
+fn build_items<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Vec<BuildItem>, BvhError> {
     let n = prims.len();
     if n >= u32::MAX as usize {
-        return Err(Error::TooManyPrimitives(n));
+        return Err(BvhError::TooManyPrimitives(n));
     }
     prims.validate()?;
     let mut items = Vec::with_capacity(n);
@@ -801,9 +804,9 @@ fn build_items<P: PrimitiveSet + ?Sized>(prims: &P) -> Result<Vec<BuildItem>, Er
         let finite = (b.min.is_finite_mask() & b.max.is_finite_mask()).all();
         if !finite || b.min.cmpgt(b.max).any() {
             return Err(if finite {
-                Error::EmptyBox { index: i }
+                BvhError::EmptyBox { index: i }
             } else {
-                Error::NonFinitePrimitive { index: i }
+                BvhError::NonFinitePrimitive { index: i }
             });
         }
         items.push(BuildItem::new(&b, i as u32));
@@ -1262,7 +1265,7 @@ mod tests {
         let short = TriangleSoup::new(&v, &t[1..]);
         assert!(matches!(
             bvh_a.refit(&short),
-            Err(Error::CountMismatch { .. })
+            Err(BvhError::CountMismatch { .. })
         ));
     }
 
@@ -1316,7 +1319,7 @@ mod tests {
         }
         assert!(matches!(
             Bvh::<Aabb>::build_grouped(&soup, &[0; 3], &BvhOptions::default()),
-            Err(Error::CountMismatch { .. })
+            Err(BvhError::CountMismatch { .. })
         ));
         let empty = TriangleSoup::new(&v, &[]);
         assert_eq!(
@@ -1359,7 +1362,7 @@ mod tests {
         let v = vec![DVec3::ZERO, DVec3::X, DVec3::new(f64::NAN, 0.0, 0.0)];
         let t = vec![[0, 1, 2]];
         let e = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap_err();
-        assert!(matches!(e, Error::NonFinitePrimitive { index: 0 }));
+        assert!(matches!(e, BvhError::NonFinitePrimitive { index: 0 }));
         let t = vec![[0, 1, 7]];
         let e = Bvh::<Aabb>::build(&TriangleSoup::new(&v, &t), &BvhOptions::default()).unwrap_err();
         assert!(e.to_string().contains("triangle 0"));
@@ -1367,7 +1370,7 @@ mod tests {
             &TriangleSoup::new(&v, &[]),
             &BvhOptions::default().with_leaf_size(0),
         );
-        assert!(matches!(e, Err(Error::InvalidOption(_))));
+        assert!(matches!(e, Err(BvhError::InvalidOption(_))));
         let empty =
             Bvh::<Aabb>::build(&TriangleSoup::new(&v, &[]), &BvhOptions::default()).unwrap();
         assert!(empty.root().is_none());

@@ -3,7 +3,7 @@
 use ccd_geometry::Aabb;
 
 use crate::bvh::BottomUpScratch;
-use crate::{Bvh, Error, TraversalStats, Workspace};
+use crate::{Bvh, BvhError, TraversalStats, Workspace};
 
 /// A BVH over a small set of moving boxes (≤ ~100: the links of an articulated body, CATCH
 /// Sec. 4), rebuilt from scratch each step by greedy bottom-up clustering
@@ -27,7 +27,7 @@ use crate::{Bvh, Error, TraversalStats, Workspace};
 ///     links.self_pairs_into(&mut ws, &mut pairs);
 /// }
 /// assert_eq!(pairs, [[0, 1]]);
-/// # Ok::<(), ccd_bvh::Error>(())
+/// # Ok::<(), ccd_bvh::BvhError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct DynamicBvh {
@@ -45,8 +45,8 @@ impl DynamicBvh {
     /// Rebuilds the hierarchy over `boxes` (box id = index), reusing all buffers.
     ///
     /// # Errors
-    /// [`Error::NonFinitePrimitive`] or [`Error::EmptyBox`] naming the first bad box.
-    pub fn rebuild(&mut self, boxes: &[Aabb]) -> Result<(), Error> {
+    /// [`BvhError::NonFinitePrimitive`] or [`BvhError::EmptyBox`] naming the first bad box.
+    pub fn rebuild(&mut self, boxes: &[Aabb]) -> Result<(), BvhError> {
         self.bvh.rebuild_bottom_up(boxes, &mut self.scratch)
     }
 

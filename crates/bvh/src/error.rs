@@ -5,7 +5,7 @@ use ccd_geometry::GeometryError;
 /// What can be wrong with input handed to this crate.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum BvhError {
     /// The mesh (or its raw vertices/triangles) failed validation in `ccd-geometry`.
     #[error(transparent)]
     Geometry(#[from] GeometryError),

@@ -41,7 +41,7 @@
 //!     ControlFlow::Continue(())
 //! });
 //! assert!(candidates > 0);
-//! # Ok::<(), ccd_bvh::Error>(())
+//! # Ok::<(), ccd_bvh::BvhError>(())
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -65,7 +65,7 @@ mod volume;
 pub use bvh::{Bvh, BvhOptions, Node};
 pub use ccd_geometry as geometry;
 pub use dynamic::DynamicBvh;
-pub use error::Error;
+pub use error::BvhError;
 pub use glam;
 pub use kdop::{KDOP18_AXES, Kdop18};
 pub use mesh_bvh::MeshBvh;

@@ -3,13 +3,13 @@
 use ccd_geometry::{Aabb, GeometryError, TriMesh};
 use glam::DVec3;
 
-use crate::{BoundingVolume, Bvh, BvhOptions, Error, TriangleSoup};
+use crate::{BoundingVolume, Bvh, BvhError, BvhOptions, TriangleSoup};
 
 /// A [`TriMesh`] and a [`Bvh`] over its triangles (primitive id = triangle index; every leaf
 /// volume encloses its triangles). Immutable after construction: share it as
 /// `Arc<MeshBvh<B>>` between bodies, threads and queries; poses are passed per query.
 ///
-/// Empty meshes (no triangles) are rejected with [`Error::EmptyMesh`]: a body without
+/// Empty meshes (no triangles) are rejected with [`BvhError::EmptyMesh`]: a body without
 /// triangles has no distance or contact to report, and every query on a `MeshBvh` can then
 /// rely on a root node. Degenerate (zero-area) triangles are kept: they still bound contact.
 ///
@@ -26,7 +26,7 @@ use crate::{BoundingVolume, Bvh, BvhOptions, Error, TriangleSoup};
 /// )?;
 /// let body = Arc::new(MeshBvh::<Rss>::new(mesh, &BvhOptions::default())?);
 /// assert_eq!(body.bvh().primitive_count(), body.mesh().triangle_count());
-/// # Ok::<(), ccd_bvh::Error>(())
+/// # Ok::<(), ccd_bvh::BvhError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct MeshBvh<B> {
@@ -39,11 +39,11 @@ impl<B: BoundingVolume> MeshBvh<B> {
     /// Builds the BVH over the mesh's triangles.
     ///
     /// # Errors
-    /// [`Error::EmptyMesh`] for a mesh without triangles; [`Error::InvalidOption`] for bad
+    /// [`BvhError::EmptyMesh`] for a mesh without triangles; [`BvhError::InvalidOption`] for bad
     /// options.
-    pub fn new(mesh: TriMesh, options: &BvhOptions) -> Result<Self, Error> {
+    pub fn new(mesh: TriMesh, options: &BvhOptions) -> Result<Self, BvhError> {
         if mesh.triangle_count() == 0 {
-            return Err(Error::EmptyMesh);
+            return Err(BvhError::EmptyMesh);
         }
         let bvh = Bvh::build(&TriangleSoup::of_mesh(&mesh), options)?;
         let radius = mesh
@@ -56,24 +56,24 @@ impl<B: BoundingVolume> MeshBvh<B> {
     /// Validates raw vertices and triangles into a [`TriMesh`] and builds the BVH.
     ///
     /// # Errors
-    /// [`Error::Geometry`] wrapping the [`GeometryError`] of an invalid mesh, then as
+    /// [`BvhError::Geometry`] wrapping the [`GeometryError`] of an invalid mesh, then as
     /// [`MeshBvh::new`].
     ///
     /// # Example
     /// ```
-    /// use ccd_bvh::{BvhOptions, Error, MeshBvh};
+    /// use ccd_bvh::{BvhOptions, BvhError, MeshBvh};
     /// use ccd_bvh::geometry::Aabb;
     /// use ccd_bvh::glam::DVec3;
     /// let bad = MeshBvh::<Aabb>::from_parts(vec![DVec3::NAN], vec![[0, 0, 0]], &BvhOptions::default());
-    /// assert!(matches!(bad, Err(Error::Geometry(_))));
+    /// assert!(matches!(bad, Err(BvhError::Geometry(_))));
     /// ```
     pub fn from_parts(
         vertices: Vec<DVec3>,
         triangles: Vec<[u32; 3]>,
         options: &BvhOptions,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, BvhError> {
         let mesh =
-            TriMesh::new(vertices, triangles).map_err(|e: GeometryError| Error::Geometry(e))?;
+            TriMesh::new(vertices, triangles).map_err(|e: GeometryError| BvhError::Geometry(e))?;
         Self::new(mesh, options)
     }
 }
@@ -118,7 +118,7 @@ mod tests {
     fn empty_and_invalid_meshes_are_errors() {
         let e = MeshBvh::<Rss>::from_parts(vec![DVec3::ZERO], vec![], &BvhOptions::default())
             .unwrap_err();
-        assert!(matches!(e, Error::EmptyMesh));
+        assert!(matches!(e, BvhError::EmptyMesh));
         let e =
             MeshBvh::<Rss>::from_parts(vec![DVec3::ZERO], vec![[0, 1, 0]], &BvhOptions::default())
                 .unwrap_err();

@@ -3,7 +3,7 @@
 
 use ccd_geometry::{Aabb, GeometryError, Segment, TriMesh};
 
-use crate::Error;
+use crate::BvhError;
 use glam::DVec3;
 
 /// An indexed set of primitives a [`Bvh`](crate::Bvh) can be built over: each primitive has a
@@ -42,8 +42,8 @@ pub trait PrimitiveSet {
     /// the builders themselves.
     ///
     /// # Errors
-    /// An [`Error`] describing the first bad primitive.
-    fn validate(&self) -> Result<(), Error> {
+    /// An [`BvhError`] describing the first bad primitive.
+    fn validate(&self) -> Result<(), BvhError> {
         Ok(())
     }
 
@@ -123,7 +123,7 @@ impl PrimitiveSet for TriangleSoup<'_> {
         self.triangles[i]
     }
 
-    fn validate(&self) -> Result<(), Error> {
+    fn validate(&self) -> Result<(), BvhError> {
         let n = self.vertices.len();
         if let Some(t) = self
             .triangles
@@ -134,7 +134,7 @@ impl PrimitiveSet for TriangleSoup<'_> {
                 .iter()
                 .find(|&&i| i as usize >= n)
                 .unwrap_or(&0);
-            return Err(Error::Geometry(GeometryError::IndexOutOfRange {
+            return Err(BvhError::Geometry(GeometryError::IndexOutOfRange {
                 triangle: t,
                 vertex,
                 vertex_count: n,

@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use ccd_geometry::Aabb;
 
-use crate::Error;
+use crate::BvhError;
 
 /// A multiply-shift hasher for the `u64` pair keys of [`pair_key`] (SipHash is several times
 /// slower here, and the keys are not attacker-controlled).
@@ -137,12 +137,12 @@ pub struct SapStats {
 }
 
 /// The checks of a box given to the checked entry points: finite, not empty.
-fn check_box(index: usize, b: &Aabb) -> Result<(), Error> {
+fn check_box(index: usize, b: &Aabb) -> Result<(), BvhError> {
     if !(b.min.is_finite() && b.max.is_finite()) {
-        return Err(Error::NonFinitePrimitive { index });
+        return Err(BvhError::NonFinitePrimitive { index });
     }
     if b.is_empty() {
-        return Err(Error::EmptyBox { index });
+        return Err(BvhError::EmptyBox { index });
     }
     Ok(())
 }
@@ -189,7 +189,7 @@ const MAX_SLOTS: usize = (u32::MAX >> 1) as usize;
 /// boxes.push(Aabb::new(DVec3::splat(1.0), DVec3::splat(1.2)));
 /// sap.update(&boxes)?;
 /// assert_eq!(sap.pair_count(), 3);
-/// # Ok::<(), ccd_bvh::Error>(())
+/// # Ok::<(), ccd_bvh::BvhError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
@@ -312,7 +312,7 @@ impl SweepAndPrune {
     /// sap.remove(1);
     /// sap.flush();
     /// assert_eq!(sap.pairs().collect::<Vec<_>>(), [[0, 2]]);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn remove(&mut self, slot: u32) {
         let s = slot as usize;
@@ -550,11 +550,11 @@ impl SweepAndPrune {
     /// pairs)).
     ///
     /// # Errors
-    /// [`Error::NonFinitePrimitive`] or [`Error::EmptyBox`] naming the first bad box;
-    /// [`Error::TooManyPrimitives`] at 2³¹ - 1 boxes or more.
-    pub fn new(boxes: &[Aabb]) -> Result<Self, Error> {
+    /// [`BvhError::NonFinitePrimitive`] or [`BvhError::EmptyBox`] naming the first bad box;
+    /// [`BvhError::TooManyPrimitives`] at 2³¹ - 1 boxes or more.
+    pub fn new(boxes: &[Aabb]) -> Result<Self, BvhError> {
         if boxes.len() >= MAX_SLOTS {
-            return Err(Error::TooManyPrimitives(boxes.len()));
+            return Err(BvhError::TooManyPrimitives(boxes.len()));
         }
         for (index, b) in boxes.iter().enumerate() {
             check_box(index, b)?;
@@ -572,9 +572,9 @@ impl SweepAndPrune {
     /// [`update`](Self::update).
     ///
     /// # Errors
-    /// [`Error::NonFinitePrimitive`] or [`Error::EmptyBox`] (naming the slot),
-    /// [`Error::TooManyPrimitives`] for a slot at or above 2³¹ - 1,
-    /// [`Error::InvalidOption`] for a slot in use; nothing changes on error.
+    /// [`BvhError::NonFinitePrimitive`] or [`BvhError::EmptyBox`] (naming the slot),
+    /// [`BvhError::TooManyPrimitives`] for a slot at or above 2³¹ - 1,
+    /// [`BvhError::InvalidOption`] for a slot in use; nothing changes on error.
     ///
     /// # Example
     /// ```
@@ -585,16 +585,16 @@ impl SweepAndPrune {
     /// let mut sap = SweepAndPrune::default();
     /// sap.insert(4, Aabb::new(DVec3::ZERO, DVec3::ONE), false)?;
     /// assert!(sap.insert(4, Aabb::new(DVec3::ZERO, DVec3::ONE), false).is_err());
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
-    pub fn insert(&mut self, slot: u32, b: Aabb, fixed: bool) -> Result<(), Error> {
+    pub fn insert(&mut self, slot: u32, b: Aabb, fixed: bool) -> Result<(), BvhError> {
         let s = slot as usize;
         if s >= MAX_SLOTS {
-            return Err(Error::TooManyPrimitives(s));
+            return Err(BvhError::TooManyPrimitives(s));
         }
         check_box(s, &b)?;
         if self.present.get(s).copied().unwrap_or(false) {
-            return Err(Error::InvalidOption(
+            return Err(BvhError::InvalidOption(
                 "SweepAndPrune::insert: the slot is in use",
             ));
         }
@@ -607,8 +607,8 @@ impl SweepAndPrune {
     /// incrementally. Entries of removed and fixed slots are not read.
     ///
     /// # Errors
-    /// [`Error::CountMismatch`] when `boxes` is shorter than [`len`](Self::len);
-    /// [`Error::NonFinitePrimitive`] or [`Error::EmptyBox`] naming the first bad box of a
+    /// [`BvhError::CountMismatch`] when `boxes` is shorter than [`len`](Self::len);
+    /// [`BvhError::NonFinitePrimitive`] or [`BvhError::EmptyBox`] naming the first bad box of a
     /// moving slot. On error nothing moves (pending insertions and removals are applied).
     ///
     /// # Example
@@ -620,12 +620,12 @@ impl SweepAndPrune {
     /// assert_eq!(sap.pair_count(), 3);
     /// let stats = sap.update(&[Aabb::new(DVec3::ZERO, DVec3::ONE); 3])?;
     /// assert_eq!(stats.swaps, 0);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
-    pub fn update(&mut self, boxes: &[Aabb]) -> Result<SapStats, Error> {
+    pub fn update(&mut self, boxes: &[Aabb]) -> Result<SapStats, BvhError> {
         self.flush();
         if boxes.len() < self.boxes.len() {
-            return Err(Error::CountMismatch {
+            return Err(BvhError::CountMismatch {
                 expected: self.boxes.len(),
                 actual: boxes.len(),
             });
@@ -696,7 +696,7 @@ impl SweepAndPrune {
     /// let mut out = Vec::new();
     /// sap.sweep_pairs_into(&mut out);
     /// assert_eq!(out, [[0, 1]]);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn sweep_pairs_into(&mut self, out: &mut Vec<[u32; 2]>) {
         self.flush();

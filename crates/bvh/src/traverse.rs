@@ -90,7 +90,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let mut ws = Workspace::new();
     /// bvh.traverse(&mut ws, |bv| bv.max.x >= 47.5, |_| { hits += 1; ControlFlow::Continue(()) });
     /// assert_eq!(hits, 2);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse<F, L>(&self, ws: &mut Workspace, mut descend: F, mut leaf: L) -> TraversalStats
     where
@@ -144,7 +144,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// bvh.query_aabb_into(&Aabb::new(DVec3::splat(9.5), DVec3::splat(11.5)), &mut Workspace::new(), &mut out);
     /// out.sort();
     /// assert_eq!(out, [10, 11]);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn query_aabb_into(
         &self,
@@ -184,7 +184,7 @@ impl<B: BoundingVolume> Bvh<B> {
     ///     ControlFlow::Continue(())
     /// });
     /// assert_eq!(pairs, [(19, 0)]);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse_pair<F, L>(
         &self,
@@ -225,7 +225,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// assert_eq!(visited[0], (0, 0)); // the roots first
     /// assert_eq!(visited.len() as u64, stats.bv_tests);
     /// assert_eq!(stats.primitive_tests, 64);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse_pair_nodes<F, L>(
         &self,
@@ -271,7 +271,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// bvh.overlapping_pairs_into(&bvh, &pos12, &mut Workspace::new(), &mut out);
     /// out.sort();
     /// assert_eq!(out, [[0, 18], [1, 19]]);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn overlapping_pairs_into(
         &self,
@@ -318,7 +318,7 @@ impl<B: BoundingVolume> Bvh<B> {
     ///     },
     /// );
     /// assert_eq!((threshold, best), (3.0, 3.0));
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse_pair_best_first<F, L>(
         &self,
@@ -355,7 +355,7 @@ impl<B: BoundingVolume> Bvh<B> {
     ///     |a, b| bvh.node(a).bv().distance_lower_bound(bvh.node(b).bv(), &pos12),
     ///     |a, b| pts[a as usize].distance(pos12.transform_point3(pts[b as usize])));
     /// assert_eq!(best, 2.0);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse_pair_best_first_nodes<F, L>(
         &self,
@@ -447,7 +447,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let mut n = 0;
     /// bvh.traverse_self(&mut Workspace::new(), |_, _| true, |_, _| { n += 1; ControlFlow::Continue(()) });
     /// assert_eq!(n, 45);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn traverse_self<F, L>(
         &self,
@@ -518,7 +518,7 @@ impl<B: BoundingVolume> Bvh<B> {
     /// let mut out = Vec::new();
     /// bvh.self_overlapping_pairs_into(&mut Workspace::new(), &mut out);
     /// assert_eq!(out.len(), 1);
-    /// # Ok::<(), ccd_bvh::Error>(())
+    /// # Ok::<(), ccd_bvh::BvhError>(())
     /// ```
     pub fn self_overlapping_pairs_into(
         &self,

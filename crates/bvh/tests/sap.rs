@@ -96,16 +96,16 @@ fn bad_boxes_are_errors() {
     let inverted = Aabb::new(DVec3::ONE, DVec3::ZERO);
     assert!(matches!(
         SweepAndPrune::new(&[good, nan]),
-        Err(ccd_bvh::Error::NonFinitePrimitive { index: 1 })
+        Err(ccd_bvh::BvhError::NonFinitePrimitive { index: 1 })
     ));
     assert!(matches!(
         SweepAndPrune::new(&[inverted]),
-        Err(ccd_bvh::Error::EmptyBox { index: 0 })
+        Err(ccd_bvh::BvhError::EmptyBox { index: 0 })
     ));
     let mut sap = SweepAndPrune::new(&[good, good]).unwrap();
     assert!(matches!(
         sap.update(&[good]),
-        Err(ccd_bvh::Error::CountMismatch {
+        Err(ccd_bvh::BvhError::CountMismatch {
             expected: 2,
             actual: 1
         })

@@ -7,7 +7,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use ccd_ca_articulated::{
-    ArticulatedBody, BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult, Scene, Workspace,
+    ArticulatedBody, ArticulatedScene, ArticulatedWorkspace, BodyStep, EnclosureKind, Mode,
+    QueryOptions, QueryResult,
 };
 use ccd_kinematics::urdf::UrdfOptions;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -46,7 +47,7 @@ fn bench(c: &mut Criterion) {
     let ready = q([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]);
     let folded = q([0.960, -1.631, -1.439, -2.928, -1.343, 1.963, -2.519]);
     let free = q([1.2, 0.3, -0.5, -1.8, 0.6, 2.2, -0.4]);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     let mut group = c.benchmark_group("panda-self");
     let cases = [
@@ -74,7 +75,7 @@ fn bench(c: &mut Criterion) {
         ),
     ];
     for (name, target, opts) in cases {
-        let mut ws = Workspace::default();
+        let mut ws = ArticulatedWorkspace::default();
         let mut out = QueryResult::default();
         let step = [BodyStep::Joints {
             q0: &ready,

@@ -50,14 +50,14 @@ pub(crate) struct EnvPieces {
     pieces: Vec<EnvPiece>,
 }
 
-/// A static environment mesh (world frame) with everything a [`Scene`](crate::Scene)
+/// A static environment mesh (world frame) with everything an [`ArticulatedScene`](crate::ArticulatedScene)
 /// derives from it, computed once: its body (the shared RSS hierarchy), the exact box of
 /// each hierarchy node's triangles (spatial culling), its connected pieces welded by exact
 /// position with their convex hulls (the hull screen of link–environment pairs), and its
 /// largest coordinate (the domain check). Share it (`Arc`) between scenes:
-/// [`Scene::set_prepared_environment`](crate::Scene::set_prepared_environment) is then
+/// [`ArticulatedScene::set_prepared_environment`](crate::ArticulatedScene::set_prepared_environment) is then
 /// O(parts of the scene) instead of the preparation's cost (welding, hulls, box refit), and
-/// the answers are those of [`Scene::set_environment`](crate::Scene::set_environment).
+/// the answers are those of [`ArticulatedScene::set_environment`](crate::ArticulatedScene::set_environment).
 ///
 /// # Example
 /// ```

@@ -68,7 +68,7 @@ pub enum ArticulatedError {
     /// Options out of range (tolerance, iteration cap).
     #[error("invalid query options: {0}")]
     InvalidOptions(String),
-    /// A batch query ([`Scene::check_edges`](crate::Scene::check_edges)) on a scene whose
+    /// A batch query ([`ArticulatedScene::check_edges`](crate::ArticulatedScene::check_edges)) on a scene whose
     /// number of articulated bodies is not one.
     #[error("check_edges needs a scene with exactly one articulated body, this one has {0}")]
     NotOneBody(usize),

@@ -7,20 +7,20 @@
 //!   mesh hierarchy (and convex hull) per link and a self-collision filter (adjacent links,
 //!   rigidly attached links, SRDF `disable_collisions` pairs). Built from per-link meshes or,
 //!   with feature `urdf`, from a URDF + SRDF in one call.
-//! - [`Scene`]: articulated bodies, rigid bodies with [`RigidMotion`](ccd_kinematics::RigidMotion)s,
-//!   and one static environment mesh. [`Scene::query`] moves every articulated body from
+//! - [`ArticulatedScene`]: articulated bodies, rigid bodies with [`RigidMotion`](ccd_kinematics::RigidMotion)s,
+//!   and one static environment mesh. [`ArticulatedScene::query`] moves every articulated body from
 //!   `q0` to `q1` ([`BodyStep`]) and returns the first contact ([`Mode::Toc`]), any certain
 //!   contact ([`Mode::Boolean`], for planner edges) or every colliding pair
 //!   ([`Mode::All`]), with the pair named by [`Part`]s and the counters of CATCH
-//!   Table 2 ([`Stats`]).
+//!   Table 2 ([`ArticulatedStats`]).
 //! - [`AdaptiveScene`]: the same query for simulators that move only some joints per step
 //!   (adaptive dynamics; Kim, Redon, Kim, "Continuous Collision Detection for Adaptive
 //!   Simulation of Articulated Bodies", Sec. 2–4): the caller names the active joints
 //!   ([`AdaptiveStep`]); each body's assembly tree is updated only along their paths and its
-//!   sub-assembly boxes are culled top-down, with the same answers as [`Scene::query`].
+//!   sub-assembly boxes are culled top-down, with the same answers as [`ArticulatedScene::query`].
 //! - [`PreparedEnvironment`]: everything a scene derives from an environment mesh (node
 //!   boxes, welded pieces with their hulls, the domain check), built once and shared by any
-//!   number of scenes ([`Scene::set_prepared_environment`], O(parts)).
+//!   number of scenes ([`ArticulatedScene::set_prepared_environment`], O(parts)).
 //! - [`planning::PlanningScene`]: a motion planner's scene — robots from URDF + SRDF, named
 //!   static objects (meshes, boxes, spheres, cylinders with poses), objects attached to
 //!   links, allowed-collision overrides by link name — with `check_edge`, `check_path`,
@@ -74,7 +74,7 @@
 //!
 //! # Example
 //! ```
-//! use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+//! use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, ArticulatedScene};
 //! use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
 //! use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 //!
@@ -92,7 +92,7 @@
 //!     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
 //! )?;
 //! let arm = ArticulatedBody::from_meshes(model, vec![Some(rod.clone()), Some(rod.clone()), Some(rod)])?;
-//! let mut scene = Scene::new();
+//! let mut scene = ArticulatedScene::new();
 //! scene.add_articulated(arm);
 //! let q0 = [0.0, 0.0, 0.0];
 //! let q1 = [0.0, 2.6, 2.6];
@@ -126,6 +126,6 @@ pub use body::{ArticulatedBody, LinkShape};
 pub use env_pieces::PreparedEnvironment;
 pub use error::ArticulatedError;
 pub use scene::{
-    BodyStep, DEFAULT_SEGMENT_TURN, EnclosureKind, MAX_SEGMENTS, Mode, PairContact, Part,
-    QueryOptions, QueryResult, Scene, Stats, Workspace,
+    ArticulatedScene, ArticulatedStats, ArticulatedWorkspace, BodyStep, DEFAULT_SEGMENT_TURN,
+    EnclosureKind, MAX_SEGMENTS, Mode, Part, PartPairContact, QueryOptions, QueryResult,
 };

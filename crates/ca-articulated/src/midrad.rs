@@ -2,7 +2,7 @@
 //! bounded over the step is held as `rm ± rr` (rotation) and `tm ± tr` (translation), f64
 //! midpoints and radii, and a piece's separation along an axis is evaluated in plain f64
 //! with **one** rounding bound for the whole expression, instead of outward-rounded interval
-//! dot products for every coordinate (`Scene::apart_in_link_frames`; CATCH's second level).
+//! dot products for every coordinate (`ArticulatedScene::apart_in_link_frames`; CATCH's second level).
 //!
 //! # What is computed
 //! Piece `q` (centre `c`, unit axes `aⱼ`, half extents `hⱼ`, radius `r_q`) is carried into

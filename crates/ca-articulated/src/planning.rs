@@ -6,7 +6,7 @@
 //! ([`PlanningScene::check_path`]), a batch of edges ([`PlanningScene::check_edges`]), and a
 //! static pose ([`PlanningScene::in_collision`], [`PlanningScene::clearance`]).
 //!
-//! The scene keeps a [`Scene`] assembled from its prepared parts: the environment is merged
+//! The scene keeps an [`ArticulatedScene`] assembled from its prepared parts: the environment is merged
 //! into one world mesh and prepared once ([`PreparedEnvironment`]) per change of the
 //! objects, each robot's body is rebuilt only when its attached objects or overrides
 //! change. Queries take `&self` (the type is `Send + Sync`): threads query one scene at
@@ -34,8 +34,8 @@ use ccd_kinematics::{Joint, LinkId};
 use glam::{DAffine3, DVec3};
 
 use crate::{
-    ArticulatedBody, ArticulatedError, BodyStep, Part, PreparedEnvironment, QueryOptions,
-    QueryResult, Scene, Workspace,
+    ArticulatedBody, ArticulatedError, ArticulatedScene, ArticulatedWorkspace, BodyStep, Part,
+    PreparedEnvironment, QueryOptions, QueryResult,
 };
 
 /// What can be wrong with a planning scene's input. Argument names are those of the Rust
@@ -400,13 +400,13 @@ pub struct PlanningScene {
     objects: Vec<Object>,
     attached: Vec<Attached>,
     /// The scene of the robots' current bodies and the prepared environment.
-    scene: Scene,
+    scene: ArticulatedScene,
     /// Per robot, the display name of each link of its current body (model order).
     names: Vec<Vec<String>>,
     /// Per environment object, its first vertex and first triangle in the merged mesh.
     ranges: Vec<(u32, u32)>,
     /// Workspaces of finished queries, reused by the next ones.
-    pool: Mutex<Vec<Workspace>>,
+    pool: Mutex<Vec<ArticulatedWorkspace>>,
 }
 
 impl Clone for PlanningScene {
@@ -795,9 +795,9 @@ impl PlanningScene {
         out
     }
 
-    /// The underlying [`Scene`] (the robots' current bodies, the prepared environment).
+    /// The underlying [`ArticulatedScene`] (the robots' current bodies, the prepared environment).
     #[must_use]
-    pub fn scene(&self) -> &Scene {
+    pub fn scene(&self) -> &ArticulatedScene {
         &self.scene
     }
 
@@ -932,7 +932,7 @@ impl PlanningScene {
                     .collect()
             })
             .collect();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         for b in bodies {
             scene.add_articulated(b);
         }
@@ -955,7 +955,7 @@ impl PlanningScene {
             vertices.extend_from_slice(o.mesh.vertices());
             triangles.extend(o.mesh.triangles().iter().map(|t| t.map(|v| v + base)));
         }
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         for b in self.scene.bodies() {
             scene.add_articulated(Arc::clone(b));
         }

@@ -8,8 +8,8 @@ mod support;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{
-    AdaptiveScene, AdaptiveStep, ArticulatedError, BodyStep, EnclosureKind, Mode, QueryOptions,
-    QueryResult, Scene,
+    AdaptiveScene, AdaptiveStep, ArticulatedError, ArticulatedScene, BodyStep, EnclosureKind, Mode,
+    QueryOptions, QueryResult,
 };
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -126,7 +126,7 @@ proptest! {
         interval in any::<bool>(),
         self_collision in prop::bool::weighted(0.8),
     ) {
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body_of(&plan));
         if let Some(p) = &second {
             scene.add_articulated(body_of(p));
@@ -174,7 +174,7 @@ proptest! {
     ) {
         let body = body_of(&plan);
         let model = body.model().clone();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body.clone());
         let mut adaptive = AdaptiveScene::new(scene);
         let tree = AssemblyTree::from_model(&model);
@@ -221,8 +221,8 @@ proptest! {
     }
 }
 
-fn arm() -> Scene {
-    let mut scene = Scene::new();
+fn arm() -> ArticulatedScene {
+    let mut scene = ArticulatedScene::new();
     let plan = vec![
         LinkPlan {
             parent: 0,
@@ -379,7 +379,7 @@ fn large_motions_keep_the_full_querys_answers() {
         })
         .collect();
     let body = body_of(&plan);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body.clone());
     let mut adaptive = AdaptiveScene::new(scene.clone());
     let all: Vec<LinkId> = (0..n as u32).map(LinkId).collect();
@@ -481,7 +481,7 @@ fn touching_rigid_siblings_at_huge_coordinates_are_kept() {
             ],
         )
         .unwrap();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body);
         let (q0, q1) = ([91.0, 0.0], [0.0, 0.0]);
         let opts = QueryOptions::default().with_temporal_culling(false);

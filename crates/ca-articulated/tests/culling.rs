@@ -8,7 +8,9 @@
 
 mod support;
 
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, EnclosureKind, Mode, QueryOptions, Scene};
+use ccd_ca_articulated::{
+    ArticulatedBody, ArticulatedScene, BodyStep, EnclosureKind, Mode, QueryOptions,
+};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkSpec};
@@ -45,7 +47,7 @@ fn prismatic_slide_meets_a_corner_at_the_end() {
         limits: None,
     });
     let link = box_mesh(DVec3::ZERO, DVec3::ONE);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(link)]).unwrap());
     scene.set_environment(env_arc(&box_mesh(
         DVec3::new(2.0, 1.0, 1.0),
@@ -85,7 +87,7 @@ fn revolute_swing_meets_a_corner_at_the_end() {
     let end = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2) * DVec3::new(1.5, 0.1, 0.1);
     // the environment box has its (max x, min y, min z) corner there: at t = 1 the two boxes
     // share that point and nothing else
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(link)]).unwrap());
     scene.set_environment(env_arc(&box_mesh(
         end - DVec3::new(1.0, 0.0, 0.0),
@@ -150,7 +152,7 @@ fn self_pair_touching_at_a_corner_is_kept() {
         ],
     )
     .unwrap();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     for opts in kinds() {
         let r = scene
@@ -174,7 +176,7 @@ fn self_pair_touching_at_a_corner_is_kept() {
 /// Two parallel bars along the diagonal of the xy plane (2 × 0.1 × 0.6), the second
 /// sliding towards the first along their common normal from gap `from` to gap `to`
 /// (between the rods' faces); a middle link without geometry makes them a self pair.
-fn slanted_rods(from: f64, to: f64) -> (Scene, [f64; 2], [f64; 2]) {
+fn slanted_rods(from: f64, to: f64) -> (ArticulatedScene, [f64; 2], [f64; 2]) {
     let turn = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4);
     let rod = || {
         let m = box_mesh(DVec3::new(0.0, -0.05, -0.3), DVec3::new(2.0, 0.05, 0.3));
@@ -213,7 +215,7 @@ fn slanted_rods(from: f64, to: f64) -> (Scene, [f64; 2], [f64; 2]) {
         vec![Some(rod()), None, Some(rod())],
     )
     .unwrap();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     (scene, [0.0, 0.0], [0.0, from - to])
 }
@@ -320,7 +322,7 @@ proptest! {
         // the query rejects as a tolerance (`tests/culling.proptest-regressions` keeps the
         // case that showed it: two coincident cubes, all joints still, closest distance 0)
         let eps = scale * if closest > 1e-6 { closest } else { 1e-3 };
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body_by_name(&plan));
         let opts = QueryOptions::default()
             .with_mode(Mode::All)

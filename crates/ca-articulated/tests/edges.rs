@@ -1,9 +1,9 @@
-//! `Scene::check_edges` (all cores with feature `parallel`) answers every edge exactly as
-//! `Scene::query` does, in order, with per-edge errors.
+//! `ArticulatedScene::check_edges` (all cores with feature `parallel`) answers every edge exactly as
+//! `ArticulatedScene::query` does, in order, with per-edge errors.
 
 mod support;
 
-use ccd_ca_articulated::{BodyStep, Mode, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedScene, BodyStep, Mode, QueryOptions};
 use ccd_geometry::glam::DVec3;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -15,7 +15,7 @@ fn batch_matches_single_queries() {
     let mut runner = TestRunner::deterministic();
     let plan = tree(5).new_tree(&mut runner).unwrap().current();
     let model = model_of(&plan);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body_of(&plan));
     scene.set_environment(env_arc(&box_mesh(
         DVec3::new(0.3, -0.5, -0.5),

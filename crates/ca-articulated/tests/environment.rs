@@ -13,7 +13,9 @@ mod support;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh};
-use ccd_ca_articulated::{BodyStep, EnclosureKind, Mode, Part, QueryOptions, QueryResult, Scene};
+use ccd_ca_articulated::{
+    ArticulatedScene, BodyStep, EnclosureKind, Mode, Part, QueryOptions, QueryResult,
+};
 use ccd_ca_rigid::Status;
 use ccd_distance::mesh_distance_brute_force;
 use ccd_geometry::glam::{DAffine3, DVec3};
@@ -154,7 +156,7 @@ proptest! {
         let model = body.model();
         let (q0, q1) = joints(model, &seed);
         let motion = ArticulatedMotion::from_joints(model, &q0, &q1).unwrap();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body_of(&plan));
         scene.set_environment(Arc::new(MeshBvh::new(merged(&boxes), &BvhOptions::default()).unwrap()));
         // the reference per link against the clutter, and per self pair
@@ -235,7 +237,7 @@ fn hull_screen_of_environment_pieces_keeps_the_mesh_answer() {
     let cube = box_mesh(v(-0.1, -0.1, -0.1), v(0.1, 0.1, 0.1));
     let scene_of = |axis: DVec3| {
         let body = ArticulatedBody::from_meshes(slide(axis), vec![Some(cube.clone())]).unwrap();
-        let mut s = Scene::new();
+        let mut s = ArticulatedScene::new();
         s.add_articulated(body);
         s.set_environment(env.clone());
         s

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{
-    AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedError, BodyStep, Part, QueryOptions,
-    Scene,
+    AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedError, ArticulatedScene, BodyStep,
+    Part, QueryOptions,
 };
 use ccd_ca_rigid::Status;
 use ccd_geometry::TriMesh;
@@ -48,8 +48,8 @@ fn arm() -> ArticulatedBody {
         .unwrap()
 }
 
-fn scene() -> Scene {
-    let mut s = Scene::new();
+fn scene() -> ArticulatedScene {
+    let mut s = ArticulatedScene::new();
     s.add_articulated(arm());
     s
 }
@@ -166,7 +166,7 @@ fn step_count_options_and_poses() {
         "{e:?}"
     );
     // check_edges needs exactly one body
-    let e = Scene::new()
+    let e = ArticulatedScene::new()
         .check_edges(&[], &QueryOptions::default())
         .unwrap_err();
     assert_eq!(e, ArticulatedError::NotOneBody(0));
@@ -197,7 +197,7 @@ fn geometry_counts_and_unknown_links() {
         Err(ArticulatedError::UnknownLink { link: 9, count: 3 })
     );
     // links without geometry are skipped: nothing to collide
-    let mut s = Scene::new();
+    let mut s = ArticulatedScene::new();
     s.add_articulated(body);
     let r = s
         .query(&joints(&[0.0, 0.0], &[2.9, 2.9]), &QueryOptions::default())

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Part, QueryOptions};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
@@ -61,7 +61,7 @@ fn a_contact_in_the_last_ulp_of_the_step_is_reported() {
     let m1 = TriMesh::new(p[..6].to_vec(), vec![[0, 5, 3]]).ok();
     let body = ArticulatedBody::from_meshes(model, vec![m0, m1]).unwrap();
     let env = TriMesh::new(p[6..].to_vec(), vec![[0, 0, 0], [0, 4, 2], [2, 2, 2]]).unwrap();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     scene.set_environment(Arc::new(
         MeshBvh::<Rss>::new(env, &BvhOptions::default()).unwrap(),

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use ccd_ca_articulated::planning::{PlanningError, PlanningScene, Shape};
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, Mode, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Mode, QueryOptions};
 use ccd_ca_rigid::Status;
 use ccd_distance::mesh_distance_brute_force;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -474,7 +474,7 @@ fn panda_edges_match_a_plain_scene() {
     }
     // the same robot and environment in a plain scene (set_environment: prepared inside)
     let (body, _) = ArticulatedBody::from_urdf(&urdf, Some(&srdf), &opts).unwrap();
-    let mut plain = Scene::new();
+    let mut plain = ArticulatedScene::new();
     plain.add_articulated(body);
     plain.set_environment(Arc::clone(s.scene().prepared_environment().unwrap().mesh()));
     let dof = s.dof();

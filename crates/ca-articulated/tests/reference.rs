@@ -11,7 +11,9 @@
 
 mod support;
 
-use ccd_ca_articulated::{BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult, Scene};
+use ccd_ca_articulated::{
+    ArticulatedScene, BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult,
+};
 use ccd_ca_rigid::Status;
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::DVec3;
@@ -101,8 +103,8 @@ fn check(
     Ok(reference)
 }
 
-fn scene_of(plan: &[LinkPlan], env: Option<&TriMesh>) -> Scene {
-    let mut scene = Scene::new();
+fn scene_of(plan: &[LinkPlan], env: Option<&TriMesh>) -> ArticulatedScene {
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body_of(plan));
     if let Some(e) = env {
         scene.set_environment(env_arc(e));

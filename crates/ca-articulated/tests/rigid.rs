@@ -6,7 +6,7 @@ mod support;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, Mode, Part, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Mode, Part, QueryOptions};
 use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, RigidMotion};
 use support::{box_mesh, env_arc};
@@ -26,7 +26,7 @@ fn unit_box() -> Arc<MeshBvh<Rss>> {
 #[test]
 fn rigid_box_slides_into_the_environment() {
     // the unit box's +x face goes from x = -2 to x = 2; the wall starts at x = 1.5: t = 0.875
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     let id = scene.add_rigid(unit_box(), slide(-3.0, 1.0));
     scene.set_environment(env_arc(&box_mesh(
         DVec3::new(1.5, -1.0, -1.0),
@@ -67,7 +67,7 @@ fn rigid_box_meets_a_sliding_link() {
     .unwrap();
     let body =
         ArticulatedBody::from_meshes(model, vec![Some(box_mesh(DVec3::ZERO, DVec3::ONE))]).unwrap();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     let rid = scene.add_rigid(unit_box(), slide(4.0, 2.0));
     for mode in [Mode::Toc, Mode::All, Mode::Boolean] {

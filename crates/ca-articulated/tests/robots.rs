@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, Mode, Part, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Mode, Part, QueryOptions};
 use ccd_ca_rigid::Status;
 use ccd_distance::{MeshDistanceOptions, mesh_distance};
 use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot, read_srdf_disabled_pairs};
@@ -169,7 +169,7 @@ fn panda_self_collision_is_reported() {
     assert_eq!(exact_distance(&body, &robot, &folded, l1, l5), 0.0);
 
     let pairs: Vec<_> = body.self_pairs().collect();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     let opts = QueryOptions::default();
     // standing still at the ready pose: free
@@ -274,7 +274,7 @@ fn never_reports_disabled(
     edges: usize,
     seed: u64,
 ) -> usize {
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     let mut next = rng(seed);
     let opts = QueryOptions::default().with_mode(Mode::All);
@@ -454,7 +454,7 @@ fn panda_near_miss_edges_agree_with_and_without_temporal_culling() {
         }
         cases.push((q0, q1));
     }
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     for temporal_culling in [true, false] {
         let opts = QueryOptions::default()

@@ -14,7 +14,7 @@
 
 mod support;
 
-use ccd_ca_articulated::{BodyStep, Mode, Part, QueryOptions, QueryResult, Scene};
+use ccd_ca_articulated::{ArticulatedScene, BodyStep, Mode, Part, QueryOptions, QueryResult};
 use ccd_ca_rigid::Status;
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::DVec3;
@@ -176,7 +176,7 @@ proptest! {
         let model = body.model();
         let (q0, q1) = joints(model, &seed);
         let motion = ArticulatedMotion::from_joints(model, &q0, &q1).unwrap();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body_of(&plan));
         if let Some(e) = &env {
             scene.set_environment(env_arc(e));
@@ -257,7 +257,7 @@ fn resting_contacts_run_one_pair_and_keep_the_answer() {
     let meshes = (0..4)
         .map(|_| Some(box_mesh(DVec3::ZERO, DVec3::ONE)))
         .collect();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, meshes).unwrap());
     // a floor whose top face is the links' bottom face (z = 0)
     scene.set_environment(env_arc(&box_mesh(

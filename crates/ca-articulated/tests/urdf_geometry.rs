@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use ccd_ca_articulated::{ArticulatedBody, BodyStep, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, QueryOptions};
 use ccd_kinematics::LinkId;
 use ccd_kinematics::urdf::{UrdfGeometry, UrdfOptions};
 
@@ -53,7 +53,7 @@ fn visual_and_collision_geometry_give_their_own_meshes_and_answers() {
     // a quarter turn: the 2 m visual bar sweeps through the post at 1.5 m, the 1 m
     // collision bar does not reach it
     let answer = |body: ArticulatedBody| {
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body);
         scene
             .query(

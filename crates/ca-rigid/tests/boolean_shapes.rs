@@ -3,6 +3,8 @@
 //! first-contact query's. Checked on closed-form cases and on a deterministic spread of
 //! random pairs of every kind against the first-contact (`Toc`) query.
 
+mod support;
+
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
@@ -11,6 +13,7 @@ use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
+use support::Rng;
 
 fn boolean() -> CaOptions {
     CaOptions::default().with_mode(Mode::Boolean)
@@ -59,28 +62,6 @@ fn a_ball_ending_inside_a_box_is_reported_at_the_end_without_iterating() {
             .unwrap()
             .is_none()
     );
-}
-
-/// splitmix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn vec(&mut self, r: f64) -> DVec3 {
-        DVec3::new(
-            r * (2.0 * self.unit() - 1.0),
-            r * (2.0 * self.unit() - 1.0),
-            r * (2.0 * self.unit() - 1.0),
-        )
-    }
 }
 
 fn tetra_mesh() -> Shape {

@@ -2,6 +2,8 @@
 //! answers exactly as `Toc` (same contact, same counters) on meshes, convex hulls and
 //! analytic shapes. Checked on a deterministic spread of random pairs, hits and misses.
 
+mod support;
+
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
@@ -13,36 +15,22 @@ use ccd_distance::{Ball, Capsule, Cuboid};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
+use support::Rng;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn vec(&mut self, r: f64) -> DVec3 {
-        DVec3::new(self.unit(), self.unit(), self.unit()) * (2.0 * r) - DVec3::splat(r)
-    }
-    fn motion(&mut self) -> RigidMotion {
-        let q = DQuat::from_axis_angle(
-            self.vec(1.0).try_normalize().unwrap_or(DVec3::Z),
-            6.0 * self.unit(),
-        );
-        RigidMotion::from_velocities(
-            DAffine3::from_rotation_translation(q, self.vec(1.5)),
-            self.vec(2.0),
-            self.vec(3.0),
-            self.vec(0.3),
-        )
-        .unwrap()
-    }
+/// A random rigid motion: a pose within 1.5 of the origin, linear and angular velocities,
+/// and a rotation centre near the origin.
+fn motion(rng: &mut Rng) -> RigidMotion {
+    let q = DQuat::from_axis_angle(
+        rng.vec(1.0).try_normalize().unwrap_or(DVec3::Z),
+        6.0 * rng.unit(),
+    );
+    RigidMotion::from_velocities(
+        DAffine3::from_rotation_translation(q, rng.vec(1.5)),
+        rng.vec(2.0),
+        rng.vec(3.0),
+        rng.vec(0.3),
+    )
+    .unwrap()
 }
 
 fn body(mesh: TriMesh) -> RigidBody {
@@ -72,7 +60,7 @@ fn all_answers_as_toc_for_one_pair() {
     let mut rng = Rng(0xA11_70C);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..300 {
-        let (ma, mb) = (rng.motion(), rng.motion());
+        let (ma, mb) = (motion(&mut rng), motion(&mut rng));
         let a = &meshes[(rng.next() % meshes.len() as u64) as usize];
         let b = &meshes[(rng.next() % meshes.len() as u64) as usize];
         let toc = time_of_contact(a, &ma, b, &mb, &with(Mode::Toc)).unwrap();

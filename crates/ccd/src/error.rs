@@ -28,7 +28,7 @@ pub enum Error {
     Taylor(#[from] ccd_taylor::TaylorError),
     /// A bounding-volume hierarchy could not be built or refitted ([`ccd_bvh`]).
     #[error(transparent)]
-    Bvh(#[from] ccd_bvh::Error),
+    Bvh(#[from] ccd_bvh::BvhError),
     /// A GJK query was rejected ([`ccd_distance`]).
     #[error(transparent)]
     Gjk(#[from] ccd_distance::GjkError),

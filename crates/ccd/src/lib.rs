@@ -15,7 +15,7 @@
 //! | two convex rigid bodies | the same, faster (GJK on hulls) | [`ca_rigid::time_of_contact_convex`] |
 //! | many rigid bodies (meshes, convex bodies, analytic shapes, static ones) moving step after step | each step's earliest contact, every contact, or yes/no, with sweep-and-prune and TOC scheduling | [`world::World`] ([`world`]) |
 //! | a character of capsules on a link tree driven by motion capture, and a static world mesh | the first contact per frame step: swept volumes with backtracking, or exact capsule CA | [`avatar_sv::step`], [`avatar_sv::AvatarStream`] ([`avatar_sv`]) |
-//! | meshes whose vertices move linearly (cloth, soft bodies, fracture), several meshes, self-collision | the first contact in the scene, every contact, or yes/no | [`la_deformable::scene::Scene`] ([`la_deformable`]) |
+//! | meshes whose vertices move linearly (cloth, soft bodies, fracture), several meshes, self-collision | the first contact in the scene, every contact, or yes/no | [`la_deformable::scene::DeformingScene`] ([`la_deformable`]) |
 //! | one vertex–face or edge–edge pair moving linearly | its time of contact | [`la_deformable::vertex_face`], [`la_deformable::edge_edge`] |
 //! | a start and end pose of a rigid body | the in-between motion, its poses and bounds | [`kinematics::RigidMotion`] ([`kinematics`]) |
 //! | a robot (links and joints, or a URDF file) | per-link motions between two configurations | [`kinematics::ArticulatedModel`], [`kinematics::ArticulatedMotion`], `kinematics::urdf` (feature `urdf`) |
@@ -23,7 +23,7 @@
 //! | meshes to load, validate and query | `TriMesh`, OBJ/STL/PLY readers | [`geometry::TriMesh`], `geometry::io` (feature `io`) ([`geometry`]) |
 //! | static distance between two meshes, points, segments, triangles, convex hulls | distance with witnesses | [`distance::mesh_distance`], [`distance::gjk_distance`] ([`distance`]) |
 //! | many moving objects | broad-phase candidate pairs; bounding volume trees | [`bvh::SweepAndPrune`], [`bvh::DynamicBvh`], [`bvh::Bvh`] ([`bvh`]) |
-//! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::Scene`] ([`ca_articulated`]) |
+//! | robots and characters (link trees with meshes, or URDF + SRDF), rigid bodies and a static world mesh | the first contact of a step (self-collision included), every colliding link pair, or yes/no for planner edges | [`ca_articulated::ArticulatedScene`] ([`ca_articulated`]) |
 //! | the same, stepped by a simulator that moves only some joints per step (adaptive dynamics, sleeping limbs) | the same answers, with culling work that follows the joints that move | [`ca_articulated::AdaptiveScene`] with [`ca_articulated::AdaptiveStep`] |
 //! | a motion planner's world: robots from URDF + SRDF, static meshes, boxes, spheres and cylinders with poses, objects attached to links, allowed-collision overrides by link name; queried from several threads | an edge's or a piecewise-linear path's first contact (segment index and toc), a batch of edges with link names, whether a pose is in collision and its clearance (closest pair) | [`ca_articulated::planning::PlanningScene`]; environments shared between many scenes: [`ca_articulated::PreparedEnvironment`] |
 //! | JSON Lines files of queries, or a shell | the same queries without writing Rust: the `ccd` command (`toc`, `frames`, `batch` on all cores, `--shard I/N`) and its JSON schema | the `ccd-cli` crate (`crates/cli`; not re-exported here) |
@@ -93,7 +93,7 @@
 //! let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
 //! let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 //! let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
-//! let mut scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+//! let mut scene = DeformingScene::new(vec![ground, falling], &SceneOptions::default())?;
 //!
 //! let first = scene.query(Mode::Toc);
 //! let toc = first.toc().expect("they touch");
@@ -152,14 +152,14 @@
 //! ## Avatar: capsules on a link tree against a static world
 //! ```
 //! use ccd::prelude::*;
-//! use ccd::avatar_sv::{Avatar, Capsule, Environment, StepOptions, step};
+//! use ccd::avatar_sv::{Avatar, LinkCapsule, Environment, AvatarStepOptions, step};
 //! use ccd::kinematics::{Joint, LinkId, LinkSpec};
 //!
 //! // a one-link arm swinging about z through a thin pole at x = 0.8
 //! let model = ArticulatedModel::new(vec![LinkSpec {
 //!     name: "arm".into(), parent: None, joint: Joint::Floating, offset: DAffine3::IDENTITY,
 //! }])?;
-//! let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.05)])?;
+//! let avatar = Avatar::new(model, vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.05)])?;
 //! let pole = TriMesh::new(
 //!     vec![DVec3::new(0.8, 0.0, -1.0), DVec3::new(0.8, 0.0, 1.0), DVec3::new(0.8, 0.001, 0.0)],
 //!     vec![[0, 1, 2]],
@@ -167,7 +167,7 @@
 //! let world = Environment::new(pole)?;
 //! let p0 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(-1.0))] };
 //! let p1 = Pose { relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(1.0))] };
-//! let report = step(&avatar, &world, &p0, &p1, &StepOptions::default())?;
+//! let report = step(&avatar, &world, &p0, &p1, &AvatarStepOptions::default())?;
 //! // the exact answer (capsule CA) and the swept-volume answer, which backtracks to a time
 //! // no later than the first contact
 //! let toc = report.exact.expect("exact run").contact.expect("it hits the pole").toc;
@@ -177,7 +177,7 @@
 //!
 //! ## Adaptive articulated: only the joints that move
 //! A simulator that rigidifies parts of a body names the joints that move in each step; the
-//! answers are those of [`ca_articulated::Scene::query`].
+//! answers are those of [`ca_articulated::ArticulatedScene::query`].
 //! ```
 //! use std::sync::Arc;
 //! use ccd::prelude::*;
@@ -264,10 +264,10 @@
 //!   ids into the caller's meshes; links, capsules and triangles for articulated bodies and
 //!   avatars), the world witness points `point_a`/`point_b` and the unit `normal` from a to
 //!   b at `toc`, the `distance` there and the `status`: [`ca_rigid::Contact`],
-//!   [`ca_articulated::PairContact`] (a `Contact` plus the two [`ca_articulated::Part`]s),
+//!   [`ca_articulated::PartPairContact`] (a `Contact` plus the two [`ca_articulated::Part`]s),
 //!   [`la_deformable::SceneContact`], [`la_deformable::PrimitiveToc`] (one feature pair,
 //!   witnesses in its `closest`), [`avatar_sv::ExactContact`], [`ca_rigid::ShapeContact`]
-//!   and [`world::PairContact`] (a `ShapeContact` plus the two bodies' handles).
+//!   and [`world::BodyPairContact`] (a `ShapeContact` plus the two bodies' handles).
 //! - **Options** start from `Default` and are `#[non_exhaustive]`: change them with the
 //!   `with_*` builders, e.g. `CaOptions::default().with_tolerance(1e-4)` or
 //!   `SceneOptions::default().with_tolerance(1e-5)`. Results are `#[non_exhaustive]` too, so
@@ -342,7 +342,7 @@ pub use ccd_world as world;
 pub use ccd_avatar_sv::AvatarError;
 /// The error of [`bvh`] (named `Error` there).
 #[doc(inline)]
-pub use ccd_bvh::Error as BvhError;
+pub use ccd_bvh::BvhError;
 #[doc(inline)]
 pub use ccd_ca_articulated::ArticulatedError;
 #[doc(inline)]
@@ -370,12 +370,12 @@ pub mod prelude {
     //! along a [`PairMotion`] (a [`RigidPair`]) through the one door [`cast`] with
     //! [`CastOptions`] and a [`CastWorkspace`], answering a [`CastOutcome`]. Every query crate
     //! shares one [`Mode`] (what a query computes) and one [`Status`] (how it ended).
-    //! Deformable queries: [`DeformingMesh`], [`Scene`] with [`SceneOptions`], queried in a
-    //! [`Mode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary kernels take
-    //! [`LaOptions`].
-    //! Articulated queries (CATCH): [`ArticulatedBody`] in an [`ArticulatedScene`] (the
-    //! articulated crate's `Scene`), moved by [`BodyStep`]s with [`QueryOptions`]
-    //! ([`Mode`]), answering a [`QueryResult`] whose contacts name each side's
+    //! Deformable queries: [`DeformingMesh`], [`DeformingScene`] with [`SceneOptions`],
+    //! queried in a [`Mode`], answering a [`SceneResult`] of [`SceneContact`]s; elementary
+    //! kernels take [`LaOptions`].
+    //! Articulated queries (CATCH): [`ArticulatedBody`] in an [`ArticulatedScene`], moved by
+    //! [`BodyStep`]s with [`QueryOptions`] ([`Mode`]; per-frame loops keep an
+    //! [`ArticulatedWorkspace`]), answering a [`QueryResult`] whose contacts name each side's
     //! [`Part`].
 
     pub use crate::Error;
@@ -383,7 +383,8 @@ pub mod prelude {
         BoundingVolume, Bvh, BvhOptions, MeshBvh, Obb, Rss, SweepAndPrune, Workspace,
     };
     pub use ccd_ca_articulated::{
-        ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene as ArticulatedScene,
+        ArticulatedBody, ArticulatedScene, ArticulatedWorkspace, BodyStep, Part, QueryOptions,
+        QueryResult,
     };
     pub use ccd_ca_rigid::{
         CaOptions, CastOptions, CastOutcome, CastWorkspace, Collider, Compound, Contact,
@@ -401,7 +402,7 @@ pub mod prelude {
     #[cfg_attr(docsrs, doc(cfg(feature = "urdf")))]
     pub use ccd_kinematics::urdf::UrdfRobot;
     pub use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Pose, RigidMotion};
-    pub use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult};
+    pub use ccd_la_deformable::scene::{DeformingScene, SceneOptions, SceneResult};
     pub use ccd_la_deformable::{DeformingMesh, LaOptions, SceneContact};
     pub use ccd_taylor::{Enclosure, Interval, TaylorError, TaylorModel, Transform};
 }

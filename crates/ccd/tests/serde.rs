@@ -48,7 +48,7 @@ fn deformable_options_and_results_roundtrip() {
         .with_tolerance(1e-5)
         .with_self_collision(false);
     assert_eq!(roundtrip(&options), options);
-    let scene = Scene::new(vec![ground, falling], &options).unwrap();
+    let scene = DeformingScene::new(vec![ground, falling], &options).unwrap();
     let all = scene.query(Mode::All);
     assert!(!all.contacts.is_empty());
     assert_eq!(roundtrip(&all), all);
@@ -157,7 +157,7 @@ fn articulated_options_and_results_roundtrip() {
 
 #[test]
 fn avatar_options_and_report_roundtrip() {
-    use ccd::avatar_sv::{Avatar, Capsule, Environment, ExactOptions, StepOptions, step};
+    use ccd::avatar_sv::{Avatar, AvatarStepOptions, Environment, ExactOptions, LinkCapsule, step};
     use ccd::kinematics::{Joint, LinkId, LinkSpec};
     let model = ArticulatedModel::new(vec![LinkSpec {
         name: "arm".into(),
@@ -166,7 +166,7 @@ fn avatar_options_and_report_roundtrip() {
         offset: DAffine3::IDENTITY,
     }])
     .unwrap();
-    let avatar = Avatar::new(model, vec![Capsule::along_x(LinkId(0), 0.0, 1.0, 0.05)]).unwrap();
+    let avatar = Avatar::new(model, vec![LinkCapsule::along_x(LinkId(0), 0.0, 1.0, 0.05)]).unwrap();
     let pole = TriMesh::new(
         vec![
             DVec3::new(0.8, 0.0, -1.0),
@@ -183,7 +183,8 @@ fn avatar_options_and_report_roundtrip() {
     let p1 = Pose {
         relative: vec![DAffine3::from_quat(DQuat::from_rotation_z(1.0))],
     };
-    let options = StepOptions::default().with_exact(ExactOptions::default().with_tolerance(1e-5));
+    let options =
+        AvatarStepOptions::default().with_exact(ExactOptions::default().with_tolerance(1e-5));
     assert_eq!(roundtrip(&options), options);
     let report = step(&avatar, &world, &p0, &p1, &options).unwrap();
     let contact = report.exact.unwrap().contact.unwrap();

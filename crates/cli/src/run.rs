@@ -17,7 +17,7 @@ use ccd::geometry::TriMesh;
 use ccd::geometry::glam::DVec3;
 use ccd::kinematics::RigidMotion;
 use ccd::kinematics::urdf::{UrdfOptions, UrdfRobot};
-use ccd::la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
+use ccd::la_deformable::scene::{DeformingScene, SceneOptions, SeparationOptions};
 use ccd::la_deformable::{DeformingMesh, LaOptions, PrimitiveToc};
 
 use crate::error::QueryError;
@@ -118,7 +118,7 @@ pub struct Runner {
     /// One prepared scene per (URDF, SRDF, environment file): the robot's body and the
     /// environment prepared once ([`ca_articulated::PreparedEnvironment`]), shared by every
     /// line (and thread) that queries them.
-    scenes: Cache<(PathBuf, Option<PathBuf>, PathBuf), ca_articulated::Scene>,
+    scenes: Cache<(PathBuf, Option<PathBuf>, PathBuf), ca_articulated::ArticulatedScene>,
 }
 
 impl Runner {
@@ -346,7 +346,7 @@ impl Runner {
         if let Some(resting) = q.resting {
             options = options.with_resting(resting);
         }
-        let scene = Scene::new(vec![mesh], &options).map_err(ccd::Error::from)?;
+        let scene = DeformingScene::new(vec![mesh], &options).map_err(ccd::Error::from)?;
         let step = match &q.separation {
             Some(rule) => {
                 let mut opts = SeparationOptions::default();
@@ -398,7 +398,7 @@ impl Runner {
                 message,
             })?;
         let assemble = |environment: Arc<MeshBvh<Rss>>| {
-            let mut scene = ca_articulated::Scene::new();
+            let mut scene = ca_articulated::ArticulatedScene::new();
             scene.add_articulated(Arc::clone(&loaded.body));
             scene.set_prepared_environment(Arc::new(ca_articulated::PreparedEnvironment::new(
                 environment,

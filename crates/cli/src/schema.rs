@@ -19,8 +19,8 @@
 //!   `"initially_touching"`, `"out_of_iterations"`, `"stalled"`), modes `"toc"` /
 //!   `"boolean"` (`"all"`, the third shared mode, answers as `"toc"` here), resting `"contact"` / `"separate"`, and a feature is an array of its kind
 //!   and indices, `["vertex", 3]`, `["edge", 1, 2]`, `["face", 0]` (Python's feature tuples);
-//!   the spellings of earlier versions (`"Converged"`, `"Toc"`, `"Separate"`,
-//!   `{"Vertex": 3}`, …) are still read;
+//!   the capitalised spellings (`"Converged"`, `"Toc"`, `"Separate"`) and the externally
+//!   tagged feature (`{"Vertex": 3}`, …) are read too;
 //! - the JSON Schema of queries and result records is `docs/schema/ccd-cli.schema.json` in the
 //!   repository (tested against the output);
 //! - unknown fields are errors (a misspelt `"tolerence"` is reported, not ignored).
@@ -254,11 +254,11 @@ pub enum Query {
     EdgeEdge(PrimitiveQuery),
     /// `"frames"`: a deforming mesh between two frames (the same triangles, vertices moving
     /// linearly): global time of contact, or every colliding feature pair
-    /// (`ccd::la_deformable::scene::Scene`, self-collision included).
+    /// (`ccd::la_deformable::scene::DeformingScene`, self-collision included).
     Frames(FramesQuery),
     /// `"articulated"`: a robot (URDF, optional SRDF) moving in joint space from `q0` to
     /// `q1` against a static environment mesh, self-collision included
-    /// (`ccd::ca_articulated::Scene`).
+    /// (`ccd::ca_articulated::ArticulatedScene`).
     Articulated(ArticulatedQuery),
 }
 

@@ -9,8 +9,8 @@
 /// With the `serde` feature a feature is written as an array: its kind in lower case, then
 /// its indices — `["vertex", 5]`, `["edge", 1, 2]`, `["face", 0]` — the same value as the
 /// Python module's feature tuples (`("vertex", 5)`, …), so one spelling serves the command
-/// line's JSON, `ccd.batch` and Python objects. The externally tagged form written before
-/// 0.2 (`{"Vertex": 5}`, `{"Edge": [1, 2]}`, `{"Face": 0}`) is still accepted when reading.
+/// line's JSON, `ccd.batch` and Python objects. The externally tagged form (`{"Vertex": 5}`,
+/// `{"Edge": [1, 2]}`, `{"Face": 0}`) is read too.
 ///
 /// ```
 /// # #[cfg(feature = "serde")] {
@@ -78,8 +78,8 @@ impl Feature {
 
 #[cfg(feature = "serde")]
 mod serde_impl {
-    //! serde for [`Feature`]: `["vertex", i]`, `["edge", i, j]`, `["face", i]`; the older
-    //! `{"Vertex": i}`, `{"Edge": [i, j]}`, `{"Face": i}` is read too.
+    //! serde for [`Feature`]: `["vertex", i]`, `["edge", i, j]`, `["face", i]`; the externally
+    //! tagged `{"Vertex": i}`, `{"Edge": [i, j]}`, `{"Face": i}` is read too.
 
     use super::Feature;
     use serde::de::{self, MapAccess, SeqAccess, Visitor};

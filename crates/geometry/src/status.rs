@@ -11,8 +11,8 @@
 ///
 /// With the `serde` feature a status is written in snake case (`"converged"`,
 /// `"out_of_iterations"`, `"initially_touching"`, `"stalled"`: the spelling of the command
-/// line's JSON and of the Python module); the variant names (`"Converged"`, …) written
-/// before 0.2 are still accepted when reading.
+/// line's JSON and of the Python module); the capitalised spelling (`"Converged"`, …) is read
+/// too.
 ///
 /// # Example
 /// ```

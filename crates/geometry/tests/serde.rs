@@ -71,7 +71,7 @@ fn value_types_round_trip() {
 }
 
 /// Statuses are written in snake case (the command line's JSON and the Python module spell
-/// them the same way); the variant names written before 0.2 still read.
+/// them the same way); the capitalised spelling reads too.
 #[test]
 fn status_is_snake_case_and_reads_the_old_spelling() {
     for (status, new, old) in [
@@ -102,4 +102,32 @@ fn status_is_snake_case_and_reads_the_old_spelling() {
         );
     }
     assert!(serde_json::from_str::<Status>("\"converge\"").is_err());
+}
+
+/// The shared query mode is written in snake case (the command line's JSON and the Python
+/// module's `mode=`); the capitalised spelling reads too, other spellings do not.
+#[test]
+fn mode_is_snake_case_and_reads_the_capitalised_spelling() {
+    use ccd_geometry::Mode;
+    for (mode, new, capitalised) in [
+        (Mode::Toc, "toc", "Toc"),
+        (Mode::All, "all", "All"),
+        (Mode::Boolean, "boolean", "Boolean"),
+    ] {
+        assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{new}\""));
+        assert_eq!(
+            serde_json::from_str::<Mode>(&format!("\"{new}\"")).unwrap(),
+            mode
+        );
+        assert_eq!(
+            serde_json::from_str::<Mode>(&format!("\"{capitalised}\"")).unwrap(),
+            mode
+        );
+    }
+    for other in ["BOOLEAN", "Global", "Earliest", "AllContacts", "first"] {
+        assert!(
+            serde_json::from_str::<Mode>(&format!("\"{other}\"")).is_err(),
+            "{other}"
+        );
+    }
 }

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions};
+use ccd_la_deformable::scene::{DeformingScene, Kernel, SceneOptions};
 use ccd_la_deformable::{DeformingMesh, Mode};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -58,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .with_layer_height(env("LAYER_HEIGHT", 3))
             .with_parallel(env("PARALLEL", 0) != 0);
         let t = Instant::now();
-        let scene = Scene::new(vec![mesh.clone()], &opts)?;
+        let scene = DeformingScene::new(vec![mesh.clone()], &opts)?;
         let build = t.elapsed();
         for output in [Mode::Toc, Mode::All, Mode::Boolean] {
             let t = Instant::now();

@@ -29,7 +29,7 @@
 
 use std::time::Instant;
 
-use ccd_la_deformable::scene::{Scene, SceneOptions, SceneResult, work_units};
+use ccd_la_deformable::scene::{DeformingScene, SceneOptions, SceneResult, work_units};
 use ccd_la_deformable::{DeformingMesh, Mode, SceneStats};
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -148,7 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (mut build, mut refit) = (Vec::new(), Vec::new());
         let mut scene = None;
         for _ in 0..repeats.min(5) {
-            let (s, t, _) = timed(|| Scene::new(vec![mesh.clone()], &opts));
+            let (s, t, _) = timed(|| DeformingScene::new(vec![mesh.clone()], &opts));
             build.push(t);
             let mut s = s?;
             let (x0, x1) = (mesh.x0().to_vec(), mesh.x1().to_vec());
@@ -168,7 +168,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             env("SERIAL_WORK", opts.serial_work),
             env("SPLIT_GRAIN", opts.split_grain),
         );
-        let par = Scene::new(vec![mesh.clone()], &par_opts)?;
+        let par = DeformingScene::new(vec![mesh.clone()], &par_opts)?;
         println!(
             "{}: {} triangles, build {:.1} ms, refit {:.1} ms (medians, 1 thread)",
             pair[0],

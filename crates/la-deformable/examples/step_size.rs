@@ -1,4 +1,4 @@
-//! Measures the separation-preserving step size ([`Scene::separation_step`]) and the
+//! Measures the separation-preserving step size ([`DeformingScene::separation_step`]) and the
 //! global time of contact with and without resting pairs on frame pairs: build + query, 1
 //! thread, median of `REPEATS` runs (default 7).
 //!
@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use ccd_la_deformable::scene::{Resting, Scene, SceneOptions, SeparationOptions};
+use ccd_la_deformable::scene::{DeformingScene, Resting, SceneOptions, SeparationOptions};
 use ccd_la_deformable::{DeformingMesh, Mode};
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -57,7 +57,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let step_opts = opts.with_normal_cones(false);
     for _ in 0..repeats.max(1) {
         let t = Instant::now();
-        let scene = Scene::new(vec![mesh.clone()], &step_opts)?;
+        let scene = DeformingScene::new(vec![mesh.clone()], &step_opts)?;
         let r = scene.separation_step(&rule)?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         answer = Some(r);
@@ -73,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         r.limiting,
         r.stats
     );
-    let scene = Scene::new(vec![mesh.clone()], &step_opts)?;
+    let scene = DeformingScene::new(vec![mesh.clone()], &step_opts)?;
     let mut qt = Vec::new();
     for _ in 0..repeats.max(1) {
         let t = Instant::now();
@@ -85,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         median(qt)
     );
     for resting in [Resting::Contact, Resting::Separate] {
-        let scene = Scene::new(vec![mesh.clone()], &opts.with_resting(resting))?;
+        let scene = DeformingScene::new(vec![mesh.clone()], &opts.with_resting(resting))?;
         for mode in [Mode::Toc, Mode::All] {
             let mut times = Vec::new();
             let mut r = None;
@@ -118,8 +118,8 @@ fn compare_parallel(
 ) -> Result<(), Box<dyn std::error::Error>> {
     for resting in [Resting::Contact, Resting::Separate] {
         let o = opts.with_resting(resting);
-        let serial = Scene::new(vec![mesh.clone()], &o)?;
-        let par = Scene::new(vec![mesh.clone()], &o.with_parallel(true))?;
+        let serial = DeformingScene::new(vec![mesh.clone()], &o)?;
+        let par = DeformingScene::new(vec![mesh.clone()], &o.with_parallel(true))?;
         for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
             let (mut ts, mut tp) = (Vec::new(), Vec::new());
             let (mut rs, mut rp) = (None, None);

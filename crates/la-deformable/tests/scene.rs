@@ -2,7 +2,9 @@
 //! on a sphere (inter- and self-contacts), random soups (proptest), options and bad input.
 
 use ccd_geometry::glam::DVec3;
-use ccd_la_deformable::scene::{Kernel, Resting, Scene, SceneOptions, SceneResult, brute_force};
+use ccd_la_deformable::scene::{
+    DeformingScene, Kernel, Resting, SceneOptions, SceneResult, brute_force,
+};
 use ccd_la_deformable::{DeformingMesh, LaError, LaOptions, Mode, SceneContact, Status};
 use proptest::prelude::*;
 
@@ -101,7 +103,7 @@ fn keys(r: &SceneResult) -> Vec<(Key, f64)> {
 fn check_agreement(meshes: Vec<DeformingMesh>, opts: &SceneOptions) -> (usize, Option<f64>) {
     let all_ref = brute_force(&meshes, opts, Mode::All).unwrap();
     let global_ref = brute_force(&meshes, opts, Mode::Toc).unwrap();
-    let scene = Scene::new(meshes, opts).unwrap();
+    let scene = DeformingScene::new(meshes, opts).unwrap();
     let all = scene.query(Mode::All);
     assert_eq!(
         keys(&all),
@@ -142,7 +144,7 @@ fn cloth_on_sphere_matches_brute_force() {
     }
     // without self-collision, only mesh-pair contacts remain
     let opts = SceneOptions::default().with_self_collision(false);
-    let inter = Scene::new(meshes, &opts).unwrap().query(Mode::All);
+    let inter = DeformingScene::new(meshes, &opts).unwrap().query(Mode::All);
     assert!(!inter.contacts.is_empty());
     assert!(inter.contacts.iter().all(|c| c.mesh_a != c.mesh_b));
 }
@@ -156,12 +158,12 @@ fn cubic_baseline_scene_matches_its_brute_force() {
 #[test]
 fn la_and_cubic_find_contacts_at_the_same_time() {
     let meshes = cloth_on_sphere(16);
-    let la = Scene::new(meshes.clone(), &SceneOptions::default())
+    let la = DeformingScene::new(meshes.clone(), &SceneOptions::default())
         .unwrap()
         .query(Mode::Toc)
         .toc()
         .unwrap();
-    let cubic = Scene::new(
+    let cubic = DeformingScene::new(
         meshes,
         &SceneOptions::default().with_kernel(Kernel::CubicBaseline),
     )
@@ -177,11 +179,11 @@ fn la_and_cubic_find_contacts_at_the_same_time() {
 #[test]
 fn update_refits_and_matches_a_fresh_scene() {
     let meshes = cloth_on_sphere(10);
-    let mut scene = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let mut scene = DeformingScene::new(meshes.clone(), &SceneOptions::default()).unwrap();
     // swap the cloth's poses: a different step over the same topology
     let (x0, x1) = (meshes[0].x1().to_vec(), meshes[0].x0().to_vec());
     scene.update(0, x0.clone(), x1.clone()).unwrap();
-    let fresh = Scene::new(
+    let fresh = DeformingScene::new(
         vec![
             DeformingMesh::new(meshes[0].triangles().to_vec(), x0, x1).unwrap(),
             meshes[1].clone(),
@@ -205,7 +207,7 @@ fn update_refits_and_matches_a_fresh_scene() {
         .collect();
     let pts: Vec<DVec3> = pa.into_iter().chain(pb).collect();
     let pair = DeformingMesh::new(tris.clone(), pts.clone(), pts.clone()).unwrap();
-    let mut scene = Scene::new(vec![pair], &SceneOptions::default()).unwrap();
+    let mut scene = DeformingScene::new(vec![pair], &SceneOptions::default()).unwrap();
     let spread = |d: f64| -> Vec<DVec3> {
         pts.iter()
             .map(|p| *p + DVec3::X * (d * p.x.signum()))
@@ -245,18 +247,18 @@ fn bad_options_and_empty_scenes() {
     let m = cloth_on_sphere(4);
     let bad = SceneOptions::default().with_leaf_size(0);
     assert!(matches!(
-        Scene::new(m.clone(), &bad),
+        DeformingScene::new(m.clone(), &bad),
         Err(LaError::InvalidOption(_))
     ));
     let bad = SceneOptions::default().with_la(LaOptions::default().with_tolerance(f64::NAN));
     assert!(matches!(
-        Scene::new(m, &bad),
+        DeformingScene::new(m, &bad),
         Err(LaError::InvalidTolerance(_))
     ));
-    let empty = Scene::new(vec![], &SceneOptions::default()).unwrap();
+    let empty = DeformingScene::new(vec![], &SceneOptions::default()).unwrap();
     assert_eq!(empty.query(Mode::All).toc(), None);
     let no_tris = DeformingMesh::new(vec![], vec![DVec3::ZERO], vec![DVec3::X]).unwrap();
-    let s = Scene::new(vec![no_tris.clone(), no_tris], &SceneOptions::default()).unwrap();
+    let s = DeformingScene::new(vec![no_tris.clone(), no_tris], &SceneOptions::default()).unwrap();
     assert!(s.query(Mode::Toc).contacts.is_empty());
 }
 
@@ -295,10 +297,10 @@ fn coordinates_beyond_max_coordinate_are_typed_errors_in_scenes() {
     assert!(s < MAX_COORDINATE);
     let opts =
         |s: f64| SceneOptions::default().with_la(LaOptions::default().with_tolerance(1e-6 * s));
-    let unit = Scene::new(falling(1.0), &opts(1.0))
+    let unit = DeformingScene::new(falling(1.0), &opts(1.0))
         .unwrap()
         .query(Mode::Toc);
-    let mut big = Scene::new(falling(s), &opts(s)).unwrap();
+    let mut big = DeformingScene::new(falling(s), &opts(s)).unwrap();
     let huge = big.query(Mode::Toc);
     let (tu, th) = (
         unit.toc().expect("the sheets meet"),
@@ -318,8 +320,8 @@ fn coordinates_beyond_max_coordinate_are_typed_errors_in_scenes() {
 #[test]
 fn parallel_query_matches_sequential() {
     let meshes = cloth_on_sphere(24);
-    let seq = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
-    let par = Scene::new(meshes, &SceneOptions::default().with_parallel(true)).unwrap();
+    let seq = DeformingScene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let par = DeformingScene::new(meshes, &SceneOptions::default().with_parallel(true)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -339,11 +341,11 @@ fn parallel_query_matches_sequential() {
 /// the split (`(0, 1)`: split at once, down to single leaves).
 #[cfg(feature = "parallel")]
 fn check_parallel_identical(meshes: &[DeformingMesh], opts: &SceneOptions, thresholds: (u32, u32)) {
-    let seq = Scene::new(meshes.to_vec(), opts).unwrap();
+    let seq = DeformingScene::new(meshes.to_vec(), opts).unwrap();
     let par_opts = opts
         .with_parallel(true)
         .with_parallel_thresholds(thresholds.0, thresholds.1);
-    let par = Scene::new(meshes.to_vec(), &par_opts).unwrap();
+    let par = DeformingScene::new(meshes.to_vec(), &par_opts).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -412,7 +414,7 @@ fn parallel_split_answers_are_bit_identical() {
 fn parallel_budget_counts_work_not_time() {
     use ccd_la_deformable::scene::work_units;
     let meshes = cloth_on_sphere(24);
-    let seq = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let seq = DeformingScene::new(meshes.clone(), &SceneOptions::default()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -428,14 +430,14 @@ fn parallel_budget_counts_work_not_time() {
             let within = SceneOptions::default()
                 .with_parallel(true)
                 .with_parallel_thresholds(work, 1);
-            let par = Scene::new(meshes.clone(), &within).unwrap();
+            let par = DeformingScene::new(meshes.clone(), &within).unwrap();
             let r = pool.install(|| par.query(mode));
             assert_eq!(r.stats, serial.stats, "{mode:?}: budget {work} units");
         }
         let split = SceneOptions::default()
             .with_parallel(true)
             .with_parallel_thresholds(work / 4, 1);
-        let par = Scene::new(meshes.clone(), &split).unwrap();
+        let par = DeformingScene::new(meshes.clone(), &split).unwrap();
         let r = pool.install(|| par.query(mode));
         assert_eq!(r.toc().map(f64::to_bits), serial.toc().map(f64::to_bits));
         if mode == Mode::All {
@@ -546,11 +548,11 @@ fn normal_cone_culling_keeps_every_contact_on_folding_sheets() {
         let opts = SceneOptions::default();
         let (n, _) = check_agreement(vec![mesh.clone()], &opts);
         contacts += n;
-        let scene = Scene::new(vec![mesh.clone()], &opts).unwrap();
+        let scene = DeformingScene::new(vec![mesh.clone()], &opts).unwrap();
         skipped += scene.query(Mode::All).stats.patches_skipped;
         // culling off gives the same contacts, with no patch skipped
         let off = opts.with_normal_cones(false);
-        let scene_off = Scene::new(vec![mesh], &off).unwrap();
+        let scene_off = DeformingScene::new(vec![mesh], &off).unwrap();
         let r = scene_off.query(Mode::All);
         assert_eq!(r.stats.patches_skipped, 0);
         assert_eq!(keys(&r), keys(&scene.query(Mode::All)));
@@ -591,7 +593,7 @@ fn star_culling_of_closed_pieces_keeps_every_contact() {
         contacts > 0 && toc.is_some(),
         "the dented ball must touch itself"
     );
-    let scene = Scene::new(vec![mesh], &opts).unwrap();
+    let scene = DeformingScene::new(vec![mesh], &opts).unwrap();
     let r = scene.query(Mode::All);
     assert!(
         r.stats.patches_skipped >= 2,
@@ -615,7 +617,7 @@ fn scene_contacts_carry_world_witnesses_on_their_features() {
     let meshes = cloth_on_sphere(10);
     for kernel in [Kernel::LocalAdvancement, Kernel::CubicBaseline] {
         let opts = SceneOptions::default().with_kernel(kernel);
-        let scene = Scene::new(meshes.clone(), &opts).unwrap();
+        let scene = DeformingScene::new(meshes.clone(), &opts).unwrap();
         let all = scene.query(Mode::All);
         assert!(
             all.contacts.len() > 10,
@@ -672,7 +674,7 @@ proptest! {
             .with_resting(Resting::Separate);
         let meshes = vec![a, b];
         let all_ref = brute_force(&meshes, &opts, Mode::All).unwrap();
-        let scene = Scene::new(meshes, &opts).unwrap();
+        let scene = DeformingScene::new(meshes, &opts).unwrap();
         let all = scene.query(Mode::All);
         prop_assert_eq!(keys(&all), keys(&all_ref));
         prop_assert_eq!(resting_keys(&all), resting_keys(&all_ref));
@@ -682,7 +684,7 @@ proptest! {
         let toc = scene.query(Mode::Toc);
         prop_assert_eq!(toc.toc(), all.toc());
         // the Contact mode reports the same pairs plus the resting ones at 0
-        let plain = Scene::new(scene.meshes().to_vec(), &opts.with_resting(Resting::Contact))
+        let plain = DeformingScene::new(scene.meshes().to_vec(), &opts.with_resting(Resting::Contact))
             .unwrap()
             .query(Mode::All);
         prop_assert!(plain.resting.is_empty());
@@ -709,21 +711,23 @@ fn resting_contact_does_not_stall_the_global_toc() {
     let opts = SceneOptions::default();
     let meshes = vec![ground.clone(), resting];
     assert_eq!(
-        Scene::new(meshes.clone(), &opts)
+        DeformingScene::new(meshes.clone(), &opts)
             .unwrap()
             .query(Mode::Toc)
             .toc(),
         Some(0.0)
     );
     let apart = opts.with_resting(Resting::Separate);
-    let r = Scene::new(meshes, &apart).unwrap().query(Mode::Toc);
+    let r = DeformingScene::new(meshes, &apart)
+        .unwrap()
+        .query(Mode::Toc);
     assert_eq!(r.toc(), None);
     assert!(!r.resting.is_empty());
     assert!(r.resting.iter().all(|c| c.distance < 1e-6));
     // resting, then pressed through the ground by 1: touches at t = 1e-8 / (1 + 1e-8)
     let down: Vec<DVec3> = rest0.iter().map(|p| *p - DVec3::Z).collect();
     let pressed = DeformingMesh::new(vec![[0, 1, 2]], rest0, down).unwrap();
-    let r = Scene::new(vec![ground, pressed], &apart)
+    let r = DeformingScene::new(vec![ground, pressed], &apart)
         .unwrap()
         .query(Mode::Toc);
     let toc = r.toc().unwrap();
@@ -739,11 +743,11 @@ fn objects_are_never_silently_skipped() {
     // one mesh without self-collision would test nothing: an error
     let off = SceneOptions::default().with_self_collision(false);
     assert!(matches!(
-        Scene::new(vec![meshes[0].clone()], &off),
+        DeformingScene::new(vec![meshes[0].clone()], &off),
         Err(LaError::InvalidOption(_))
     ));
     // per object: the cloth collides with itself, the sphere does not
-    let mut scene = Scene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let mut scene = DeformingScene::new(meshes.clone(), &SceneOptions::default()).unwrap();
     scene.set_self_collision(1, false).unwrap();
     assert_eq!(scene.self_collision(), &[true, false]);
     assert!(scene.set_self_collision(2, false).is_err());

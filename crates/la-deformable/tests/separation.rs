@@ -1,4 +1,4 @@
-//! `Scene::separation_step` against a dense reference: every non-adjacent vertex–face and
+//! `DeformingScene::separation_step` against a dense reference: every non-adjacent vertex–face and
 //! edge–edge pair of the scene, enumerated directly from the triangles, sampled densely over
 //! the step with the exact distance functions. The step is safe (no sample in `[0, step]`
 //! below a pair's target) and tight (no later than the first sampled time a pair comes within
@@ -7,7 +7,7 @@
 use ccd_distance::{point_triangle, segment_segment};
 use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
-use ccd_la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
+use ccd_la_deformable::scene::{DeformingScene, SceneOptions, SeparationOptions};
 use ccd_la_deformable::{DeformingMesh, LaError, Status};
 use proptest::prelude::*;
 
@@ -100,7 +100,7 @@ fn target(d0: f64, rule: &SeparationOptions) -> f64 {
 /// Checks a scene's step against the dense reference; returns the step.
 fn check(meshes: Vec<DeformingMesh>, opts: &SceneOptions, rule: &SeparationOptions) -> f64 {
     let pairs = all_pairs(&meshes, opts.self_collision);
-    let scene = Scene::new(meshes.clone(), opts).unwrap();
+    let scene = DeformingScene::new(meshes.clone(), opts).unwrap();
     let r = scene.separation_step(rule).unwrap();
     let step = r.step;
     assert!((0.0..=1.0).contains(&step), "step {step}");
@@ -282,7 +282,7 @@ fn touching_at_t0_gives_step_zero_with_the_pair() {
         DVec3::new(0.0, 1.0, 1.0),
     ];
     let still = DeformingMesh::new(vec![[0, 1, 2]], on.clone(), on.clone()).unwrap();
-    let scene = Scene::new(vec![ground.clone(), still], &SceneOptions::default()).unwrap();
+    let scene = DeformingScene::new(vec![ground.clone(), still], &SceneOptions::default()).unwrap();
     // no relative motion at all: the distance stays 0 = s·0, the rule holds on [0, 1]
     assert_eq!(
         scene
@@ -294,7 +294,7 @@ fn touching_at_t0_gives_step_zero_with_the_pair() {
     // moving (even away): the pair touching at t = 0 makes the step 0
     let away: Vec<DVec3> = on.iter().map(|p| *p + DVec3::Z).collect();
     let other = DeformingMesh::new(vec![[0, 1, 2]], on, away).unwrap();
-    let scene = Scene::new(vec![ground, other], &SceneOptions::default()).unwrap();
+    let scene = DeformingScene::new(vec![ground, other], &SceneOptions::default()).unwrap();
     let r = scene
         .separation_step(&SeparationOptions::default())
         .unwrap();
@@ -308,7 +308,7 @@ fn touching_at_t0_gives_step_zero_with_the_pair() {
 fn bad_rules_are_typed_errors() {
     let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
     let m = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri).unwrap();
-    let scene = Scene::new(vec![m], &SceneOptions::default()).unwrap();
+    let scene = DeformingScene::new(vec![m], &SceneOptions::default()).unwrap();
     for rule in [
         SeparationOptions::default().with_scale(0.0),
         SeparationOptions::default().with_scale(1.0),

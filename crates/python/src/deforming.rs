@@ -5,7 +5,7 @@
 //! `compute_collision_free_stepsize` question).
 
 use ccd::la_deformable::scene::{
-    DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, Resting, Scene, SceneOptions,
+    DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, DeformingScene, Resting, SceneOptions,
     SeparationOptions,
 };
 use ccd::la_deformable::{DeformingMesh, Mode, SceneContact};
@@ -49,8 +49,8 @@ use crate::kernels::{CONVERGED, INITIALLY_TOUCHING, OUT_OF_ITERATIONS};
 ///     >>> scene.collides()
 ///     True
 #[pyclass(module = "ccd", name = "DeformingScene")]
-pub(crate) struct DeformingScene {
-    scene: Scene,
+pub(crate) struct PyDeformingScene {
+    scene: DeformingScene,
 }
 
 fn resting_mode(resting: &str) -> PyResult<Resting> {
@@ -166,7 +166,7 @@ pub(crate) fn collision_free_stepsize(
         let mesh = DeformingMesh::new(tris, x0, x1)?;
         // the step does not use the self-collision normal cones: a cheaper build without them
         let options = SceneOptions::default().with_normal_cones(false);
-        let scene = Scene::new(vec![mesh], &options)?;
+        let scene = DeformingScene::new(vec![mesh], &options)?;
         scene.separation_step(&rule).map(|s| s.step)
     })
     .map_err(to_py)
@@ -232,7 +232,7 @@ fn contacts_dict<'py>(py: Python<'py>, contacts: &[SceneContact]) -> PyResult<Bo
 }
 
 #[pymethods]
-impl DeformingScene {
+impl PyDeformingScene {
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (faces, x0, x1, tolerance = ccd::la_deformable::DEFAULT_TOLERANCE, max_iterations = ccd::la_deformable::DEFAULT_MAX_ITERATIONS, self_collision = true, parallel = false, resting = "contact"))]
@@ -478,7 +478,7 @@ impl DeformingScene {
     }
 }
 
-impl DeformingScene {
+impl PyDeformingScene {
     #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
@@ -502,7 +502,7 @@ impl DeformingScene {
                     .into_iter()
                     .map(|(t, a, b)| DeformingMesh::new(t, a, b))
                     .collect::<Result<Vec<_>, _>>()?;
-                let mut scene = Scene::new(meshes, &options)?;
+                let mut scene = DeformingScene::new(meshes, &options)?;
                 for (k, on) in flags.into_iter().enumerate() {
                     scene.set_self_collision(k, on)?;
                 }

@@ -32,7 +32,7 @@ use pyo3::prelude::*;
 fn ccd_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CcdError", m.py().get_type::<errors::CcdError>())?;
     m.add_class::<rigid::Mesh>()?;
-    m.add_class::<deforming::DeformingScene>()?;
+    m.add_class::<deforming::PyDeformingScene>()?;
     m.add_class::<robot::Robot>()?;
     m.add_class::<robot::RobotContact>()?;
     m.add_class::<planning::PyPlanningScene>()?;

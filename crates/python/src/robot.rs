@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ccd::ca_articulated::{
-    self, ArticulatedBody, BodyStep, Part, QueryOptions, QueryResult, Scene, Workspace,
+    self, ArticulatedBody, ArticulatedScene, ArticulatedWorkspace, BodyStep, Part, QueryOptions,
+    QueryResult,
 };
 use ccd::kinematics::urdf::UrdfOptions;
 use numpy::PyArray1;
@@ -57,7 +58,7 @@ pub(crate) struct Robot {
     joint_names: Vec<String>,
     /// Query buffers of finished `check_edge` calls, reused by the next ones (a planner's
     /// calls would otherwise allocate and grow them afresh every time).
-    pool: Mutex<Vec<Workspace>>,
+    pool: Mutex<Vec<ArticulatedWorkspace>>,
 }
 
 /// A contact of a robot query: the two parts (link names, or ``"environment"``) and the
@@ -122,8 +123,8 @@ impl Robot {
     /// The scene of this robot and `environment`: O(links) once the environment is
     /// prepared (the preparation is cached with the mesh object, so a planner's calls with
     /// one environment share it).
-    fn scene(&self, py: Python<'_>, environment: Option<&Bound<'_, Mesh>>) -> Scene {
-        let mut scene = Scene::new();
+    fn scene(&self, py: Python<'_>, environment: Option<&Bound<'_, Mesh>>) -> ArticulatedScene {
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(Arc::clone(&self.body));
         if let Some(env) = environment {
             let mesh = env.get();

@@ -338,7 +338,7 @@ impl PyWorld {
         let world = &mut self.world;
         let report = py.detach(|| world.step(&opts));
         let report = report.map_err(|e| self.step_err(e))?;
-        let wrap = |pc: &ccd::world::PairContact| -> PyResult<PyWorldContact> {
+        let wrap = |pc: &ccd::world::BodyPairContact| -> PyResult<PyWorldContact> {
             Ok(PyWorldContact {
                 body_a: self.id_of(pc.a),
                 body_b: self.id_of(pc.b),

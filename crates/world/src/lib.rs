@@ -62,5 +62,5 @@ mod world;
 pub use ccd_ca_rigid::Collider;
 pub use error::WorldError;
 pub use world::{
-    BodyHandle, BroadPhase, Mode, PairContact, StepOptions, StepReport, StepStats, World,
+    BodyHandle, BodyPairContact, BroadPhase, Mode, StepOptions, StepReport, StepStats, World,
 };

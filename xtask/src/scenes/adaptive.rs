@@ -2,7 +2,7 @@
 //! 29-body wooden men pulled together, a pendulum of 30 (and 100) balls self-colliding, and
 //! a wooden man falling onto plates and pots. Each sweeps the number of active joints and
 //! times the adaptive query ([`AdaptiveScene`]) against the full CATCH query
-//! ([`Scene::query_with`]) on the same motions, step by step.
+//! ([`ArticulatedScene::query_with`]) on the same motions, step by step.
 //!
 //! The motions stand in for an adaptive-dynamics simulation (procedural, seeded): the
 //! active joints follow smooth oscillations around a random configuration, the others stay
@@ -17,8 +17,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{
-    AdaptiveScene, AdaptiveStep, ArticulatedBody, BodyStep, QueryOptions, QueryResult, Scene,
-    Workspace,
+    AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedScene, ArticulatedWorkspace, BodyStep,
+    QueryOptions, QueryResult,
 };
 use ccd_geometry::TriMesh;
 use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
@@ -468,7 +468,7 @@ pub(crate) const SETUPS: &[&str] = &[
 /// One scene of the sweeps with `m` active joints over `steps` steps: the scene, each
 /// body's motion, and the number of links per body.
 pub(crate) struct Setup {
-    pub(crate) scene: Scene,
+    pub(crate) scene: ArticulatedScene,
     pub(crate) motions: Vec<Motion>,
     pub(crate) links: usize,
 }
@@ -479,7 +479,7 @@ pub(crate) fn setup(name: &str, m: usize, steps: usize) -> Result<Setup> {
         "wooden-men" => {
             let rig = wooden_man()?;
             let body = Arc::new(rig.body(true)?);
-            let mut scene = Scene::new();
+            let mut scene = ArticulatedScene::new();
             scene.add_articulated(Arc::clone(&body));
             scene.add_articulated(body);
             let n = rig.model.len();
@@ -492,7 +492,7 @@ pub(crate) fn setup(name: &str, m: usize, steps: usize) -> Result<Setup> {
         "pendulum-30" | "pendulum-100" | "pendulum-100-tail" => {
             let n = if name == "pendulum-30" { 30 } else { 100 };
             let rig = pendulum(n)?;
-            let mut scene = Scene::new();
+            let mut scene = ArticulatedScene::new();
             scene.add_articulated(rig.body(false)?);
             let motion = if name == "pendulum-100-tail" {
                 tail_motion(&rig.model, m, steps)?
@@ -507,7 +507,7 @@ pub(crate) fn setup(name: &str, m: usize, steps: usize) -> Result<Setup> {
         }
         "falling-man" => {
             let rig = wooden_man()?;
-            let mut scene = Scene::new();
+            let mut scene = ArticulatedScene::new();
             scene.add_articulated(rig.body(true)?);
             scene.set_environment(Arc::new(MeshBvh::<Rss>::new(
                 tableware(7)?,
@@ -628,14 +628,21 @@ pub(crate) use crate::clock::thread_cpu_ms;
 
 /// Runs the motions `reps` times (a fresh adaptive state each time; step 0 warms both
 /// queries up and is not timed), timing each step of both queries (thread CPU time).
-pub(crate) fn time_runs(scene: &Scene, motions: &[Motion], reps: usize) -> Result<Timing> {
+pub(crate) fn time_runs(
+    scene: &ArticulatedScene,
+    motions: &[Motion],
+    reps: usize,
+) -> Result<Timing> {
     // whole steps, as the adaptive query answers them (it never splits long steps)
     let opts = QueryOptions::default().with_segment_turn(f64::INFINITY);
     let steps = motions[0].steps.len();
     let mut full = vec![Vec::new(); steps];
     let mut ours = vec![Vec::new(); steps];
     let (mut contacts, mut disagreements) = (0, 0);
-    let (mut ws_full, mut ws_ours) = (Workspace::default(), Workspace::default());
+    let (mut ws_full, mut ws_ours) = (
+        ArticulatedWorkspace::default(),
+        ArticulatedWorkspace::default(),
+    );
     let (mut out_full, mut out_ours) = (QueryResult::default(), QueryResult::default());
     for rep in 0..reps {
         let mut adaptive = AdaptiveScene::new(scene.clone());
@@ -835,7 +842,7 @@ fn worst_and_disagreements(points: &[Point]) -> (f64, usize) {
 pub(crate) fn wooden_men(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Result<SceneReport> {
     let rig = wooden_man()?;
     let body = Arc::new(rig.body(true)?);
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(Arc::clone(&body));
     scene.add_articulated(body);
     let n = rig.model.len();
@@ -944,7 +951,7 @@ pub(crate) fn pendulum_scene(
         if !run.tail {
             tris.push(rig.triangles());
         }
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(rig.body(false)?);
         let sw = sweep(cfg, run.joints(), run.quick, run.full);
         let mut points = Vec::new();
@@ -1017,7 +1024,7 @@ pub(crate) fn falling_man(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Re
     let rig = wooden_man()?;
     let env = tableware(7)?;
     let env_tris = env.triangle_count();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(rig.body(true)?);
     scene.set_environment(Arc::new(MeshBvh::<Rss>::new(env, &BvhOptions::default())?));
     let n = rig.model.len();

@@ -28,7 +28,7 @@
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use ccd_avatar_sv::{Avatar, Environment, RadiusTable, StepOptions, StepReport, step};
+use ccd_avatar_sv::{Avatar, AvatarStepOptions, AvatarStepReport, Environment, RadiusTable, step};
 use ccd_bvh::{BvhOptions, MeshBvh, Workspace};
 use ccd_distance::segment_triangle;
 use ccd_geometry::{Aabb, Segment, TriMesh, Triangle};
@@ -762,7 +762,7 @@ fn gap_sweep(
     acc: &mut GapSweep,
     bar: &indicatif::ProgressBar,
 ) -> Result<()> {
-    let opts = StepOptions::default();
+    let opts = AvatarStepOptions::default();
     for o in objects {
         let (f0, f1) = o.swing.frames;
         let (a, b) = (f0.saturating_sub(2), (f1 + 2).min(clip.poses.len() - 1));
@@ -918,7 +918,7 @@ fn run_row(
     reps: usize,
     bar: &indicatif::ProgressBar,
 ) -> Result<Acc> {
-    let opts = StepOptions::default();
+    let opts = AvatarStepOptions::default();
     let mut acc = Acc::default();
     for clip in clips {
         let poses: Vec<&Pose> = clip.poses.iter().step_by(stride).collect();
@@ -927,7 +927,7 @@ fn run_row(
             let mut runs: Vec<[f64; 8]> = Vec::with_capacity(reps);
             let mut report = None;
             for _ in 0..reps {
-                let r: StepReport = step(avatar, env, w[0], w[1], &opts)
+                let r: AvatarStepReport = step(avatar, env, w[0], w[1], &opts)
                     .with_context(|| format!("{} step {k}", clip.name))?;
                 let s = &r.stats;
                 runs.push([

@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use ccd_la_deformable::scene::{Kernel, Scene, SceneOptions, SceneResult};
+use ccd_la_deformable::scene::{DeformingScene, Kernel, SceneOptions, SceneResult};
 use ccd_la_deformable::{DeformingMesh, Mode, Status};
 use glam::DVec3;
 use serde_json::json;
@@ -151,17 +151,18 @@ pub(crate) fn measure(
     let mut f1 = anim.frame(steps.start + 1);
     let start_meshes = meshes(&topo, &f0, &f1)?;
     let (la, build_ms) = timed(|| {
-        Scene::new(
+        DeformingScene::new(
             start_meshes.clone(),
             &options(Kernel::LocalAdvancement, false),
         )
     });
     let mut la = la.context("building the LA scene")?;
-    let mut cubic = Scene::new(start_meshes.clone(), &options(Kernel::CubicBaseline, false))
-        .context("building the cubic-baseline scene")?;
-    let mut swept = Scene::new(start_meshes.clone(), &swept_cubic_options())
+    let mut cubic =
+        DeformingScene::new(start_meshes.clone(), &options(Kernel::CubicBaseline, false))
+            .context("building the cubic-baseline scene")?;
+    let mut swept = DeformingScene::new(start_meshes.clone(), &swept_cubic_options())
         .context("building the swept-volume cubic scene")?;
-    let mut par = Scene::new(start_meshes, &options(Kernel::LocalAdvancement, true))
+    let mut par = DeformingScene::new(start_meshes, &options(Kernel::LocalAdvancement, true))
         .context("building the parallel scene")?;
     bar.set_length(steps.len() as u64);
     let mut records = Vec::with_capacity(steps.len());
@@ -568,9 +569,9 @@ pub(crate) fn run_plan(spec: &PlanSpec<'_>, bar: &indicatif::ProgressBar) -> Res
     let mut f0 = anim.frame(steps.start);
     let mut f1 = anim.frame(steps.start + 1);
     let start = meshes(&topo, &f0, &f1)?;
-    let mut la = Scene::new(start.clone(), &plan_options(Kernel::LocalAdvancement))
+    let mut la = DeformingScene::new(start.clone(), &plan_options(Kernel::LocalAdvancement))
         .context("building the LA scene")?;
-    let mut cubic = Scene::new(start, &plan_options(Kernel::CubicBaseline))
+    let mut cubic = DeformingScene::new(start, &plan_options(Kernel::CubicBaseline))
         .context("building the cubic-baseline scene")?;
     bar.set_length(steps.len() as u64);
     let mut recs = Vec::with_capacity(steps.len());

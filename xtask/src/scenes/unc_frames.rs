@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use ccd_geometry::Feature;
 use ccd_la_deformable::Mode;
-use ccd_la_deformable::scene::{Scene, SceneOptions, brute_force};
+use ccd_la_deformable::scene::{DeformingScene, SceneOptions, brute_force};
 use glam::DVec3;
 use serde_json::json;
 
@@ -245,7 +245,7 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
             "whole mesh".to_string(),
         )
     } else {
-        let full = Scene::new(
+        let full = DeformingScene::new(
             meshes(
                 std::slice::from_ref(&seq.triangles),
                 std::slice::from_ref(x0),
@@ -261,7 +261,7 @@ fn agreement(seq: &LoadedFrames) -> Result<(String, serde_json::Value)> {
         (t, y0, y1, format!("patch of {PATCH} tris"))
     };
     let ms = meshes(&[t], &[y0], &[y1])?;
-    let scene = Scene::new(ms.clone(), &opts)?;
+    let scene = DeformingScene::new(ms.clone(), &opts)?;
     let (g, a) = (scene.query(Mode::Toc), scene.query(Mode::All));
     let (bg, ba) = (
         brute_force(&ms, &opts, Mode::Toc)?,

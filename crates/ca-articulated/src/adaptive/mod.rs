@@ -19,7 +19,10 @@ use ccd_taylor::{Interval, TaylorModel, Transform};
 use glam::{DAffine3, DVec3};
 
 use crate::scene::{Pcl, body_motion, check_options, env_overlaps};
-use crate::{ArticulatedError, BodyStep, Part, QueryOptions, QueryResult, Scene, Stats, Workspace};
+use crate::{
+    ArticulatedError, ArticulatedScene, ArticulatedStats, ArticulatedWorkspace, BodyStep, Part,
+    QueryOptions, QueryResult,
+};
 use state::{BodyState, between_bodies};
 
 /// How one articulated body moves in an adaptive step: from joint vector `q0` to `q1`
@@ -35,8 +38,8 @@ pub struct AdaptiveStep<'a> {
     pub active: &'a [LinkId],
 }
 
-/// A [`Scene`] queried step by step with the adaptive pipeline of the adaptive-dynamics CCD
-/// paper (Kim, Redon, Kim, Sec. 2–4): the same answers as [`Scene::query`], at a culling
+/// An [`ArticulatedScene`] queried step by step with the adaptive pipeline of the adaptive-dynamics CCD
+/// paper (Kim, Redon, Kim, Sec. 2–4): the same answers as [`ArticulatedScene::query`], at a culling
 /// cost that follows the active joints.
 ///
 /// # Pipeline of [`AdaptiveScene::query`]
@@ -72,7 +75,7 @@ pub struct AdaptiveStep<'a> {
 ///    after a step with a contact or near one, otherwise after the culling and only when
 ///    pairs are left (with none left, no pair comes within `ε`, so the probe would give up).
 /// 5. **Contact**: the surviving pairs go through the same narrow phase as
-///    [`Scene::query`] (hull lower bounds, temporal culling, per-link CA; CATCH Alg. 1) in
+///    [`ArticulatedScene::query`] (hull lower bounds, temporal culling, per-link CA; CATCH Alg. 1) in
 ///    the same order, over the whole step: the adaptive query does not split long steps
 ///    ([`QueryOptions::segment_turn`] is not used; its steps are frames of a simulation,
 ///    far below the default 4 rad). The answer is the full query's with
@@ -145,7 +148,7 @@ pub struct AdaptiveStep<'a> {
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedError, BodyStep, Part, QueryOptions, Scene};
+/// use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedError, BodyStep, Part, QueryOptions, ArticulatedScene};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -167,7 +170,7 @@ pub struct AdaptiveStep<'a> {
 ///     vec![DVec3::new(3.2, 0.4, -1.0), DVec3::new(3.4, 0.4, -1.0), DVec3::new(3.3, 0.6, -1.0), DVec3::new(3.3, 0.5, 1.0)],
 ///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
 /// )?;
-/// let mut scene = Scene::new();
+/// let mut scene = ArticulatedScene::new();
 /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(rod); 4])?);
 /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
 /// let mut adaptive = AdaptiveScene::new(scene.clone());
@@ -186,7 +189,7 @@ pub struct AdaptiveStep<'a> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct AdaptiveScene {
-    scene: Scene,
+    scene: ArticulatedScene,
     /// Per body: the assembly state (empty before the first query).
     states: Vec<BodyState<Interval>>,
     /// Per body: which joints are active in the current step.
@@ -378,7 +381,7 @@ impl AdaptiveScene {
     /// # Example
     /// See [`AdaptiveScene`].
     #[must_use]
-    pub fn new(scene: Scene) -> Self {
+    pub fn new(scene: ArticulatedScene) -> Self {
         Self {
             scene,
             states: Vec::new(),
@@ -411,14 +414,14 @@ impl AdaptiveScene {
     /// The scene.
     #[inline]
     #[must_use]
-    pub fn scene(&self) -> &Scene {
+    pub fn scene(&self) -> &ArticulatedScene {
         &self.scene
     }
 
     /// The scene, to change rigid motions or the environment, or add bodies (the per-body
     /// state is rebuilt when the number of articulated bodies changes).
     #[inline]
-    pub fn scene_mut(&mut self) -> &mut Scene {
+    pub fn scene_mut(&mut self) -> &mut ArticulatedScene {
         self.parts = None;
         self.joints.clear();
         &mut self.scene
@@ -468,12 +471,12 @@ impl AdaptiveScene {
     ///
     /// # Example
     /// ```
-    /// # use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, QueryOptions, Scene};
+    /// # use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, QueryOptions, ArticulatedScene};
     /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
     /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
     /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "a".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
     /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
-    /// let mut scene = Scene::new();
+    /// let mut scene = ArticulatedScene::new();
     /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(tri)])?);
     /// let mut adaptive = AdaptiveScene::new(scene);
     /// assert!(adaptive.node_world_boxes(0)?.is_none());
@@ -501,10 +504,10 @@ impl AdaptiveScene {
 
     /// One step: every articulated body moves from `q0` to `q1` with only its `active`
     /// joints changing, rigid bodies with their motions, the environment stays. Allocates a
-    /// [`Workspace`]; per-frame loops use [`AdaptiveScene::query_with`].
+    /// [`ArticulatedWorkspace`]; per-frame loops use [`AdaptiveScene::query_with`].
     ///
     /// # Errors
-    /// As [`Scene::query`], and [`ArticulatedError::UnknownJoint`] for an active joint the
+    /// As [`ArticulatedScene::query`], and [`ArticulatedError::UnknownJoint`] for an active joint the
     /// model does not have, [`ArticulatedError::InactiveJointMoved`] for a joint not listed
     /// whose value changes over the step.
     ///
@@ -516,7 +519,7 @@ impl AdaptiveScene {
         opts: &QueryOptions,
     ) -> Result<QueryResult, ArticulatedError> {
         let mut out = QueryResult::default();
-        self.query_with(steps, opts, &mut Workspace::default(), &mut out)?;
+        self.query_with(steps, opts, &mut ArticulatedWorkspace::default(), &mut out)?;
         Ok(out)
     }
 
@@ -527,15 +530,15 @@ impl AdaptiveScene {
     ///
     /// # Example
     /// ```
-    /// # use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, QueryOptions, QueryResult, Scene, Workspace};
+    /// # use ccd_ca_articulated::{AdaptiveScene, AdaptiveStep, ArticulatedBody, QueryOptions, QueryResult, ArticulatedScene, ArticulatedWorkspace};
     /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
     /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
     /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "a".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
     /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
-    /// let mut scene = Scene::new();
+    /// let mut scene = ArticulatedScene::new();
     /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(tri)])?);
     /// let mut adaptive = AdaptiveScene::new(scene);
-    /// let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    /// let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
     /// for frame in 0..3 {
     ///     let (q0, q1) = ([0.1 * f64::from(frame)], [0.1 * f64::from(frame + 1)]);
     ///     let step = AdaptiveStep { q0: &q0, q1: &q1, active: &[LinkId(0)] };
@@ -548,7 +551,7 @@ impl AdaptiveScene {
         &mut self,
         steps: &[AdaptiveStep<'_>],
         opts: &QueryOptions,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
         let r = self.step(steps, opts, ws, out);
@@ -561,11 +564,11 @@ impl AdaptiveScene {
         &mut self,
         steps: &[AdaptiveStep<'_>],
         opts: &QueryOptions,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
         out.contacts.clear();
-        out.stats = Stats::default();
+        out.stats = ArticulatedStats::default();
         check_options(opts)?;
         self.scene.check_domain()?;
         let bodies = self.scene.bodies();
@@ -698,7 +701,7 @@ impl AdaptiveScene {
         }
         if !complete {
             self.path = StepPath::GaveUp;
-            out.stats = Stats::default();
+            out.stats = ArticulatedStats::default();
             if !probed && self.scene.resting_contact(ws, opts, out) {
                 self.near = true;
                 return Ok(());
@@ -781,7 +784,11 @@ impl AdaptiveScene {
     /// with cached directions alone, 11 with the centroid one too). Any direction gives a
     /// sound test; a dropped pair stays more than `ε` apart, as one whose boxes are apart,
     /// so the answer is unchanged.
-    fn certify(&mut self, ws: &mut Workspace, opts: &QueryOptions) -> Result<(), ArticulatedError> {
+    fn certify(
+        &mut self,
+        ws: &mut ArticulatedWorkspace,
+        opts: &QueryOptions,
+    ) -> Result<(), ArticulatedError> {
         let ca = CaOptions::default()
             .with_tolerance(opts.tolerance)
             .with_max_iterations(opts.max_iterations);
@@ -823,7 +830,7 @@ impl AdaptiveScene {
     /// their ancestors), once per step. The pair order is kept.
     fn refine(
         &mut self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         env_tree: Option<&MeshBvh<Kdop18>>,
         only_env: bool,
@@ -899,16 +906,16 @@ impl AdaptiveScene {
     /// culling gave up after finding more than `budget` pairs.
     #[allow(clippy::too_many_arguments)]
     fn cull<E: state::NodeArith>(
-        scene: &Scene,
+        scene: &ArticulatedScene,
         states: &mut [BodyState<E>],
         node_stack: &mut Vec<u32>,
         pair_stack: &mut Vec<(u32, u32)>,
         rigid_boxes: &mut Vec<Aabb>,
         env_tree: Option<&MeshBvh<Kdop18>>,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         budget: usize,
-        stats: &mut Stats,
+        stats: &mut ArticulatedStats,
     ) -> Result<bool, ArticulatedError> {
         let bodies = scene.bodies();
         let margin = 0.5 * opts.tolerance * (1.0 + 1e-6);
@@ -1099,7 +1106,7 @@ fn check_active(
 }
 
 /// The full query's "pairs before culling" count (CATCH Table 2).
-fn pairs_before(scene: &Scene, opts: &QueryOptions) -> u64 {
+fn pairs_before(scene: &ArticulatedScene, opts: &QueryOptions) -> u64 {
     let bodies = scene.bodies();
     let parts: Vec<u64> = bodies
         .iter()
@@ -1130,7 +1137,7 @@ mod tests {
     use glam::DVec3;
 
     /// A chain of `n` small boxes 0.3 apart, hinged about z and y in turn, over a floor.
-    fn coil(n: usize) -> Scene {
+    fn coil(n: usize) -> ArticulatedScene {
         let specs = (0..n)
             .map(|i| LinkSpec {
                 name: format!("l{i}"),
@@ -1150,7 +1157,7 @@ mod tests {
         let cube = |lo: DVec3, hi: DVec3| TriMesh::cuboid(lo, hi).unwrap();
         let link = cube(DVec3::splat(-0.1), DVec3::splat(0.1));
         let body = ArticulatedBody::from_meshes(model, vec![Some(link); n]).unwrap();
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body);
         let floor = cube(DVec3::new(-10.0, -10.0, -2.0), DVec3::new(10.0, 10.0, -1.0));
         scene.set_environment(Arc::new(
@@ -1161,7 +1168,7 @@ mod tests {
 
     /// The full query's and the adaptive query's answers to one step of a one-body scene.
     fn both(
-        scene: &Scene,
+        scene: &ArticulatedScene,
         adaptive: &mut AdaptiveScene,
         (q0, q1): (&[f64], &[f64]),
         active: &[LinkId],

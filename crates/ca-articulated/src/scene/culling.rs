@@ -4,7 +4,7 @@
 
 use super::*;
 
-/// Second-level spatial culling (see [`Scene::apart_in_link_frames`]) is tried on the
+/// Second-level spatial culling (see [`ArticulatedScene::apart_in_link_frames`]) is tried on the
 /// first this many pairs of a query whose world boxes overlap, and on later ones only
 /// while it has culled at least one in [`SECOND_LEVEL_RATE`] of those it tried: where
 /// overlapping boxes are mostly real near contacts (a folded chain of balls), the test
@@ -16,7 +16,7 @@ pub(super) const SECOND_LEVEL_TRIAL: u32 = 32;
 pub(super) const SECOND_LEVEL_RATE: u32 = 4;
 
 /// The second-level test after the Taylor-model boxes keeps its record across the queries
-/// of a [`Workspace`] ([`SecondLevel`]): a motion planner's queries have a handful of
+/// of an [`ArticulatedWorkspace`] ([`SecondLevel`]): a motion planner's queries have a handful of
 /// overlapping pairs each, too few for a per-query record to ever stop the test.
 /// While the test is off, one pair in this many is still tried (so a changed scene can
 /// turn it back on), and the record halves every [`SECOND_LEVEL_MEMORY`] trials. The
@@ -180,15 +180,15 @@ pub(super) fn apart_by(
     })
 }
 
-impl Scene {
+impl ArticulatedScene {
     /// Every part in `ws.boxes` (boxes not yet set) and every pair the query considers in
     /// `ws.cands`, in the order of the pair loop, each part marked in `ws.need`: spatial
     /// culling then tests every pair with Taylor-model boxes only.
     pub(super) fn all_pairs(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
-        stats: &mut Stats,
+        stats: &mut ArticulatedStats,
     ) -> Result<(), ArticulatedError> {
         ws.boxes.clear();
         for (b, body) in self.bodies.iter().enumerate() {
@@ -235,7 +235,7 @@ impl Scene {
     /// world motion, so their relative motion gets much tighter bounds.
     pub(super) fn interval_boxes(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         eps: f64,
         worlds: &mut Vec<Vec<Option<Transform<Interval>>>>,
     ) -> Result<(), ArticulatedError> {
@@ -315,7 +315,7 @@ impl Scene {
 
     /// Spatial culling with the interval swept boxes in `ws.boxes` and the interval world
     /// transforms `worlds`: box pairs (self pairs after the filter, other bodies), then for
-    /// two links whose boxes overlap a second, sharper test ([`Scene::apart_in_link_frames`]:
+    /// two links whose boxes overlap a second, sharper test ([`ArticulatedScene::apart_in_link_frames`]:
     /// each link's bounding pieces swept in the other's frame; tried while it pays, see
     /// [`SECOND_LEVEL_TRIAL`]), and each box against the environment's triangle boxes. The
     /// pairs left are `ws.cands` (in the order of the pair loop; `None`: the environment),
@@ -324,9 +324,9 @@ impl Scene {
     /// culled here is culled whatever its Taylor-model boxes).
     pub(super) fn interval_pairs(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
-        stats: &mut Stats,
+        stats: &mut ArticulatedStats,
         worlds: &[Vec<Option<Transform<Interval>>>],
     ) {
         let n = ws.boxes.len();
@@ -407,7 +407,7 @@ impl Scene {
     /// instead of up to twenty-four; rigid bodies get their corners' boxes.
     pub(super) fn taylor_boxes(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         eps: f64,
         worlds: &mut Vec<Vec<Option<Transform<TaylorModel>>>>,
         narrow: bool,
@@ -495,13 +495,13 @@ impl Scene {
     }
 
     /// The potentially colliding pairs from the pairs `ws.cands` that
-    /// [`Scene::interval_pairs`] left. Without `taylor` (the interval query) they are all
+    /// [`ArticulatedScene::interval_pairs`] left. Without `taylor` (the interval query) they are all
     /// kept. With `taylor` (the Taylor-model world transforms of the needed links and the
-    /// narrowed boxes of [`Scene::taylor_boxes`], coarse ones for links) each is tested
-    /// again: two parts when their boxes overlap and [`Scene::apart_in_link_frames`] with
+    /// narrowed boxes of [`ArticulatedScene::taylor_boxes`], coarse ones for links) each is tested
+    /// again: two parts when their boxes overlap and [`ArticulatedScene::apart_in_link_frames`] with
     /// the Taylor-model transforms does not cull them (tried while it pays, counted
     /// afresh), a part and the environment when its box meets an environment triangle box,
-    /// again once a coarse box is narrowed by the corners' box ([`Scene::refine_box`]),
+    /// again once a coarse box is narrowed by the corners' box ([`ArticulatedScene::refine_box`]),
     /// and then some window's box ([`WINDOWS`] Taylor-model swept boxes over sub-intervals
     /// of the step, exact triangle tests) meets an environment triangle. (Two links' coarse
     /// boxes are not refined: on `panda-planner` the corners' boxes of both cost more than
@@ -509,9 +509,9 @@ impl Scene {
     /// phase, which needs the same windows.
     pub(super) fn potential_pairs(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
-        stats: &mut Stats,
+        stats: &mut ArticulatedStats,
         taylor: Option<&[Vec<Option<Transform<TaylorModel>>>]>,
     ) {
         ws.pcls.clear();
@@ -570,7 +570,7 @@ impl Scene {
     /// the box changed (false when it was not coarse: nothing to test again).
     pub(super) fn refine_box(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         world: &[Vec<Option<Transform<TaylorModel>>>],
         k: usize,
         eps: f64,

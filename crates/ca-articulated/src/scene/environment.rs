@@ -245,14 +245,14 @@ pub(super) fn triangle_meets_box(a: DVec3, b: DVec3, c: DVec3, bx: &Aabb) -> boo
     !apart(e0.cross(e1))
 }
 
-impl Scene {
+impl ArticulatedScene {
     /// Whether some time window's Taylor-model swept box of part `p` meets an environment
     /// triangle (its sweep is added to `ws.envs`, built from the Taylor-model world
     /// transforms `world` of the query); true when the sweep cannot be built (the narrow
     /// phase reports the error).
     pub(super) fn some_window_meets_environment(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         world: &[Vec<Option<Transform<TaylorModel>>>],
         p: Part,
         eps: f64,

@@ -71,7 +71,7 @@ pub enum Part {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct PairContact {
+pub struct PartPairContact {
     /// The first part.
     pub a: Part,
     /// The second part (the environment is always second).
@@ -138,7 +138,7 @@ pub struct QueryOptions {
     /// The resting-contact probe (default on; [`Mode::Toc`] with temporal culling only): a
     /// step that starts in contact is answered by the narrow phase's first calls on the
     /// pairs before any swept box is built (the same time of contact, 0). Off: every step
-    /// runs spatial and temporal culling, so [`Stats`] counts CATCH's Table 2 pairs on
+    /// runs spatial and temporal culling, so [`ArticulatedStats`] counts CATCH's Table 2 pairs on
     /// every step (the benchmark's culling columns); a probed step's counters only count
     /// the pairs the probe examined.
     #[cfg_attr(feature = "serde", serde(default = "probe_default"))]
@@ -276,7 +276,7 @@ impl QueryOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct Stats {
+pub struct ArticulatedStats {
     /// Part pairs considered (self pairs after the filter, pairs of different bodies, each
     /// part against the environment): "before spatial culling".
     pub pairs_before: u64,
@@ -295,9 +295,9 @@ pub struct Stats {
     pub hull_iterations: u64,
 }
 
-impl Stats {
+impl ArticulatedStats {
     /// Adds `other`'s counters to these (the sub-steps of a split step).
-    fn add(&mut self, other: &Stats) {
+    fn add(&mut self, other: &ArticulatedStats) {
         self.pairs_before += other.pairs_before;
         self.pairs_after_spatial += other.pairs_after_spatial;
         self.pairs_after_temporal += other.pairs_after_temporal;
@@ -313,16 +313,16 @@ impl Stats {
 #[non_exhaustive]
 pub struct QueryResult {
     /// Contacts sorted by time of contact.
-    pub contacts: Vec<PairContact>,
+    pub contacts: Vec<PartPairContact>,
     /// Counters.
-    pub stats: Stats,
+    pub stats: ArticulatedStats,
 }
 
 impl QueryResult {
     /// The earliest contact, `None` when the step is collision-free.
     #[inline]
     #[must_use]
-    pub fn first(&self) -> Option<&PairContact> {
+    pub fn first(&self) -> Option<&PartPairContact> {
         self.contacts.first()
     }
 }
@@ -347,10 +347,10 @@ pub(crate) struct Pcl {
     pub(crate) lower: f64,
 }
 
-/// A pair left by interval spatial culling ([`Scene::interval_pairs`]).
+/// A pair left by interval spatial culling ([`ArticulatedScene::interval_pairs`]).
 #[derive(Clone, Copy, Debug)]
 struct Cand {
-    /// The first part's index in [`Workspace::boxes`].
+    /// The first part's index in [`ArticulatedWorkspace::boxes`].
     i: usize,
     /// The second part's (`None`: the environment).
     j: Option<usize>,
@@ -358,9 +358,9 @@ struct Cand {
     one_tree: bool,
 }
 
-/// Reusable buffers of [`Scene::query_with`] (one per thread).
+/// Reusable buffers of [`ArticulatedScene::query_with`] (one per thread).
 #[derive(Debug, Default)]
-pub struct Workspace {
+pub struct ArticulatedWorkspace {
     pub(crate) motions: Vec<ArticulatedMotion>,
     boxes: Vec<(Part, Aabb)>,
     pub(crate) pcls: Vec<Pcl>,
@@ -381,7 +381,7 @@ pub struct Workspace {
     /// The record of second-level tests after the Taylor-model boxes, across queries.
     second_level: SecondLevel,
     /// Per part of `boxes`, whether its Taylor-model box is still the coarse one
-    /// ([`Transform::aabb_of_centred`]; [`Scene::refine_box`] takes the corners' box).
+    /// ([`Transform::aabb_of_centred`]; [`ArticulatedScene::refine_box`] takes the corners' box).
     coarse: Vec<bool>,
     /// Per body, its links' interval transforms relative to the root link of their tree.
     rel: Vec<Vec<Option<Transform<Interval>>>>,
@@ -390,7 +390,7 @@ pub struct Workspace {
     /// Per body and link, the sum of the rotation angles over the step of the link and its
     /// ancestors (see [`TAYLOR_TURN`]).
     turns: Vec<Vec<f64>>,
-    /// Per link of one body, its turn (see [`Scene::turns_exceed`]).
+    /// Per link of one body, its turn (see [`ArticulatedScene::turns_exceed`]).
     scratch_turns: Vec<f64>,
     /// As `frames`, from `rel` (the second-level culling of two links of one tree).
     frames_rel: Vec<Option<Transform<Interval>>>,
@@ -415,7 +415,7 @@ pub struct Workspace {
     rest_obbs: Vec<resting::WorldObb>,
 }
 
-/// Where the narrow phase stands with a pair's lower bound (see [`Scene::narrow_phase`]).
+/// Where the narrow phase stands with a pair's lower bound (see [`ArticulatedScene::narrow_phase`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lower {
     /// Not computed: the pair stands in the queue with the bound 0.
@@ -483,7 +483,7 @@ const WINDOWS: usize = 2;
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, Scene};
+/// use ccd_ca_articulated::{ArticulatedBody, BodyStep, Part, QueryOptions, ArticulatedScene};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -504,7 +504,7 @@ const WINDOWS: usize = 2;
 ///     vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)],
 ///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
 /// )?;
-/// let mut scene = Scene::new();
+/// let mut scene = ArticulatedScene::new();
 /// scene.add_articulated(arm);
 /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
 /// let result = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[3.0] }], &QueryOptions::default())?;
@@ -514,7 +514,7 @@ const WINDOWS: usize = 2;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct Scene {
+pub struct ArticulatedScene {
     bodies: Vec<Arc<ArticulatedBody>>,
     pub(crate) rigid: Vec<RigidEntry>,
     /// The static environment with everything derived from its mesh (shared, built once
@@ -539,7 +539,7 @@ fn corners_of(mesh: &MeshBvh<Rss>) -> [DVec3; 8] {
     })
 }
 
-impl Scene {
+impl ArticulatedScene {
     /// An empty scene.
     #[must_use]
     pub fn new() -> Self {
@@ -636,19 +636,19 @@ impl Scene {
     /// Sets the static environment (world frame), replacing any previous one: prepares it
     /// ([`PreparedEnvironment::new`], linear in its triangles and more) for this scene only.
     /// Scenes assembled many times over one environment (a planner's queries, a batch)
-    /// prepare it once and share it with [`Scene::set_prepared_environment`].
+    /// prepare it once and share it with [`ArticulatedScene::set_prepared_environment`].
     pub fn set_environment(&mut self, mesh: Arc<MeshBvh<Rss>>) {
         self.set_prepared_environment(Arc::new(PreparedEnvironment::new(mesh)));
     }
 
     /// Sets a prepared static environment (world frame, shared: no copy and no work beyond
     /// the scene's domain check, O(parts)), replacing any previous one. The answers are
-    /// those of [`Scene::set_environment`] with the environment's mesh.
+    /// those of [`ArticulatedScene::set_environment`] with the environment's mesh.
     ///
     /// # Example
     /// ```
     /// use std::sync::Arc;
-    /// use ccd_ca_articulated::{ArticulatedBody, BodyStep, PreparedEnvironment, QueryOptions, Scene};
+    /// use ccd_ca_articulated::{ArticulatedBody, BodyStep, PreparedEnvironment, QueryOptions, ArticulatedScene};
     /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
     /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -661,7 +661,7 @@ impl Scene {
     /// let env = Arc::new(PreparedEnvironment::new(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?)));
     /// for q1 in [0.5, 3.0] {
     ///     // ... and shared by every scene assembled from it (O(bodies))
-    ///     let mut scene = Scene::new();
+    ///     let mut scene = ArticulatedScene::new();
     ///     scene.add_articulated(Arc::clone(&arm));
     ///     scene.set_prepared_environment(Arc::clone(&env));
     ///     let hit = scene.query(&[BodyStep::Joints { q0: &[0.0], q1: &[q1] }], &QueryOptions::default())?;
@@ -690,7 +690,7 @@ impl Scene {
 
     /// One step: every articulated body moves as its [`BodyStep`] says (per-link constant
     /// velocities, CATCH Sec. 3.2), rigid bodies with their motions, the environment stays.
-    /// Allocates a [`Workspace`]; per-frame loops use [`Scene::query_with`].
+    /// Allocates an [`ArticulatedWorkspace`]; per-frame loops use [`ArticulatedScene::query_with`].
     ///
     /// # Errors
     /// [`ArticulatedError::StepCount`], [`ArticulatedError::JointCount`],
@@ -699,33 +699,33 @@ impl Scene {
     /// [`ArticulatedError::InvalidOptions`].
     ///
     /// # Example
-    /// See [`Scene`].
+    /// See [`ArticulatedScene`].
     pub fn query(
         &self,
         steps: &[BodyStep<'_>],
         opts: &QueryOptions,
     ) -> Result<QueryResult, ArticulatedError> {
         let mut out = QueryResult::default();
-        self.query_with(steps, opts, &mut Workspace::default(), &mut out)?;
+        self.query_with(steps, opts, &mut ArticulatedWorkspace::default(), &mut out)?;
         Ok(out)
     }
 
-    /// [`Scene::query`] with reusable buffers and output (no allocation for the culling
+    /// [`ArticulatedScene::query`] with reusable buffers and output (no allocation for the culling
     /// lists once they have grown).
     ///
     /// # Errors
-    /// As [`Scene::query`].
+    /// As [`ArticulatedScene::query`].
     ///
     /// # Example
     /// ```
-    /// # use ccd_ca_articulated::{ArticulatedBody, BodyStep, QueryOptions, QueryResult, Scene, Workspace};
+    /// # use ccd_ca_articulated::{ArticulatedBody, BodyStep, QueryOptions, QueryResult, ArticulatedScene, ArticulatedWorkspace};
     /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
     /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "a".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
     /// # let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]])?;
-    /// let mut scene = Scene::new();
+    /// let mut scene = ArticulatedScene::new();
     /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(tri)])?);
-    /// let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    /// let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
     /// for frame in 0..3 {
     ///     let (q0, q1) = ([0.1 * f64::from(frame)], [0.1 * f64::from(frame + 1)]);
     ///     scene.query_with(&[BodyStep::Joints { q0: &q0, q1: &q1 }], &QueryOptions::default(), &mut ws, &mut out)?;
@@ -737,11 +737,11 @@ impl Scene {
         &self,
         steps: &[BodyStep<'_>],
         opts: &QueryOptions,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
         out.contacts.clear();
-        out.stats = Stats::default();
+        out.stats = ArticulatedStats::default();
         check_options(opts)?;
         self.check_domain()?;
         if steps.len() != self.bodies.len() {
@@ -777,7 +777,7 @@ impl Scene {
         steps: &[BodyStep<'_>],
         k: usize,
         opts: &QueryOptions,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
         let ends: Vec<(&[f64], &[f64])> = steps
@@ -810,7 +810,7 @@ impl Scene {
                 ws.motions.push(body_motion(b, body, &step)?);
             }
             part.contacts.clear();
-            part.stats = Stats::default();
+            part.stats = ArticulatedStats::default();
             if !self.resting_contact(ws, opts, &mut part) {
                 self.query_motions(ws, opts, &mut part)?;
             }
@@ -834,7 +834,7 @@ impl Scene {
     /// The largest chain turn of the bodies' motions in `ws.motions` (the sum, from the
     /// root down, of the angles each link turns by relative to its parent; a parent not
     /// listed before its child counts as an infinite turn); NaN when some angle is NaN.
-    fn largest_turn(&self, ws: &mut Workspace) -> f64 {
+    fn largest_turn(&self, ws: &mut ArticulatedWorkspace) -> f64 {
         let turns = &mut ws.scratch_turns;
         let mut most = 0.0f64;
         for (body, motion) in self.bodies.iter().zip(&ws.motions) {
@@ -855,12 +855,12 @@ impl Scene {
         most
     }
 
-    /// The rest of [`Scene::query_with`] once the bodies' motions are in `ws.motions`
+    /// The rest of [`ArticulatedScene::query_with`] once the bodies' motions are in `ws.motions`
     /// (`out` cleared): swept boxes, spatial culling and the narrow phase. The adaptive
     /// query falls back to it.
     pub(crate) fn query_motions(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> Result<(), ArticulatedError> {
@@ -910,8 +910,8 @@ impl Scene {
     }
 
     /// A batch of independent steps of the scene's only articulated body (motion-planning
-    /// edges `(q0, q1)`), rigid bodies moving as set, each answered as by [`Scene::query`].
-    /// With feature `parallel` the edges run on all cores (rayon, one [`Workspace`] per
+    /// edges `(q0, q1)`), rigid bodies moving as set, each answered as by [`ArticulatedScene::query`].
+    /// With feature `parallel` the edges run on all cores (rayon, one [`ArticulatedWorkspace`] per
     /// task); the answers are the same either way, in the order of `edges`.
     ///
     /// # Errors
@@ -921,14 +921,14 @@ impl Scene {
     /// # Example
     /// ```
     /// # use std::sync::Arc;
-    /// # use ccd_ca_articulated::{ArticulatedBody, Mode, QueryOptions, Scene};
+    /// # use ccd_ca_articulated::{ArticulatedBody, Mode, QueryOptions, ArticulatedScene};
     /// # use ccd_bvh::{BvhOptions, MeshBvh, Rss};
     /// # use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     /// # use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
     /// # let model = ArticulatedModel::new(vec![LinkSpec { name: "arm".into(), parent: None, joint: Joint::Revolute { axis: DVec3::Z, limits: None }, offset: DAffine3::IDENTITY }])?;
     /// # let bar = TriMesh::new(vec![DVec3::new(0.0, -0.05, 0.0), DVec3::new(2.0, -0.05, 0.0), DVec3::new(2.0, 0.05, 0.0), DVec3::new(0.0, 0.0, 0.1)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
     /// # let post = TriMesh::new(vec![DVec3::new(0.0, 1.5, -1.0), DVec3::new(0.2, 1.5, -1.0), DVec3::new(0.1, 1.7, -1.0), DVec3::new(0.1, 1.6, 1.0)], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
-    /// let mut scene = Scene::new();
+    /// let mut scene = ArticulatedScene::new();
     /// scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(bar)])?);
     /// scene.set_environment(Arc::new(MeshBvh::<Rss>::new(post, &BvhOptions::default())?));
     /// let edges = vec![(vec![0.0], vec![0.5]), (vec![0.0], vec![3.0]), (vec![0.0], vec![f64::NAN])];
@@ -947,7 +947,7 @@ impl Scene {
             return Err(ArticulatedError::NotOneBody(self.bodies.len()));
         }
         check_options(opts)?;
-        let one = |ws: &mut Workspace, (q0, q1): &(Vec<f64>, Vec<f64>)| {
+        let one = |ws: &mut ArticulatedWorkspace, (q0, q1): &(Vec<f64>, Vec<f64>)| {
             let mut out = QueryResult::default();
             self.query_with(&[BodyStep::Joints { q0, q1 }], opts, ws, &mut out)
                 .map(|()| out)
@@ -955,18 +955,21 @@ impl Scene {
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            Ok(edges.par_iter().map_init(Workspace::default, one).collect())
+            Ok(edges
+                .par_iter()
+                .map_init(ArticulatedWorkspace::default, one)
+                .collect())
         }
         #[cfg(not(feature = "parallel"))]
         {
-            let mut ws = Workspace::default();
+            let mut ws = ArticulatedWorkspace::default();
             Ok(edges.iter().map(|e| one(&mut ws, e)).collect())
         }
     }
 
     /// Whether some link of some articulated body turns by more than `limit` over the step
     /// (radians: the sum of its and its ancestors' rotation angles).
-    fn turns_exceed(&self, ws: &mut Workspace, limit: f64) -> bool {
+    fn turns_exceed(&self, ws: &mut ArticulatedWorkspace, limit: f64) -> bool {
         let turn = self.largest_turn(ws);
         turn.is_nan() || turn > limit
     }

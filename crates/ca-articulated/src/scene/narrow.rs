@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Scene {
+impl ArticulatedScene {
     pub(super) fn part_body(&self, p: Part) -> Result<&RigidBody, ArticulatedError> {
         let body = match p {
             Part::Link { body, link } => self
@@ -89,7 +89,7 @@ impl Scene {
     /// the environment sweeps start from them.
     pub(crate) fn narrow_phase(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         out: &mut QueryResult,
         cached: bool,
@@ -98,11 +98,11 @@ impl Scene {
         self.narrow_phase_with(ws, opts, out, cached)
     }
 
-    /// [`Scene::narrow_phase`]; `cached`: `ws.world` holds this query's Taylor-model world
+    /// [`ArticulatedScene::narrow_phase`]; `cached`: `ws.world` holds this query's Taylor-model world
     /// transforms of every body's links (else they are composed where needed).
     pub(super) fn narrow_phase_with(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         out: &mut QueryResult,
         cached: bool,
@@ -110,7 +110,7 @@ impl Scene {
         let ca = CaOptions::default()
             .with_tolerance(opts.tolerance)
             .with_max_iterations(opts.max_iterations);
-        let Workspace {
+        let ArticulatedWorkspace {
             motions,
             pcls,
             scratch,
@@ -149,7 +149,7 @@ impl Scene {
                         envs: &mut Vec<EnvSweep>,
                         stack: &mut Vec<u32>,
                         scratch: &mut CastWorkspace,
-                        stats: &mut Stats,
+                        stats: &mut ArticulatedStats,
                         directions: &mut Vec<(Part, Part, DVec3)>|
          -> Result<(Lower, f64), ArticulatedError> {
             let (a, b, pair, _) = self.pair(motions, pcl)?;
@@ -233,7 +233,7 @@ impl Scene {
             if c.status == Status::InitiallyTouching && c.toc > 0.0 {
                 c.status = Status::Converged;
             }
-            PairContact {
+            PartPairContact {
                 a: pcl.a,
                 b: pcl.b,
                 contact: c,

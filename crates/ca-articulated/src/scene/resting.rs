@@ -1,4 +1,4 @@
-//! The resting-contact probe of [`Scene::query_with`]: steps that start in contact are
+//! The resting-contact probe of [`ArticulatedScene::query_with`]: steps that start in contact are
 //! answered before any swept box is built.
 //!
 //! In [`Mode::Toc`] with temporal culling, a contact at `t = 0` ends the narrow phase at once
@@ -40,7 +40,8 @@ use glam::{DAffine3, DMat3, DVec3};
 
 use super::env_meets_box;
 use super::{
-    EnvSweep, Mode, Part, Pcl, QueryOptions, QueryResult, Scene, Stats, WINDOWS, Workspace,
+    ArticulatedScene, ArticulatedStats, ArticulatedWorkspace, EnvSweep, Mode, Part, Pcl,
+    QueryOptions, QueryResult, WINDOWS,
 };
 use crate::body::Piece;
 use crate::bound::pose_below;
@@ -120,13 +121,13 @@ enum Probe {
     GiveUp,
 }
 
-impl Scene {
+impl ArticulatedScene {
     /// The resting-contact probe (see the module docs): true when it answered the query
     /// (`out` holds the contact at `t = 0` and the counters), false when the full query
     /// must run (`out.stats` reset).
     pub(crate) fn resting_contact(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         opts: &QueryOptions,
         out: &mut QueryResult,
     ) -> bool {
@@ -141,13 +142,18 @@ impl Scene {
             Probe::Answered => true,
             Probe::GiveUp => {
                 out.contacts.clear();
-                out.stats = Stats::default();
+                out.stats = ArticulatedStats::default();
                 false
             }
         }
     }
 
-    fn probe(&self, ws: &mut Workspace, opts: &QueryOptions, out: &mut QueryResult) -> Probe {
+    fn probe(
+        &self,
+        ws: &mut ArticulatedWorkspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Probe {
         // world poses at t = 0 and the OBBs there, in the order of the pair loop
         ws.rest_obbs.clear();
         for (b, (body, motion)) in self.bodies.iter().zip(&ws.motions).enumerate() {
@@ -182,14 +188,19 @@ impl Scene {
     }
 
     /// The pair loop of the probe over the boxes of `ws.rest_obbs` (see
-    /// [`Scene::resting_contact`]).
-    fn probe_pairs(&self, ws: &mut Workspace, opts: &QueryOptions, out: &mut QueryResult) -> Probe {
+    /// [`ArticulatedScene::resting_contact`]).
+    fn probe_pairs(
+        &self,
+        ws: &mut ArticulatedWorkspace,
+        opts: &QueryOptions,
+        out: &mut QueryResult,
+    ) -> Probe {
         let eps = opts.tolerance;
         let ca = CaOptions::default()
             .with_tolerance(eps)
             .with_max_iterations(opts.max_iterations);
         let n = ws.rest_obbs.len();
-        let mut stats = Stats::default();
+        let mut stats = ArticulatedStats::default();
         let mut answer = None;
         for i in 0..n {
             let oa = ws.rest_obbs[i];
@@ -270,12 +281,12 @@ impl Scene {
     /// when at `t = 0`, `Some(None)` when free, `None` (give up) otherwise.
     fn probe_env_pair(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         pcl: &Pcl,
         ca: &CaOptions,
         eps: f64,
-        stats: &mut Stats,
-    ) -> Option<Option<super::PairContact>> {
+        stats: &mut ArticulatedStats,
+    ) -> Option<Option<super::PartPairContact>> {
         let (_, _, pair, _) = self.pair(&ws.motions, pcl).ok()?;
         let env = (self.environment()?, self.env_boxes());
         let cols = (
@@ -327,7 +338,7 @@ impl Scene {
                 None => k = m + 1,
                 Some(c) if k == 0 && c.toc == 0.0 && c.status != Status::OutOfIterations => {
                     stats.ca_iterations += u64::from(c.stats.iterations);
-                    return Some(Some(super::PairContact {
+                    return Some(Some(super::PartPairContact {
                         a: pcl.a,
                         b: pcl.b,
                         contact: c,
@@ -346,11 +357,11 @@ impl Scene {
     /// `None`: give up.
     fn probe_pair(
         &self,
-        ws: &mut Workspace,
+        ws: &mut ArticulatedWorkspace,
         pcl: &Pcl,
         ca: &CaOptions,
-        stats: &mut Stats,
-    ) -> Option<Option<super::PairContact>> {
+        stats: &mut ArticulatedStats,
+    ) -> Option<Option<super::PartPairContact>> {
         let (a, b, pair, frame) = self.pair(&ws.motions, pcl).ok()?;
         let cols = (
             self.part_collider(pcl.a).ok()?,
@@ -409,7 +420,7 @@ impl Scene {
             c.point_b = w.transform_point3(c.point_b);
             c.normal = w.transform_vector3(c.normal);
         }
-        Some(Some(super::PairContact {
+        Some(Some(super::PartPairContact {
             a: pcl.a,
             b: pcl.b,
             contact: c,
@@ -535,7 +546,7 @@ mod tests {
             ))
         };
         let body = ArticulatedBody::from_meshes(model, vec![link(), link(), link()]).expect("body");
-        let mut scene = Scene::new();
+        let mut scene = ArticulatedScene::new();
         scene.add_articulated(body);
         let floor = box_mesh(DVec3::new(-2.0, -2.0, -0.5), DVec3::new(2.0, 2.0, -0.05));
         scene.set_environment(Arc::new(
@@ -544,7 +555,7 @@ mod tests {
         let mut s = 0x1234_5678_9abc_def1u64;
         let opts = QueryOptions::default();
         let (mut ws, mut probed, mut full) = (
-            Workspace::default(),
+            ArticulatedWorkspace::default(),
             QueryResult::default(),
             QueryResult::default(),
         );
@@ -566,7 +577,7 @@ mod tests {
             ws.motions
                 .push(body_motion(0, &scene.bodies()[0], &steps[0]).expect("motion"));
             full.contacts.clear();
-            full.stats = Stats::default();
+            full.stats = ArticulatedStats::default();
             scene
                 .query_motions(&mut ws, &opts, &mut full)
                 .expect("full query");

@@ -11,6 +11,34 @@ use ccd_geometry::{TriMesh, Triangle};
 use ccd_kinematics::RigidMotion;
 use proptest::prelude::*;
 
+/// splitmix64: a deterministic random stream for spreads of cases (the seed is the case).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)` (53 bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in the cube `[-r, r]³`.
+    pub fn vec(&mut self, r: f64) -> DVec3 {
+        DVec3::new(
+            r * (2.0 * self.unit() - 1.0),
+            r * (2.0 * self.unit() - 1.0),
+            r * (2.0 * self.unit() - 1.0),
+        )
+    }
+}
+
 /// An axis-aligned box mesh (12 triangles).
 pub fn box_mesh(min: DVec3, max: DVec3) -> TriMesh {
     TriMesh::cuboid(min, max).expect("valid box")

@@ -1,6 +1,6 @@
 //! Separation-preserving local advancement: how long a vertex–face or edge–edge pair stays at
 //! least a target distance apart (the kernel of
-//! [`Scene::separation_step`](crate::scene::Scene::separation_step)).
+//! [`DeformingScene::separation_step`](crate::scene::DeformingScene::separation_step)).
 //!
 //! The same certified bound as the contact kernels (see the [parent module](super)): along
 //! any unit `n`, `dist(A(s), B(s)) ≥ min_ij ℓ_ij(s)` with `ℓ_ij` linear in `s`. Where the

@@ -35,7 +35,7 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
     (lo, hi)
 }
 
-/// The brute-force answer to [`Scene::query`](super::Scene::query) on `meshes`: every
+/// The brute-force answer to [`DeformingScene::query`](super::DeformingScene::query) on `meshes`: every
 /// vertex–face pair (each vertex used by a triangle against every face; within a mesh, faces
 /// containing the vertex are skipped) and every edge–edge pair (within a mesh, edges sharing
 /// a vertex are skipped), each run through the same elementary kernel on the whole step
@@ -52,7 +52,7 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// ```
 /// use ccd_geometry::glam::DVec3;
 /// use ccd_la_deformable::{DeformingMesh, Mode};
-/// use ccd_la_deformable::scene::{Scene, SceneOptions, brute_force};
+/// use ccd_la_deformable::scene::{DeformingScene, SceneOptions, brute_force};
 ///
 /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
 /// let ground = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
@@ -61,7 +61,7 @@ fn swept(mesh: &DeformingMesh, verts: &[u32]) -> (DVec3, DVec3) {
 /// let meshes = vec![ground, DeformingMesh::new(vec![[0, 1, 2]], up, down)?];
 /// let opts = SceneOptions::default();
 /// let reference = brute_force(&meshes, &opts, Mode::Toc)?;
-/// let scene = Scene::new(meshes, &opts)?;
+/// let scene = DeformingScene::new(meshes, &opts)?;
 /// assert_eq!(scene.query(Mode::Toc).toc(), reference.toc());
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```

@@ -1,10 +1,10 @@
 //! Scene queries: the two-layer hybrid BVH (LA Sec. VI) over deforming meshes, inter-object
 //! and self-collision, global ToC, all ToCs and Boolean mode.
 //!
-//! A [`Scene`] holds deforming meshes and one hybrid BVH per mesh; a mesh of several
+//! A [`DeformingScene`] holds deforming meshes and one hybrid BVH per mesh; a mesh of several
 //! connected pieces gets one subtree per piece ([`ccd_bvh::Bvh::build_grouped`]), so that
 //! subtrees never mix pieces and each piece's surface patches are found as disks below.
-//! [`Scene::query`] traverses
+//! [`DeformingScene::query`] traverses
 //! every pair of meshes and (with [`SceneOptions::self_collision`]) every mesh against itself;
 //! node pairs are culled by their swept k-DOPs, then (lower layer) by the moving k-DOP test of
 //! LA Sec. IV. Two leaves pair their features directly: each side's owned vertices, owned
@@ -25,7 +25,7 @@
 //! With [`Mode::Toc`] the best ToC found so far bounds every later test (temporal
 //! culling): a node pair or feature pair that cannot touch before it is pruned.
 //!
-//! [`Scene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once a
+//! [`DeformingScene::update`] refits a mesh's hierarchy to a new frame pair, and rebuilds it once a
 //! mesh of several pieces has moved far from where it was at the last build (see
 //! [`REBUILD_DRIFT`]).
 
@@ -74,8 +74,8 @@ pub enum Kernel {
 /// ```
 ///
 /// With the `serde` feature written in snake case (`"contact"`, `"separate"`: the spelling
-/// of the Python module's `resting=`); the variant names `"Contact"`, `"Separate"` are still
-/// read.
+/// of the Python module's `resting=`); the capitalised spelling (`"Contact"`, `"Separate"`) is
+/// read too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -102,7 +102,7 @@ pub enum Resting {
 /// triangle) then fit the 64-bit selection masks of the leaf-pair test.
 pub const MAX_LEAF_SIZE: u32 = 16;
 
-/// [`Scene::update`] rebuilds the BVH of a mesh made of several pieces (connected components)
+/// [`DeformingScene::update`] rebuilds the BVH of a mesh made of several pieces (connected components)
 /// instead of refitting it once its vertices have moved, on average, by this fraction of its
 /// bounding-box diagonal since the last build. A connected surface keeps its neighbourhoods
 /// while it deforms, so its refitted tree keeps matching it and is never rebuilt.
@@ -148,7 +148,7 @@ pub struct SceneOptions {
     /// touching are then not reported as early contacts; turn it off to get exactly the
     /// elementary queries' answers (as [`brute_force`] does). Off, the scene does not build
     /// the cones at all (a cheaper build and refit, e.g. for
-    /// [`Scene::separation_step`], which does not use them).
+    /// [`DeformingScene::separation_step`], which does not use them).
     pub normal_cones: bool,
     /// The elementary test.
     pub kernel: Kernel,
@@ -225,7 +225,7 @@ impl SceneOptions {
         self
     }
 
-    /// The same options with another leaf size ([`SceneOptions::leaf_size`]; checked by [`Scene::new`]).
+    /// The same options with another leaf size ([`SceneOptions::leaf_size`]; checked by [`DeformingScene::new`]).
     #[must_use]
     pub fn with_leaf_size(mut self, leaf_size: u32) -> Self {
         self.leaf_size = leaf_size;
@@ -358,7 +358,7 @@ impl SceneResult {
 /// ```
 /// use ccd_geometry::glam::DVec3;
 /// use ccd_la_deformable::{DeformingMesh, Mode};
-/// use ccd_la_deformable::scene::{Scene, SceneOptions};
+/// use ccd_la_deformable::scene::{DeformingScene, SceneOptions};
 ///
 /// // a triangle falling by 2 onto a static one 1 below it: contact at t = 0.5
 /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
@@ -366,28 +366,28 @@ impl SceneResult {
 /// let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
 /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
 /// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
-/// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+/// let scene = DeformingScene::new(vec![ground, falling], &SceneOptions::default())?;
 /// let toc = scene.query(Mode::Toc).toc().unwrap();
 /// assert!(toc <= 0.5 && toc > 0.5 - 1e-5);
 /// # Ok::<(), ccd_la_deformable::LaError>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct Scene {
+pub struct DeformingScene {
     meshes: Vec<DeformingMesh>,
     bvhs: Vec<HybridBvh>,
     options: SceneOptions,
     /// Bound on the rounding error of projected coordinates (scene scale × a few ulps).
     round_off: f64,
-    /// BVH rebuilds done by [`Scene::update`].
+    /// BVH rebuilds done by [`DeformingScene::update`].
     rebuilds: u64,
-    /// Per mesh: tested against itself ([`Scene::set_self_collision`]).
+    /// Per mesh: tested against itself ([`DeformingScene::set_self_collision`]).
     self_collision: Vec<bool>,
 }
 
-impl Scene {
+impl DeformingScene {
     /// Builds the hybrid BVH of every mesh. Every pair of meshes is tested against each
     /// other, and every mesh against itself when [`SceneOptions::self_collision`] is set
-    /// (per mesh: [`Scene::set_self_collision`]).
+    /// (per mesh: [`DeformingScene::set_self_collision`]).
     ///
     /// # Errors
     /// Invalid options ([`SceneOptions::validate`]), more than `u32::MAX` meshes, or a
@@ -456,7 +456,7 @@ impl Scene {
         Ok(())
     }
 
-    /// How many times [`Scene::update`] rebuilt a BVH instead of refitting it.
+    /// How many times [`DeformingScene::update`] rebuilt a BVH instead of refitting it.
     #[inline]
     #[must_use]
     pub fn rebuilds(&self) -> u64 {
@@ -486,7 +486,7 @@ impl Scene {
 
     /// The separation-preserving step size: the largest `t ∈ [0, 1]` (up to the rule's
     /// stopping tolerance, always on the safe side) such that every vertex–face and
-    /// edge–edge pair this scene tests (the same pairs as [`Scene::query`]) stays at distance
+    /// edge–edge pair this scene tests (the same pairs as [`DeformingScene::query`]) stays at distance
     /// `≥ τ(d₀)` on `[0, t]`, with `τ` the rule of [`SeparationOptions`]
     /// (`max(δ_min, s·d₀)`). The answer is conservative: no pair is ever closer than its `τ`
     /// at any time in `[0, step]`; it is at most a relative `rel_tolerance` of the pair's
@@ -500,7 +500,7 @@ impl Scene {
     /// ```
     /// use ccd_geometry::glam::DVec3;
     /// use ccd_la_deformable::DeformingMesh;
-    /// use ccd_la_deformable::scene::{Scene, SceneOptions, SeparationOptions};
+    /// use ccd_la_deformable::scene::{DeformingScene, SceneOptions, SeparationOptions};
     ///
     /// // a triangle 1 above a static one falls by 2: with s = 0.2 it may come down to 0.2,
     /// // which it reaches at t = 0.4
@@ -509,7 +509,7 @@ impl Scene {
     /// let up: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, 1.0)).collect();
     /// let down: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::new(0.1, 0.1, -1.0)).collect();
     /// let falling = DeformingMesh::new(vec![[0, 1, 2]], up, down)?;
-    /// let scene = Scene::new(vec![ground, falling], &SceneOptions::default())?;
+    /// let scene = DeformingScene::new(vec![ground, falling], &SceneOptions::default())?;
     /// let step = scene.separation_step(&SeparationOptions::default())?;
     /// assert!(step.step <= 0.4 && step.step > 0.399);
     /// assert_eq!(step.limiting.unwrap().target, 0.2);
@@ -536,16 +536,16 @@ impl Scene {
     /// ```
     /// use ccd_geometry::glam::DVec3;
     /// use ccd_la_deformable::{DeformingMesh, Mode};
-    /// use ccd_la_deformable::scene::{Scene, SceneOptions};
+    /// use ccd_la_deformable::scene::{DeformingScene, SceneOptions};
     ///
     /// let tri = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
     /// let a = DeformingMesh::new(vec![[0, 1, 2]], tri.clone(), tri.clone())?;
     /// let moved: Vec<DVec3> = tri.iter().map(|p| *p + DVec3::Z).collect();
     /// let b = DeformingMesh::new(vec![[0, 1, 2]], moved.clone(), moved)?;
-    /// let mut scene = Scene::new(vec![a.clone(), b], &SceneOptions::default())?;
+    /// let mut scene = DeformingScene::new(vec![a.clone(), b], &SceneOptions::default())?;
     /// scene.set_self_collision(1, false)?; // a rigid-like body: no self pairs
     /// assert!(scene.query(Mode::Toc).toc().is_none());
-    /// let mut alone = Scene::new(vec![a], &SceneOptions::default())?;
+    /// let mut alone = DeformingScene::new(vec![a], &SceneOptions::default())?;
     /// assert!(alone.set_self_collision(0, false).is_err());
     /// # Ok::<(), ccd_la_deformable::LaError>(())
     /// ```

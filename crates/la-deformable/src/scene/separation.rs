@@ -1,8 +1,8 @@
-//! The separation-preserving step size of a scene ([`Scene::separation_step`]): the largest
+//! The separation-preserving step size of a scene ([`DeformingScene::separation_step`]): the largest
 //! `t ∈ [0, 1]` such that every vertex–face and edge–edge pair the scene tests stays at
 //! distance `≥ max(δ_min, s·d₀)` on `[0, t]` (the step-size rule of IPC-family simulators).
 //!
-//! The traversal walks the same hybrid BVHs as [`Scene::query`] but culls with a bound of its
+//! The traversal walks the same hybrid BVHs as [`DeformingScene::query`] but culls with a bound of its
 //! own: for two nodes with boxes `A₀`, `B₀` at `t = 0` (gap `g₀ = dist(A₀, B₀)`) and boxes
 //! `D_A`, `D_B` of their vertices' displacements, every pair below them starts at
 //! `d₀ ≥ g₀` and its distance shrinks by at most `μ = max |D_B − D_A|` per unit time
@@ -15,7 +15,7 @@
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 
-use super::{Scene, SceneStats};
+use super::{DeformingScene, SceneStats};
 use crate::kernels::separation::{SeparationHit, edge_edge_separation, vertex_face_separation};
 use crate::{DEFAULT_MAX_ITERATIONS, LaError, Status};
 
@@ -27,7 +27,7 @@ pub const DEFAULT_SEPARATION_SCALE: f64 = 0.2;
 /// Default [`SeparationOptions::rel_tolerance`].
 pub const DEFAULT_SEPARATION_TOLERANCE: f64 = 1e-3;
 
-/// The rule of a separation-preserving step ([`Scene::separation_step`]).
+/// The rule of a separation-preserving step ([`DeformingScene::separation_step`]).
 ///
 /// Every vertex–face and edge–edge pair with distance `d₀` at `t = 0` must stay at distance
 /// `≥ τ(d₀)` over the step, with
@@ -165,7 +165,7 @@ pub struct SeparationPair {
     pub status: Status,
 }
 
-/// A separation-preserving step ([`Scene::separation_step`]).
+/// A separation-preserving step ([`DeformingScene::separation_step`]).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -316,7 +316,7 @@ impl Motions {
 }
 
 struct Walker<'a> {
-    scene: &'a Scene,
+    scene: &'a DeformingScene,
     rule: SeparationOptions,
     motion: Vec<Motions>,
     best: f64,
@@ -326,7 +326,7 @@ struct Walker<'a> {
 }
 
 /// Runs the step query (`rule` validated).
-pub(super) fn run(scene: &Scene, rule: &SeparationOptions) -> SeparationStep {
+pub(super) fn run(scene: &DeformingScene, rule: &SeparationOptions) -> SeparationStep {
     let motion = scene.bvhs.iter().map(Motions::of).collect();
     let mut w = Walker {
         scene,

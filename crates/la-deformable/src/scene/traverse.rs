@@ -9,7 +9,7 @@ use ccd_geometry::glam::DVec3;
 
 use super::cone::Scratch;
 use super::hybrid::{Box32, HybridBvh};
-use super::{Kernel, Resting, Scene, SceneOptions, SceneResult, contact, sort_contacts};
+use super::{DeformingScene, Kernel, Resting, SceneOptions, SceneResult, contact, sort_contacts};
 use crate::kernels::moving_bv::{
     aabb_toc_unchecked, kdop_margin, kdop_overlap, kdop_toc_unchecked,
 };
@@ -148,7 +148,7 @@ fn edge_edge_tol(
 
 /// Traversal state of one query (or of one parallel worker).
 pub(super) struct Walker<'a> {
-    scene: &'a Scene,
+    scene: &'a DeformingScene,
     output: Mode,
     /// Upper bound of interest: the best ToC so far (`Toc`), else 1.
     best: f64,
@@ -280,7 +280,7 @@ impl Drop for Leave<'_> {
 const SPIN: u32 = 500;
 
 /// Triangles under a task's nodes.
-fn task_size(scene: &Scene, t: &Task) -> u32 {
+fn task_size(scene: &DeformingScene, t: &Task) -> u32 {
     let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
     match *t {
         Task::Within { mesh, node } => count(mesh, node),
@@ -289,14 +289,14 @@ fn task_size(scene: &Scene, t: &Task) -> u32 {
 }
 
 impl<'a> Walker<'a> {
-    pub(super) fn new(scene: &'a Scene, output: Mode) -> Self {
+    pub(super) fn new(scene: &'a DeformingScene, output: Mode) -> Self {
         let mut w = Self::new_bare(scene, output);
         w.cand = vec![[0, 0]; 64 * 64];
         w
     }
 
     /// A walker without its candidate buffer (to be given one).
-    fn new_bare(scene: &'a Scene, output: Mode) -> Self {
+    fn new_bare(scene: &'a DeformingScene, output: Mode) -> Self {
         let margin = scene.options.la.tolerance + scene.round_off;
         Self {
             scene,
@@ -1020,7 +1020,7 @@ fn collect_ee(
 /// ```
 /// use ccd_la_deformable::DeformingMesh;
 /// use ccd_la_deformable::Mode;
-/// use ccd_la_deformable::scene::{Scene, SceneOptions, work_units};
+/// use ccd_la_deformable::scene::{DeformingScene, SceneOptions, work_units};
 /// use glam::DVec3;
 ///
 /// // a triangle falling onto another one below it
@@ -1028,7 +1028,7 @@ fn collect_ee(
 /// let below = [DVec3::ZERO, DVec3::X, DVec3::Y];
 /// let x0: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p + DVec3::Z)).collect();
 /// let x1: Vec<DVec3> = below.iter().copied().chain(below.iter().map(|p| *p - DVec3::Z)).collect();
-/// let scene = Scene::new(vec![DeformingMesh::new(tris, x0, x1)?], &SceneOptions::default())?;
+/// let scene = DeformingScene::new(vec![DeformingMesh::new(tris, x0, x1)?], &SceneOptions::default())?;
 /// let r = scene.query(Mode::Toc);
 /// assert!(work_units(&r.stats) >= r.stats.primitive_tests);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -1064,7 +1064,7 @@ pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
-pub(super) fn run(scene: &Scene, output: Mode) -> SceneResult {
+pub(super) fn run(scene: &DeformingScene, output: Mode) -> SceneResult {
     let mut w = Walker::new(scene, output);
     let roots = w.roots();
     #[cfg(feature = "parallel")]
@@ -1099,7 +1099,7 @@ mod parallel {
     use std::sync::Mutex;
 
     use super::{Scratch, Shared, Task, Walker};
-    use crate::scene::{Scene, SceneResult};
+    use crate::scene::{DeformingScene, SceneResult};
     use crate::{Mode, SceneStats};
 
     pub(super) fn run(w: Walker<'_>, rest: Vec<Task>) -> SceneResult {
@@ -1166,7 +1166,7 @@ mod parallel {
     struct Pooled<'a>(Walker<'a>);
 
     impl<'a> Pooled<'a> {
-        fn new(scene: &'a Scene, output: Mode, shared: &'a Shared) -> Self {
+        fn new(scene: &'a DeformingScene, output: Mode, shared: &'a Shared) -> Self {
             let mut w = Walker::new_bare(scene, output);
             if let Some((cand, scratch)) = SPARE.with(|s| s.borrow_mut().pop()) {
                 w.cand = cand;
@@ -1194,7 +1194,7 @@ mod tests {
     use ccd_geometry::glam::DVec3;
 
     use super::{Walker, parallel, run};
-    use crate::scene::{Resting, Scene, SceneOptions};
+    use crate::scene::{DeformingScene, Resting, SceneOptions};
     use crate::{DeformingMesh, Mode, SceneStats};
 
     /// An `n × n` grid of unit squares (two triangles each) at `z0` (t = 0) and `z1`
@@ -1260,9 +1260,9 @@ mod tests {
         ] {
             let mesh = sheets(rest_at);
             let opts = SceneOptions::default().with_resting(resting);
-            let serial = Scene::new(vec![mesh.clone()], &opts).unwrap();
+            let serial = DeformingScene::new(vec![mesh.clone()], &opts).unwrap();
             let par_opts = opts.with_parallel(true).with_parallel_thresholds(0, 1);
-            let par = Scene::new(vec![mesh], &par_opts).unwrap();
+            let par = DeformingScene::new(vec![mesh], &par_opts).unwrap();
             for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
                 let s = run(&serial, mode);
                 for _ in 0..20 {

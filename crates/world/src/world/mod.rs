@@ -144,7 +144,7 @@ impl StepOptions {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub struct PairContact {
+pub struct BodyPairContact {
     /// First body (the contact's body A).
     pub a: BodyHandle,
     /// Second body (the contact's body B).
@@ -194,7 +194,7 @@ pub struct StepReport {
     /// Contacts: the earliest one ([`Mode::Toc`], ties to the lowest slot pair), every
     /// one sorted by slot pair ([`Mode::All`]), or the first found
     /// ([`Mode::Boolean`]).
-    pub contacts: Vec<PairContact>,
+    pub contacts: Vec<BodyPairContact>,
     /// Counters.
     pub stats: StepStats,
 }
@@ -202,7 +202,7 @@ pub struct StepReport {
 impl StepReport {
     /// The contact with the smallest TOC (ties to the lowest slot pair).
     #[must_use]
-    pub fn earliest(&self) -> Option<&PairContact> {
+    pub fn earliest(&self) -> Option<&BodyPairContact> {
         self.contacts
             .iter()
             .min_by(|x, y| x.contact.toc.total_cmp(&y.contact.toc))
@@ -727,7 +727,7 @@ impl World {
     /// motion (none if one failed).
     fn finish_step(
         &mut self,
-        contacts: Vec<PairContact>,
+        contacts: Vec<BodyPairContact>,
         stats: StepStats,
     ) -> Result<StepReport, WorldError> {
         let step = self.step;

@@ -264,7 +264,7 @@ impl World {
         opts: &StepOptions,
         stats: &mut StepStats,
         parallel: bool,
-    ) -> Result<Vec<PairContact>, WorldError> {
+    ) -> Result<Vec<BodyPairContact>, WorldError> {
         let work = self.all_pairs_work(keys, opts.scheduling, parallel)?;
         Ok(self.record_all(work, opts, stats))
     }
@@ -277,7 +277,7 @@ impl World {
         work: Vec<PairWork>,
         opts: &StepOptions,
         stats: &mut StepStats,
-    ) -> Vec<PairContact> {
+    ) -> Vec<BodyPairContact> {
         let step = self.step;
         for w in &work {
             if let Some(g) = w.start.gjk {
@@ -293,7 +293,7 @@ impl World {
                     stats.ca_iterations += u64::from(*n);
                     if let Some(c) = r {
                         let [x, y] = unkey(w.key);
-                        contacts.push(PairContact {
+                        contacts.push(BodyPairContact {
                             a: self.handle(x),
                             b: self.handle(y),
                             contact: *c,
@@ -654,7 +654,7 @@ impl World {
         opts: &StepOptions,
         stats: &mut StepStats,
         parallel: bool,
-    ) -> Result<Vec<PairContact>, WorldError> {
+    ) -> Result<Vec<BodyPairContact>, WorldError> {
         let step = self.step;
         // the due pairs' TOC lower bounds (on all cores with `parallel`)
         let lbs = self.map_pairs(keys, parallel, |key| self.toc_lower_bound(key));
@@ -685,7 +685,7 @@ impl World {
             match r {
                 Some(c) => {
                     let [x, y] = unkey(*key);
-                    contacts.push(PairContact {
+                    contacts.push(BodyPairContact {
                         a: self.handle(x),
                         b: self.handle(y),
                         contact: *c,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_articulated::{Mode, QueryOptions, Scene};
+use ccd_ca_articulated::{ArticulatedScene, Mode, QueryOptions};
 use serde_json::json;
 
 use super::discrete::Discrete;
@@ -130,7 +130,7 @@ struct Run {
 
 fn run(w: &Workload, bar: &indicatif::ProgressBar) -> Result<Run> {
     let body = robot_body(&w.robot)?;
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body.clone());
     scene.set_environment(Arc::clone(&w.env));
     let motion = Motion::Edges(

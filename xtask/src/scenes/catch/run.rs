@@ -4,7 +4,8 @@
 
 use anyhow::Result;
 use ccd_ca_articulated::{
-    BodyStep, EnclosureKind, Mode, QueryOptions, QueryResult, Scene, Stats, Workspace,
+    ArticulatedScene, ArticulatedStats, ArticulatedWorkspace, BodyStep, EnclosureKind, Mode,
+    QueryOptions, QueryResult,
 };
 use ccd_kinematics::Pose;
 use serde_json::json;
@@ -107,7 +108,7 @@ pub(crate) struct Measured {
     /// The query's tolerance ε.
     pub(crate) tolerance: f64,
     /// Counters per step.
-    pub(crate) stats: Vec<Stats>,
+    pub(crate) stats: Vec<ArticulatedStats>,
 }
 
 impl Measured {
@@ -140,7 +141,8 @@ impl Measured {
 
     /// Mean PCLs before, after spatial, after temporal culling, and CA iterations.
     pub(crate) fn table2(&self) -> [f64; 4] {
-        let m = |f: fn(&Stats) -> u64| Self::mean(self.stats.iter().map(|s| f(s) as f64));
+        let m =
+            |f: fn(&ArticulatedStats) -> u64| Self::mean(self.stats.iter().map(|s| f(s) as f64));
         [
             m(|s| s.pairs_before),
             m(|s| s.pairs_after_spatial),
@@ -167,12 +169,12 @@ const SHORT_MOTION: usize = 64;
 const REPEATS: usize = 3;
 
 pub(crate) fn measure(
-    scene: &Scene,
+    scene: &ArticulatedScene,
     motion: &Motion,
     variant: &Variant,
     bar: &indicatif::ProgressBar,
 ) -> Result<Measured> {
-    let (mut ws, mut out) = (Workspace::default(), QueryResult::default());
+    let (mut ws, mut out) = (ArticulatedWorkspace::default(), QueryResult::default());
     let n = motion.len();
     let mut m = Measured {
         label: variant.label.into(),
@@ -411,7 +413,7 @@ mod tests {
             toc: toc.to_vec(),
             distance: distance.to_vec(),
             tolerance: 1e-3,
-            stats: vec![Stats::default(); toc.len()],
+            stats: vec![ArticulatedStats::default(); toc.len()],
         }
     }
 

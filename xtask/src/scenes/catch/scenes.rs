@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_articulated::{ArticulatedBody, Mode, Scene};
+use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, Mode};
 use ccd_geometry::TriMesh;
 use serde_json::json;
 
@@ -27,7 +27,7 @@ fn env_bvh(mesh: TriMesh) -> Result<Arc<MeshBvh<Rss>>> {
 
 /// Runs the three variants over each motion; rows are prefixed by the motion's label.
 fn run_all(
-    scene: &Scene,
+    scene: &ArticulatedScene,
     motions: &[(&str, Motion)],
     mode: Mode,
     bar: &indicatif::ProgressBar,
@@ -100,7 +100,7 @@ fn numbers(runs: &[(String, [Measured; 3])]) -> serde_json::Value {
 /// A scene ready to query: the scene, its step lists (label, motion), the query mode, and
 /// the description of its report.
 pub(crate) struct Setup {
-    pub(crate) scene: Scene,
+    pub(crate) scene: ArticulatedScene,
     pub(crate) motions: Vec<(&'static str, Motion)>,
     pub(crate) mode: Mode,
     pub(crate) description: String,
@@ -126,7 +126,7 @@ fn walking_mannequin_setup(cfg: &SceneConfig) -> Result<Setup> {
     let m = mannequin(&clip, src)?;
     let env = chessmen(&m, 131, 6250)?;
     let env_tris = env.triangle_count();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(
         m.model.clone(),
         m.meshes.iter().cloned().map(Some).collect(),
@@ -219,7 +219,7 @@ fn exercise_setup(cfg: &SceneConfig) -> Result<Setup> {
     }
     let key = if cfg.quick { 30 } else { 90 };
     m.add_hand_to_foot(key)?;
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(
         m.model.clone(),
         m.meshes.iter().cloned().map(Some).collect(),
@@ -280,7 +280,7 @@ pub(crate) fn exercise(cfg: &SceneConfig, bar: &indicatif::ProgressBar) -> Resul
 /// `1 − floor / PCLs before` bounds spatial culling from above and `floor / interval PCLs`
 /// bounds the Taylor/interval ratio from below, whatever the enclosure.
 fn contact_floor(
-    scene: &Scene,
+    scene: &ArticulatedScene,
     runs: &[(String, [Measured; 3])],
     motions: &[(&str, Motion)],
 ) -> Result<(String, serde_json::Value)> {
@@ -343,7 +343,7 @@ fn four_trains_setup(cfg: &SceneConfig) -> Result<Setup> {
     let (start, steps) = if cfg.quick { (45, 8) } else { (0, 240) };
     let trains = four_trains(404, 10, 20, 240)?;
     let tris: usize = trains[0].meshes.iter().map(TriMesh::triangle_count).sum();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     for t in &trains {
         scene.add_articulated(ArticulatedBody::from_meshes(
             t.model.clone(),
@@ -408,7 +408,7 @@ fn falling_train_setup(cfg: &SceneConfig) -> Result<Setup> {
     let (train, terrain) = falling_train(1717, 17, 22, 120, 240)?;
     let tris: usize = train.meshes.iter().map(TriMesh::triangle_count).sum();
     let terrain_tris = terrain.triangle_count();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(
         train.model.clone(),
         train.meshes.iter().cloned().map(Some).collect(),
@@ -491,7 +491,7 @@ fn pr2_setup(cfg: &SceneConfig) -> Result<Setup> {
     let env_tris = env.triangle_count();
     let body = robot_body(&robot)?;
     let pairs = body.self_pairs().count();
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     scene.set_environment(env_bvh(env)?);
     let n = if cfg.quick { 15 } else { 300 };
@@ -614,7 +614,7 @@ fn panda_planner_setup(
     let n = if cfg.quick { 60 } else { 10_000 };
     let eps = ccd_ca_articulated::QueryOptions::default().tolerance;
     let edges = free_edges(&robot, &body, &env, n, eps, bar)?;
-    let mut scene = Scene::new();
+    let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     scene.set_environment(Arc::clone(&env));
     let motions = vec![("", Motion::Edges(edges))];
