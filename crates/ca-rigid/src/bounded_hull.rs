@@ -9,6 +9,7 @@ use glam::{DAffine3, DVec3};
 
 use crate::capsule::Capsule;
 use crate::contract::{check_options, check_vertices, check_window};
+use crate::convex::hull_contact;
 use crate::driver::{Probe, SafeStep, Search, advance_search};
 use crate::motion::{PairMotion, RoundingScale, bounds_until, in_window, poses_in_domain};
 use crate::scale::{max_abs, rescale_factors};
@@ -379,25 +380,7 @@ impl SafeStep for BoundedHullSearch<'_> {
     fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
         // (capsule steps always progress below the cap: every answer follows a GJK probe)
         let r = self.last.ok_or(CaError::MissingHull)?;
-        let lift = |f: Feature, hull: &ConvexHull| {
-            let id = |i: u32| hull.input_indices().get(i as usize).copied().unwrap_or(i);
-            match f {
-                Feature::Vertex(i) => Feature::Vertex(id(i)),
-                Feature::Edge(i, j) => Feature::edge(id(i), id(j)),
-                face => face,
-            }
-        };
-        Ok(Contact {
-            toc,
-            point_a: r.point_a,
-            point_b: r.point_b,
-            normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
-            distance: r.distance,
-            feature_a: lift(r.feature_a, self.ha),
-            feature_b: lift(r.feature_b, self.hb),
-            status,
-            stats: *stats,
-        })
+        Ok(hull_contact(&r, (self.ha, self.hb), toc, status, *stats))
     }
 
     fn advanced(&mut self, t: f64, next: f64, _step: f64) {

@@ -194,17 +194,29 @@ impl SafeStep for HullSearch<'_> {
     fn contact(&mut self, toc: f64, status: Status, stats: &mut Stats) -> Result<Contact, CaError> {
         // (the driver asks only after a probe)
         let r = self.last.ok_or(CaError::MissingHull)?;
-        Ok(Contact {
-            toc,
-            point_a: r.point_a,
-            point_b: r.point_b,
-            normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
-            distance: r.distance,
-            feature_a: lift(r.feature_a, self.ha),
-            feature_b: lift(r.feature_b, self.hb),
-            status,
-            stats: *stats,
-        })
+        Ok(hull_contact(&r, (self.ha, self.hb), toc, status, *stats))
+    }
+}
+
+/// The contact at `toc` from the GJK evaluation `r` of the hulls `ha`, `hb` (features
+/// lifted to the meshes' vertex indices).
+pub(crate) fn hull_contact(
+    r: &GjkResult,
+    (ha, hb): (&ConvexHull, &ConvexHull),
+    toc: f64,
+    status: Status,
+    stats: Stats,
+) -> Contact {
+    Contact {
+        toc,
+        point_a: r.point_a,
+        point_b: r.point_b,
+        normal: r.normal.try_normalize().unwrap_or(DVec3::Z),
+        distance: r.distance,
+        feature_a: lift(r.feature_a, ha),
+        feature_b: lift(r.feature_b, hb),
+        status,
+        stats,
     }
 }
 
