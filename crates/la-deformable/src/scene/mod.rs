@@ -32,11 +32,13 @@
 mod brute;
 mod cone;
 mod hybrid;
+mod oneshot;
 mod separation;
 mod star;
 mod traverse;
 
 pub use brute::brute_force;
+pub use oneshot::separation_step;
 pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
