@@ -487,7 +487,8 @@ impl Scene {
     /// (`max(δ_min, s·d₀)`). The answer is conservative: no pair is ever closer than its `τ`
     /// at any time in `[0, step]`; it is at most a relative `rel_tolerance` of the pair's
     /// allowed approach short of the exact largest step (or shorter when a pair hits the
-    /// iteration cap, counted in [`SceneStats::capped`]). Runs serially.
+    /// iteration cap, counted in [`SceneStats::capped`]). Runs serially. For one mesh seen
+    /// once, [`separation_step`] answers the same question without building a scene.
     ///
     /// # Errors
     /// [`SeparationOptions::validate`].
