@@ -1,6 +1,7 @@
-//! Measures the separation-preserving step size ([`DeformingScene::separation_step`]) and the
-//! global time of contact with and without resting pairs on frame pairs: build + query, 1
-//! thread, median of `REPEATS` runs (default 7).
+//! Measures the separation-preserving step size ([`DeformingScene::separation_step`], and the
+//! one-shot [`separation_step`] of a mesh seen once) and the global time of contact with and
+//! without resting pairs on frame pairs: build + query, 1 thread, median of `REPEATS` runs
+//! (default 7).
 //!
 //! `COMPARE_PARALLEL=1` (with the `parallel` feature, `RAYON_NUM_THREADS=2`) instead times
 //! each query mode serial and parallel, alternated, and checks the answers agree.
@@ -12,7 +13,9 @@
 
 use std::time::Instant;
 
-use ccd_la_deformable::scene::{DeformingScene, Resting, SceneOptions, SeparationOptions};
+use ccd_la_deformable::scene::{
+    DeformingScene, Resting, SceneOptions, SeparationOptions, separation_step,
+};
 use ccd_la_deformable::{DeformingMesh, Mode};
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -72,6 +75,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         r.step,
         r.limiting,
         r.stats
+    );
+    let mut times = Vec::new();
+    let mut once = None;
+    for _ in 0..repeats.max(1) {
+        let t = Instant::now();
+        once = Some(separation_step(&mesh, &rule)?);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let once = once.unwrap_or_else(|| unreachable!());
+    println!(
+        "one-shot separation_step: build + query median {:.1} ms (min {:.1}), step {}, stats {:?}",
+        median(times.clone()),
+        times.iter().copied().fold(f64::INFINITY, f64::min),
+        once.step,
+        once.stats
     );
     let scene = DeformingScene::new(vec![mesh.clone()], &step_opts)?;
     let mut qt = Vec::new();

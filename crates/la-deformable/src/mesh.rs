@@ -206,29 +206,45 @@ fn check_positions(x0: &[DVec3], x1: &[DVec3]) -> Result<(), LaError> {
     Ok(())
 }
 
-/// First-use ownership of vertices and edges (see [`DeformingMesh::owned_features`]).
+/// First-use ownership of vertices and edges (see [`DeformingMesh::owned_features`]): the
+/// owner of a vertex is the first triangle using it, of an edge the first triangle holding
+/// both its ends. Found through each vertex's incident triangles in triangle order (a
+/// counting sort), which is linear in the mesh size (indices validated by the caller).
 fn ownership(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<u8> {
     let mut owned = vec![0u8; triangles.len()];
-    let mut vertex_seen = vec![false; vertex_count];
-    // edges: (min, max, triangle, local edge) sorted; the first of each run owns it
-    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let v = tri[k] as usize;
-            if !vertex_seen[v] {
-                vertex_seen[v] = true;
-                owned[t] |= OWN_VERTEX[k];
-            }
-            let (a, b) = (tri[k], tri[(k + 1) % 3]);
-            edges.push((a.min(b), a.max(b), t as u32, k as u8));
+    // start[v]..start[v + 1]: the triangles incident to v, ascending
+    let mut start = vec![0u32; vertex_count + 1];
+    for t in triangles {
+        for &v in t {
+            start[v as usize + 1] += 1;
         }
     }
-    edges.sort_unstable();
-    let mut prev = None;
-    for &(a, b, t, k) in &edges {
-        if prev != Some((a, b)) {
-            owned[t as usize] |= OWN_EDGE[k as usize];
-            prev = Some((a, b));
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut incident = vec![0u32; 3 * triangles.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for &v in tri {
+            incident[fill[v as usize] as usize] = t as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k] as usize, tri[(k + 1) % 3]);
+            let around = &incident[start[a] as usize..start[a + 1] as usize];
+            // `t` itself is in the list: the search ends at it at the latest
+            if around[0] == t as u32 {
+                owned[t] |= OWN_VERTEX[k];
+            }
+            let first = around
+                .iter()
+                .find(|&&s| triangles[s as usize].contains(&b))
+                .copied();
+            if first == Some(t as u32) {
+                owned[t] |= OWN_EDGE[k];
+            }
         }
     }
     owned
@@ -331,6 +347,50 @@ mod tests {
         assert!(vertex_owners.iter().all(|&c| c == 1));
         assert_eq!(edge_owners.len(), 16);
         assert!(edge_owners.values().all(|&c| c == 1));
+    }
+
+    /// The ownership of [`ownership`] against its definition written with a sort, on
+    /// random meshes with shared, non-manifold and unused vertices.
+    #[test]
+    fn ownership_matches_the_first_use_definition() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % u64::from(n)) as u32
+        };
+        for round in 0..200 {
+            let nv = 3 + next(12);
+            let nt = 1 + next(3 * nv) as usize;
+            let mut tris = Vec::new();
+            while tris.len() < nt {
+                let t = [next(nv), next(nv), next(nv)];
+                if t[0] != t[1] && t[1] != t[2] && t[0] != t[2] {
+                    tris.push(t);
+                }
+            }
+            let got = ownership(&tris, nv as usize + round % 3);
+            let mut want = vec![0u8; tris.len()];
+            let mut seen = std::collections::HashSet::new();
+            let mut edges: Vec<(u32, u32, usize, usize)> = Vec::new();
+            for (t, tri) in tris.iter().enumerate() {
+                for k in 0..3 {
+                    if seen.insert(tri[k]) {
+                        want[t] |= OWN_VERTEX[k];
+                    }
+                    let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                    edges.push((a.min(b), a.max(b), t, k));
+                }
+            }
+            edges.sort_unstable();
+            for (i, e) in edges.iter().enumerate() {
+                if i == 0 || (edges[i - 1].0, edges[i - 1].1) != (e.0, e.1) {
+                    want[e.2] |= OWN_EDGE[e.3];
+                }
+            }
+            assert_eq!(got, want, "{tris:?}");
+        }
     }
 
     #[test]

@@ -1,13 +1,16 @@
-//! `DeformingScene::separation_step` against a dense reference: every non-adjacent vertex–face and
-//! edge–edge pair of the scene, enumerated directly from the triangles, sampled densely over
-//! the step with the exact distance functions. The step is safe (no sample in `[0, step]`
-//! below a pair's target) and tight (no later than the first sampled time a pair comes within
-//! its stopping tolerance of its target, up to the sampling).
+//! `DeformingScene::separation_step` and the one-shot `scene::separation_step` (one mesh against
+//! itself) against a dense reference: every non-adjacent vertex–face and edge–edge pair of
+//! the scene, enumerated directly from the triangles, sampled densely over the step with the
+//! exact distance functions. The step is safe (no sample in `[0, step]` below a pair's
+//! target) and tight (no later than the first sampled time a pair comes within its stopping
+//! tolerance of its target, up to the sampling).
 
 use ccd_distance::{point_triangle, segment_segment};
 use ccd_geometry::glam::DVec3;
 use ccd_geometry::{Segment, Triangle};
-use ccd_la_deformable::scene::{DeformingScene, SceneOptions, SeparationOptions};
+use ccd_la_deformable::scene::{
+    DeformingScene, SceneOptions, SeparationOptions, SeparationStep, separation_step,
+};
 use ccd_la_deformable::{DeformingMesh, LaError, Status};
 use proptest::prelude::*;
 
@@ -97,11 +100,27 @@ fn target(d0: f64, rule: &SeparationOptions) -> f64 {
     }
 }
 
-/// Checks a scene's step against the dense reference; returns the step.
+/// Checks a scene's step against the dense reference (and, for one mesh with
+/// self-collision, the one-shot step of that mesh); returns the scene's step.
 fn check(meshes: Vec<DeformingMesh>, opts: &SceneOptions, rule: &SeparationOptions) -> f64 {
     let pairs = all_pairs(&meshes, opts.self_collision);
     let scene = DeformingScene::new(meshes.clone(), opts).unwrap();
     let r = scene.separation_step(rule).unwrap();
+    if meshes.len() == 1 && opts.self_collision {
+        let once = separation_step(&meshes[0], rule).unwrap();
+        check_step(&meshes, &pairs, rule, &once);
+    }
+    check_step(&meshes, &pairs, rule, &r)
+}
+
+/// Checks one step answer against the dense reference of `pairs`; returns the step.
+fn check_step(
+    meshes: &[DeformingMesh],
+    pairs: &[Pair],
+    rule: &SeparationOptions,
+    r: &SeparationStep,
+) -> f64 {
+    let meshes = meshes.to_vec();
     let step = r.step;
     assert!((0.0..=1.0).contains(&step), "step {step}");
     let d0: Vec<f64> = pairs.iter().map(|p| distance(&meshes, p, 0.0)).collect();
@@ -193,6 +212,22 @@ fn soup(n: usize, spread: f64) -> impl Strategy<Value = DeformingMesh> {
                 .collect();
             DeformingMesh::new(tris, x0, x1).unwrap()
         })
+}
+
+proptest! {
+    // each case checks two answers against every pair densely: fewer cases than the default
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// One mesh against itself, large enough for a tree of several levels: the scene's and
+    /// the one-shot step (see `check`).
+    #[test]
+    fn one_mesh_soups_keep_their_separation(
+        a in soup(11, 1.5),
+        scale in 0.05..0.9f64,
+        min_distance in prop_oneof![Just(0.0), 0.0..0.3f64],
+    ) {
+        let rule = SeparationOptions::default().with_scale(scale).with_min_distance(min_distance);
+        check(vec![a], &SceneOptions::default(), &rule);
+    }
 }
 
 proptest! {

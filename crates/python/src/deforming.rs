@@ -6,7 +6,7 @@
 
 use ccd::la_deformable::scene::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, DeformingScene, Resting, SceneOptions,
-    SeparationOptions,
+    SeparationOptions, separation_step,
 };
 use ccd::la_deformable::{DeformingMesh, Mode, SceneContact};
 use ccd::prelude::{DVec3, Feature};
@@ -164,10 +164,8 @@ pub(crate) fn collision_free_stepsize(
     let (tris, x0, x1) = mesh_from(faces, x0, x1, "")?;
     py.detach(|| {
         let mesh = DeformingMesh::new(tris, x0, x1)?;
-        // the step does not use the self-collision normal cones: a cheaper build without them
-        let options = SceneOptions::default().with_normal_cones(false);
-        let scene = DeformingScene::new(vec![mesh], &options)?;
-        scene.separation_step(&rule).map(|s| s.step)
+        // one query: the one-shot hierarchy (no DeformingScene, whose build serves every query mode)
+        separation_step(&mesh, &rule).map(|s| s.step)
     })
     .map_err(to_py)
 }

@@ -32,11 +32,13 @@
 mod brute;
 mod cone;
 mod hybrid;
+mod oneshot;
 mod separation;
 mod star;
 mod traverse;
 
 pub use brute::brute_force;
+pub use oneshot::separation_step;
 pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
@@ -491,7 +493,8 @@ impl DeformingScene {
     /// (`max(δ_min, s·d₀)`). The answer is conservative: no pair is ever closer than its `τ`
     /// at any time in `[0, step]`; it is at most a relative `rel_tolerance` of the pair's
     /// allowed approach short of the exact largest step (or shorter when a pair hits the
-    /// iteration cap, counted in [`SceneStats::capped`]). Runs serially.
+    /// iteration cap, counted in [`SceneStats::capped`]). Runs serially. For one mesh seen
+    /// once, [`separation_step`] answers the same question without building a scene.
     ///
     /// # Errors
     /// [`SeparationOptions::validate`].

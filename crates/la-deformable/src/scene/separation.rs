@@ -181,15 +181,15 @@ pub struct SeparationStep {
 
 /// Box at `t = 0` and box of the displacements `x1 − x0` of a node's vertices.
 #[derive(Debug, Clone, Copy)]
-struct Motion {
-    lo: DVec3,
-    hi: DVec3,
-    dlo: DVec3,
-    dhi: DVec3,
+pub(super) struct Motion {
+    pub(super) lo: DVec3,
+    pub(super) hi: DVec3,
+    pub(super) dlo: DVec3,
+    pub(super) dhi: DVec3,
 }
 
 impl Motion {
-    const EMPTY: Self = Self {
+    pub(super) const EMPTY: Self = Self {
         lo: DVec3::INFINITY,
         hi: DVec3::NEG_INFINITY,
         dlo: DVec3::INFINITY,
@@ -197,7 +197,7 @@ impl Motion {
     };
 
     #[inline]
-    fn add(&mut self, p0: DVec3, p1: DVec3) {
+    pub(super) fn add(&mut self, p0: DVec3, p1: DVec3) {
         let d = p1 - p0;
         self.lo = self.lo.min(p0);
         self.hi = self.hi.max(p0);
@@ -206,7 +206,7 @@ impl Motion {
     }
 
     #[inline]
-    fn merge(&self, o: &Self) -> Self {
+    pub(super) fn merge(&self, o: &Self) -> Self {
         Self {
             lo: self.lo.min(o.lo),
             hi: self.hi.max(o.hi),
@@ -219,7 +219,7 @@ impl Motion {
 /// The time before which no pair of points of `a` and `b` can break its target (see the
 /// module docs); `round_off` is subtracted from the gap.
 #[inline]
-fn bound(a: &Motion, b: &Motion, rule: &SeparationOptions, round_off: f64) -> f64 {
+pub(super) fn bound(a: &Motion, b: &Motion, rule: &SeparationOptions, round_off: f64) -> f64 {
     let up = 1.0 + 8.0 * f64::EPSILON;
     let lo = b.dlo - a.dhi;
     let hi = b.dhi - a.dlo;
@@ -240,7 +240,13 @@ fn bound(a: &Motion, b: &Motion, rule: &SeparationOptions, round_off: f64) -> f6
 /// gap on the most separating axis bounds `g₀` from below, the 1-norm of the displacement
 /// box bounds `μ` from above.
 #[inline(always)]
-fn cheap_cull(a: &Motion, b: &Motion, rule: &SeparationOptions, round_off: f64, best: f64) -> bool {
+pub(super) fn cheap_cull(
+    a: &Motion,
+    b: &Motion,
+    rule: &SeparationOptions,
+    round_off: f64,
+    best: f64,
+) -> bool {
     let lo = b.dlo - a.dhi;
     let hi = b.dhi - a.dlo;
     let m = lo.abs().max(hi.abs());
