@@ -135,7 +135,7 @@ pub enum PlanningError {
 /// with the shape is never missed; the tessellation may report contacts up to the
 /// tessellation's gap early (about `1 − cos(π / 32)` ≈ 0.5 % of the radius).
 #[derive(Clone, Debug)]
-pub enum Shape {
+pub enum ObjectShape {
     /// A box of full extents `size`, centred.
     Box {
         /// Full extents along x, y, z.
@@ -160,8 +160,8 @@ pub enum Shape {
 /// Segments around the tessellated spheres and cylinders.
 const SEGMENTS: u32 = 32;
 
-impl Shape {
-    /// The shape as a closed triangle mesh containing it (see [`Shape`]).
+impl ObjectShape {
+    /// The shape as a closed triangle mesh containing it (see [`ObjectShape`]).
     ///
     /// # Errors
     /// [`PlanningError::InvalidShape`] for a non-positive or non-finite size or a mesh
@@ -169,16 +169,16 @@ impl Shape {
     ///
     /// # Example
     /// ```
-    /// use ccd_ca_articulated::planning::Shape;
+    /// use ccd_ca_articulated::planning::ObjectShape;
     /// use ccd_geometry::glam::DVec3;
     ///
-    /// let ball = Shape::Sphere { radius: 0.5 }.to_mesh("ball")?;
+    /// let ball = ObjectShape::Sphere { radius: 0.5 }.to_mesh("ball")?;
     /// // every face plane is at least the radius from the centre: the ball is inside
     /// assert!(ball.triangle_iter().all(|t| {
     ///     let n = (t.b - t.a).cross(t.c - t.a).normalize();
     ///     n.dot(t.a) >= 0.5
     /// }));
-    /// assert!(Shape::Sphere { radius: -1.0 }.to_mesh("ball").is_err());
+    /// assert!(ObjectShape::Sphere { radius: -1.0 }.to_mesh("ball").is_err());
     /// # Ok::<(), ccd_ca_articulated::planning::PlanningError>(())
     /// ```
     pub fn to_mesh(&self, name: &str) -> Result<TriMesh, PlanningError> {
@@ -194,13 +194,13 @@ impl Shape {
             }
         };
         match self {
-            Shape::Box { size } => {
+            ObjectShape::Box { size } => {
                 for v in size.to_array() {
                     positive(v, "box size")?;
                 }
                 TriMesh::cuboid(-0.5 * *size, 0.5 * *size).map_err(|e| bad(e.to_string()))
             }
-            Shape::Sphere { radius } => {
+            ObjectShape::Sphere { radius } => {
                 let r = positive(*radius, "sphere radius")?;
                 let bands = SEGMENTS / 2;
                 let mut profile = Vec::with_capacity(bands as usize + 1);
@@ -227,14 +227,14 @@ impl Shape {
                 let v = unit.vertices().iter().map(|&p| p * s).collect();
                 TriMesh::new(v, unit.triangles().to_vec()).map_err(|e| bad(e.to_string()))
             }
-            Shape::Cylinder { radius, length } => {
+            ObjectShape::Cylinder { radius, length } => {
                 let r = positive(*radius, "cylinder radius")?;
                 let h = 0.5 * positive(*length, "cylinder length")?;
                 // the polygon's edges at distance r from the axis: its vertices at r / cos(π/n)
                 let rv = r / (std::f64::consts::PI / f64::from(SEGMENTS)).cos() * (1.0 + 1e-12);
                 lathe(&[(0.0, -h), (rv, -h), (rv, h), (0.0, h)]).map_err(|e| bad(e.to_string()))
             }
-            Shape::Mesh(m) => {
+            ObjectShape::Mesh(m) => {
                 if m.triangle_count() == 0 {
                     Err(bad("the mesh has no triangles".into()))
                 } else {
@@ -366,7 +366,7 @@ pub struct Clearance {
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_articulated::planning::{PlanningScene, Shape};
+/// use ccd_ca_articulated::planning::{PlanningScene, ObjectShape};
 /// use ccd_ca_articulated::{ArticulatedBody, QueryOptions};
 /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec, Limits};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -381,7 +381,7 @@ pub struct Clearance {
 /// let bar = TriMesh::cuboid(DVec3::new(0.2, -0.05, -0.05), DVec3::new(2.0, 0.05, 0.05))?;
 /// let mut scene = PlanningScene::new();
 /// scene.add_robot("arm", ArticulatedBody::from_meshes(model, vec![Some(bar)])?)?;
-/// scene.add_object("post", Shape::Cylinder { radius: 0.1, length: 1.0 }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
+/// scene.add_object("post", ObjectShape::Cylinder { radius: 0.1, length: 1.0 }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
 /// let opts = QueryOptions::default();
 /// assert!(scene.check_edge(&[0.0], &[0.5], &opts)?.is_none());
 /// let hit = scene.check_edge(&[0.0], &[2.0], &opts)?.expect("the bar sweeps into the post");
@@ -549,7 +549,7 @@ impl PlanningScene {
     pub fn add_object(
         &mut self,
         name: &str,
-        shape: Shape,
+        shape: ObjectShape,
         pose: DAffine3,
     ) -> Result<(), PlanningError> {
         if self.object_taken(name)
@@ -587,11 +587,11 @@ impl PlanningScene {
     ///
     /// # Example
     /// ```
-    /// use ccd_ca_articulated::planning::{PlanningScene, Shape};
+    /// use ccd_ca_articulated::planning::{PlanningScene, ObjectShape};
     /// use ccd_geometry::glam::{DAffine3, DVec3};
     ///
     /// let mut scene = PlanningScene::new();
-    /// scene.add_object("box", Shape::Box { size: DVec3::ONE }, DAffine3::IDENTITY)?;
+    /// scene.add_object("box", ObjectShape::Box { size: DVec3::ONE }, DAffine3::IDENTITY)?;
     /// scene.remove_object("box")?;
     /// assert!(scene.remove_object("box").is_err());
     /// # Ok::<(), ccd_ca_articulated::planning::PlanningError>(())
@@ -621,7 +621,7 @@ impl PlanningScene {
     /// # Example
     /// ```
     /// use std::sync::Arc;
-    /// use ccd_ca_articulated::planning::{PlanningScene, Shape};
+    /// use ccd_ca_articulated::planning::{PlanningScene, ObjectShape};
     /// use ccd_ca_articulated::{ArticulatedBody, QueryOptions};
     /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -630,11 +630,11 @@ impl PlanningScene {
     /// let bar = TriMesh::cuboid(DVec3::new(0.2, -0.05, -0.05), DVec3::new(1.0, 0.05, 0.05))?;
     /// let mut scene = PlanningScene::new();
     /// scene.add_robot("arm", ArticulatedBody::from_meshes(model, vec![Some(bar)])?)?;
-    /// scene.add_object("post", Shape::Box { size: DVec3::splat(0.2) }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
+    /// scene.add_object("post", ObjectShape::Box { size: DVec3::splat(0.2) }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
     /// let opts = QueryOptions::default();
     /// assert!(scene.check_edge(&[0.0], &[2.0], &opts)?.is_none()); // the bar is too short
     /// // a grasped rod at the bar's end reaches the post
-    /// scene.attach_object("rod", "bar", Shape::Box { size: DVec3::new(1.0, 0.05, 0.05) }, DAffine3::from_translation(DVec3::new(1.4, 0.0, 0.0)), &[])?;
+    /// scene.attach_object("rod", "bar", ObjectShape::Box { size: DVec3::new(1.0, 0.05, 0.05) }, DAffine3::from_translation(DVec3::new(1.4, 0.0, 0.0)), &[])?;
     /// let hit = scene.check_edge(&[0.0], &[2.0], &opts)?.expect("the rod hits the post");
     /// assert_eq!((hit.a.as_str(), hit.b.as_str()), ("rod", "post"));
     /// scene.detach_object("rod")?;
@@ -645,7 +645,7 @@ impl PlanningScene {
         &mut self,
         name: &str,
         link: &str,
-        shape: Shape,
+        shape: ObjectShape,
         pose: DAffine3,
         touch_links: &[&str],
     ) -> Result<(), PlanningError> {
@@ -1151,7 +1151,7 @@ impl PlanningScene {
     ///
     /// # Example
     /// ```
-    /// use ccd_ca_articulated::planning::{PlanningScene, Shape};
+    /// use ccd_ca_articulated::planning::{PlanningScene, ObjectShape};
     /// use ccd_ca_articulated::{ArticulatedBody, QueryOptions};
     /// use ccd_kinematics::{ArticulatedModel, Joint, LinkSpec};
     /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
@@ -1160,7 +1160,7 @@ impl PlanningScene {
     /// let bar = TriMesh::cuboid(DVec3::new(0.2, -0.05, -0.05), DVec3::new(2.0, 0.05, 0.05))?;
     /// let mut scene = PlanningScene::new();
     /// scene.add_robot("arm", ArticulatedBody::from_meshes(model, vec![Some(bar)])?)?;
-    /// scene.add_object("post", Shape::Sphere { radius: 0.1 }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
+    /// scene.add_object("post", ObjectShape::Sphere { radius: 0.1 }, DAffine3::from_translation(DVec3::new(0.0, 1.5, 0.0)))?;
     /// let edges = vec![(vec![0.0], vec![0.5]), (vec![0.0], vec![2.0]), (vec![0.0], vec![f64::NAN])];
     /// let answers = scene.check_edges(&edges, &QueryOptions::default());
     /// assert!(answers[0].as_ref().unwrap().is_none());
@@ -1340,7 +1340,7 @@ mod tests {
 
     #[test]
     fn tessellations_hold_their_shapes() {
-        let cyl = Shape::Cylinder {
+        let cyl = ObjectShape::Cylinder {
             radius: 0.3,
             length: 1.0,
         }
@@ -1354,10 +1354,10 @@ mod tests {
             }
         }
         for s in [
-            Shape::Box {
+            ObjectShape::Box {
                 size: DVec3::new(1.0, 0.0, 1.0),
             },
-            Shape::Cylinder {
+            ObjectShape::Cylinder {
                 radius: f64::NAN,
                 length: 1.0,
             },

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use ccd_ca_articulated::planning::{PlanningError, PlanningScene, Shape};
+use ccd_ca_articulated::planning::{ObjectShape, PlanningError, PlanningScene};
 use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Mode, QueryOptions};
 use ccd_ca_rigid::Status;
 use ccd_distance::mesh_distance_brute_force;
@@ -45,17 +45,21 @@ fn scene() -> PlanningScene {
     s.add_robot("arm", arm()).unwrap();
     s.add_object(
         "table",
-        Shape::Box {
+        ObjectShape::Box {
             size: DVec3::new(0.6, 0.8, 0.05),
         },
         at(0.7, 0.0, 0.4),
     )
     .unwrap();
-    s.add_object("ball", Shape::Sphere { radius: 0.12 }, at(-0.6, 0.1, 0.9))
-        .unwrap();
+    s.add_object(
+        "ball",
+        ObjectShape::Sphere { radius: 0.12 },
+        at(-0.6, 0.1, 0.9),
+    )
+    .unwrap();
     s.add_object(
         "post",
-        Shape::Cylinder {
+        ObjectShape::Cylinder {
             radius: 0.05,
             length: 1.2,
         },
@@ -65,7 +69,7 @@ fn scene() -> PlanningScene {
     s.attach_object(
         "part",
         "hand",
-        Shape::Box {
+        ObjectShape::Box {
             size: DVec3::new(0.05, 0.05, 0.12),
         },
         at(0.0, 0.0, 0.16),
@@ -259,7 +263,7 @@ fn attached_objects_and_overrides_change_the_tested_pairs() {
     s.attach_object(
         "rod",
         "l2",
-        Shape::Box {
+        ObjectShape::Box {
             size: DVec3::new(0.8, 0.1, 0.1),
         },
         at(0.5, 0.0, 0.0),
@@ -286,7 +290,7 @@ fn attached_objects_and_overrides_change_the_tested_pairs() {
     // an environment object is named in contacts and clearances
     s.add_object(
         "wall",
-        Shape::Box {
+        ObjectShape::Box {
             size: DVec3::new(0.5, 0.05, 1.0),
         },
         at(1.5, 0.2, 0.0),
@@ -315,7 +319,7 @@ fn bad_input_is_a_typed_error() {
         s.attach_object(
             "x",
             "table",
-            Shape::Sphere { radius: 0.1 },
+            ObjectShape::Sphere { radius: 0.1 },
             DAffine3::IDENTITY,
             &[]
         ),
@@ -325,7 +329,7 @@ fn bad_input_is_a_typed_error() {
         s.attach_object(
             "y",
             "hand",
-            Shape::Sphere { radius: 0.1 },
+            ObjectShape::Sphere { radius: 0.1 },
             DAffine3::IDENTITY,
             &["ghost"]
         ),
@@ -380,17 +384,25 @@ fn bad_input_is_a_typed_error() {
         Err(PlanningError::Articulated(_))
     ));
     assert!(matches!(
-        s.add_object("ball", Shape::Sphere { radius: 0.1 }, DAffine3::IDENTITY),
+        s.add_object(
+            "ball",
+            ObjectShape::Sphere { radius: 0.1 },
+            DAffine3::IDENTITY
+        ),
         Err(PlanningError::DuplicateName(_))
     ));
     assert!(matches!(
-        s.add_object("hand", Shape::Sphere { radius: 0.1 }, DAffine3::IDENTITY),
+        s.add_object(
+            "hand",
+            ObjectShape::Sphere { radius: 0.1 },
+            DAffine3::IDENTITY
+        ),
         Err(PlanningError::DuplicateName(_))
     ));
     assert!(matches!(
         s.add_object(
             "skew",
-            Shape::Sphere { radius: 0.1 },
+            ObjectShape::Sphere { radius: 0.1 },
             DAffine3::from_scale(DVec3::splat(2.0))
         ),
         Err(PlanningError::InvalidPose(_))
@@ -398,7 +410,7 @@ fn bad_input_is_a_typed_error() {
     assert!(matches!(
         s.add_object(
             "flat",
-            Shape::Box {
+            ObjectShape::Box {
                 size: DVec3::new(1.0, 0.0, 1.0)
             },
             DAffine3::IDENTITY
@@ -465,7 +477,7 @@ fn panda_edges_match_a_plain_scene() {
         let pose = at(x, y, 0.3 + 0.1 * k as f64);
         s.add_object(
             &name,
-            Shape::Box {
+            ObjectShape::Box {
                 size: DVec3::new(0.15, 0.2, 0.3),
             },
             pose,

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ccd_ca_articulated::planning::{PlanningScene, Shape};
+use ccd_ca_articulated::planning::{ObjectShape, PlanningScene};
 use ccd_ca_articulated::{Mode, QueryOptions};
 use ccd_ca_rigid::Status;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -65,7 +65,7 @@ fn scene(
             DQuat::from_rotation_z(a),
             DVec3::new(r * a.cos(), r * a.sin(), 0.1 + 1.2 * next()),
         );
-        s.add_object(&format!("box{k}"), Shape::Box { size }, pose)
+        s.add_object(&format!("box{k}"), ObjectShape::Box { size }, pose)
             .unwrap();
     }
     s

@@ -10,7 +10,7 @@ use ccd::la_deformable::scene::Resting;
 use ccd_cli::batch::{BatchOptions, MAX_THREADS, Shard, run_batch};
 use ccd_cli::run::Runner;
 use ccd_cli::schema::{
-    FramesQuery, MeshSource, Pose, Query, QueryResult, RigidQuery, SeparationRule,
+    FramesQuery, MeshSource, PoseSpec, Query, QueryAnswer, RigidQuery, SeparationRule,
 };
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -40,16 +40,16 @@ enum Command {
         b: PathBuf,
         /// Pose of A at t = 0 (default: identity).
         #[arg(long, allow_hyphen_values = true, value_name = "POSE")]
-        a_start: Option<Pose>,
+        a_start: Option<PoseSpec>,
         /// Pose of A at t = 1 (default: --a-start).
         #[arg(long, allow_hyphen_values = true, value_name = "POSE")]
-        a_end: Option<Pose>,
+        a_end: Option<PoseSpec>,
         /// Pose of B at t = 0 (default: identity).
         #[arg(long, allow_hyphen_values = true, value_name = "POSE")]
-        b_start: Option<Pose>,
+        b_start: Option<PoseSpec>,
         /// Pose of B at t = 1 (default: --b-start).
         #[arg(long, allow_hyphen_values = true, value_name = "POSE")]
-        b_end: Option<Pose>,
+        b_end: Option<PoseSpec>,
         /// Absolute distance tolerance (default 1e-3).
         #[arg(long, allow_hyphen_values = true)]
         tolerance: Option<f64>,
@@ -188,7 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn print_result(result: &QueryResult, pretty: bool) -> anyhow::Result<ExitCode> {
+fn print_result(result: &QueryAnswer, pretty: bool) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if pretty {
         serde_json::to_writer_pretty(&mut out, result)?;

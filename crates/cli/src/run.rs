@@ -1,4 +1,4 @@
-//! Running queries: [`Runner`] turns a [`Query`] into a [`QueryResult`], loading each mesh
+//! Running queries: [`Runner`] turns a [`Query`] into a [`QueryAnswer`], loading each mesh
 //! or robot file once and sharing it between queries (and threads).
 
 use std::collections::HashMap;
@@ -23,7 +23,7 @@ use ccd::la_deformable::{DeformingMesh, LaOptions, PrimitiveToc};
 use crate::error::QueryError;
 use crate::schema::{
     ArticulatedContact, ArticulatedQuery, ArticulatedResult, FramesQuery, FramesResult, MeshSource,
-    Outcome, Pose, PrimitiveContact, PrimitiveQuery, PrimitiveResult, Query, QueryResult,
+    Outcome, PoseSpec, PrimitiveContact, PrimitiveQuery, PrimitiveResult, Query, QueryAnswer,
     ResultRecord, RigidQuery, RigidResult,
 };
 
@@ -197,7 +197,7 @@ impl Runner {
     ///
     /// # Errors
     /// As [`run`](Self::run).
-    pub fn run_caught(&self, query: &Query) -> Result<QueryResult, QueryError> {
+    pub fn run_caught(&self, query: &Query) -> Result<QueryAnswer, QueryError> {
         catch_unwind(AssertUnwindSafe(|| self.run(query))).unwrap_or_else(|payload| {
             let message = payload
                 .downcast_ref::<&str>()
@@ -214,17 +214,17 @@ impl Runner {
     /// [`QueryError::File`] when a file cannot be read or parsed, [`QueryError::Pose`],
     /// [`QueryError::FrameMismatch`], [`QueryError::PathsDisabled`], and the library's own
     /// errors ([`QueryError::Ccd`]) for input outside its domain.
-    pub fn run(&self, query: &Query) -> Result<QueryResult, QueryError> {
+    pub fn run(&self, query: &Query) -> Result<QueryAnswer, QueryError> {
         match query {
-            Query::Rigid(q) => self.rigid(q).map(QueryResult::Rigid),
+            Query::Rigid(q) => self.rigid(q).map(QueryAnswer::Rigid),
             Query::VertexFace(q) => {
-                primitive(q, ccd::la_deformable::vertex_face).map(QueryResult::VertexFace)
+                primitive(q, ccd::la_deformable::vertex_face).map(QueryAnswer::VertexFace)
             }
             Query::EdgeEdge(q) => {
-                primitive(q, ccd::la_deformable::edge_edge).map(QueryResult::EdgeEdge)
+                primitive(q, ccd::la_deformable::edge_edge).map(QueryAnswer::EdgeEdge)
             }
-            Query::Frames(q) => self.frames(q).map(QueryResult::Frames),
-            Query::Articulated(q) => self.articulated(q).map(QueryResult::Articulated),
+            Query::Frames(q) => self.frames(q).map(QueryAnswer::Frames),
+            Query::Articulated(q) => self.articulated(q).map(QueryAnswer::Articulated),
         }
     }
 
@@ -293,7 +293,7 @@ impl Runner {
     }
 
     fn rigid(&self, q: &RigidQuery) -> Result<RigidResult, QueryError> {
-        let pose = |p: &Pose, field| {
+        let pose = |p: &PoseSpec, field| {
             p.to_affine()
                 .map_err(|reason| QueryError::Pose { field, reason })
         };

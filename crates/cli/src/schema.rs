@@ -3,11 +3,11 @@
 //! A batch file is JSON Lines: one [`Query`] object per line, selected by its `"kind"`
 //! (`"rigid"`, `"vertex_face"`, `"edge_edge"`, `"frames"`, `"articulated"`). Each line gives
 //! one [`ResultRecord`]: the line number, the query's `id` when it had one, and either
-//! `"ok"` (a [`QueryResult`]) or `"error"` (an [`ErrorInfo`]).
+//! `"ok"` (a [`QueryAnswer`]) or `"error"` (an [`ErrorInfo`]).
 //!
 //! Conventions (the same as the library's, see the `ccd` facade):
 //! - time is normalised to `t ∈ [0, 1]`; `"toc": null` means no contact in the step;
-//! - points are `[x, y, z]` arrays; a [`Pose`] is `[x, y, z, qw, qx, qy, qz]` (translation,
+//! - points are `[x, y, z]` arrays; a [`PoseSpec`] is `[x, y, z, qw, qx, qy, qz]` (translation,
 //!   then a unit quaternion) or a 4×4 matrix written as 4 rows (`[[r00, r01, r02, tx], …,
 //!   [0, 0, 0, 1]]`), mapping the mesh's local frame to the world;
 //! - a mesh ([`MeshSource`]) is a path to an OBJ, STL or PLY file (relative paths are resolved
@@ -28,7 +28,7 @@
 //! # Examples
 //! A rigid query (two tetrahedra, the second sliding through the first) and its result:
 //! ```
-//! use ccd_cli::schema::{Query, QueryResult};
+//! use ccd_cli::schema::{Query, QueryAnswer};
 //! use ccd_cli::run::Runner;
 //!
 //! let tet = r#"{"vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]],
@@ -39,7 +39,7 @@
 //! let result = Runner::new(".").run(&query)?;
 //! let toc = result.toc().expect("they collide");
 //! assert!(toc > 0.4 && toc <= 0.5); // the faces x = 1 and x = 0 + 3 - 4t meet at t = 0.5
-//! let QueryResult::Rigid(rigid) = &result else { unreachable!() };
+//! let QueryAnswer::Rigid(rigid) = &result else { unreachable!() };
 //! assert_eq!(rigid.contact.as_ref().map(|c| c.status), Some(ccd::ca_rigid::Status::Converged));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -67,7 +67,7 @@
 //! A deforming mesh between two frames (same triangles, new vertex positions), with every
 //! colliding feature pair:
 //! ```
-//! use ccd_cli::schema::{Query, QueryResult};
+//! use ccd_cli::schema::{Query, QueryAnswer};
 //! use ccd_cli::run::Runner;
 //!
 //! // two triangles, the upper one falling through the lower one
@@ -77,7 +77,7 @@
 //!             "triangles": [[0,1,2],[3,4,5]]}"#;
 //! let line = format!(r#"{{"kind": "frames", "f0": {f0}, "f1": {f1}, "all": true}}"#);
 //! let result = Runner::new(".").run(&serde_json::from_str::<Query>(&line)?)?;
-//! let QueryResult::Frames(frames) = &result else { unreachable!() };
+//! let QueryAnswer::Frames(frames) = &result else { unreachable!() };
 //! assert!(frames.toc.is_some_and(|t| t <= 0.5 && t > 0.5 - 1e-5));
 //! assert!(frames.contacts.len() > 1); // --all: every colliding vertex–face / edge–edge pair
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -132,16 +132,16 @@ pub enum MeshSource {
 /// A rigid pose (local frame → world), as written in JSON.
 ///
 /// ```
-/// use ccd_cli::schema::Pose;
+/// use ccd_cli::schema::PoseSpec;
 /// use ccd::geometry::glam::DVec3;
 ///
 /// // 2 along x, turned a quarter about z; the same pose as a 4×4 matrix (rows)
-/// let tq: Pose = "2,0,0,0.7071068,0,0,0.7071068".parse()?;
-/// let m: Pose = "[[0,-1,0,2],[1,0,0,0],[0,0,1,0],[0,0,0,1]]".parse()?;
+/// let tq: PoseSpec = "2,0,0,0.7071068,0,0,0.7071068".parse()?;
+/// let m: PoseSpec = "[[0,-1,0,2],[1,0,0,0],[0,0,1,0],[0,0,0,1]]".parse()?;
 /// let (a, b) = (tq.to_affine()?, m.to_affine()?);
 /// assert!(a.transform_point3(DVec3::X).distance(DVec3::new(2.0, 1.0, 0.0)) < 1e-6);
 /// assert!(b.transform_point3(DVec3::X).distance(DVec3::new(2.0, 1.0, 0.0)) < 1e-12);
-/// assert!("1,2,3".parse::<Pose>().is_err());
+/// assert!("1,2,3".parse::<PoseSpec>().is_err());
 /// # Ok::<(), ccd_cli::error::PoseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -149,7 +149,7 @@ pub enum MeshSource {
     untagged,
     expecting = "a pose: [x, y, z, qw, qx, qy, qz] (translation, then the unit quaternion scalar first) or a 4x4 matrix as 4 rows"
 )]
-pub enum Pose {
+pub enum PoseSpec {
     /// `[x, y, z, qw, qx, qy, qz]`: the translation, then the rotation as a quaternion
     /// (scalar first). The quaternion is normalised when its norm is within `1e-3` of 1
     /// (rounded decimal input); farther from 1 it is an error.
@@ -159,14 +159,14 @@ pub enum Pose {
     Matrix([[f64; 4]; 4]),
 }
 
-impl Default for Pose {
+impl Default for PoseSpec {
     /// The identity pose.
     fn default() -> Self {
         Self::TranslationQuaternion([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
     }
 }
 
-impl Pose {
+impl PoseSpec {
     /// The identity pose.
     pub const IDENTITY: Self = Self::TranslationQuaternion([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
 
@@ -209,7 +209,7 @@ impl Pose {
     }
 }
 
-impl std::str::FromStr for Pose {
+impl std::str::FromStr for PoseSpec {
     type Err = PoseError;
 
     /// Parses `x,y,z,qw,qx,qy,qz` (7 comma-separated numbers; spaces allowed) or JSON text
@@ -291,16 +291,16 @@ pub struct RigidQuery {
     pub b: MeshSource,
     /// Pose of A at `t = 0` (default: identity).
     #[serde(default)]
-    pub a_start: Pose,
+    pub a_start: PoseSpec,
     /// Pose of A at `t = 1` (default: `a_start`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub a_end: Option<Pose>,
+    pub a_end: Option<PoseSpec>,
     /// Pose of B at `t = 0` (default: identity).
     #[serde(default)]
-    pub b_start: Pose,
+    pub b_start: PoseSpec,
     /// Pose of B at `t = 1` (default: `b_start`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub b_end: Option<Pose>,
+    pub b_end: Option<PoseSpec>,
     /// Absolute distance tolerance (default `1e-3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
@@ -417,7 +417,7 @@ pub struct ArticulatedQuery {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum QueryResult {
+pub enum QueryAnswer {
     /// Answer to [`Query::Rigid`].
     Rigid(RigidResult),
     /// Answer to [`Query::VertexFace`].
@@ -430,7 +430,7 @@ pub enum QueryResult {
     Articulated(ArticulatedResult),
 }
 
-impl QueryResult {
+impl QueryAnswer {
     /// The time of contact, `None` when nothing touches in `[0, 1]`.
     pub fn toc(&self) -> Option<f64> {
         match self {
@@ -558,7 +558,7 @@ pub struct ResultRecord {
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The query ran.
-    Ok(QueryResult),
+    Ok(QueryAnswer),
     /// The line could not be parsed, its input was invalid, or a file could not be read.
     Error(ErrorInfo),
 }

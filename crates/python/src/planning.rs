@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
 
-use ccd::ca_articulated::planning::{self, PlanningError, Shape};
+use ccd::ca_articulated::planning::{self, ObjectShape, PlanningError};
 use ccd::ca_articulated::{self, QueryOptions};
 use ccd::geometry::glam::{DAffine3, DVec3};
 use ccd::kinematics::urdf::UrdfOptions;
@@ -158,7 +158,7 @@ fn shape(
     r#box: Option<&Bound<'_, PyAny>>,
     sphere: Option<f64>,
     cylinder: Option<(f64, f64)>,
-) -> PyResult<Shape> {
+) -> PyResult<ObjectShape> {
     let given = usize::from(mesh.is_some())
         + usize::from(r#box.is_some())
         + usize::from(sphere.is_some())
@@ -169,21 +169,21 @@ fn shape(
         )));
     }
     if let Some(m) = mesh {
-        return Ok(Shape::Mesh(Arc::new(
+        return Ok(ObjectShape::Mesh(Arc::new(
             m.get().body.mesh_bvh().mesh().clone(),
         )));
     }
     if let Some(b) = r#box {
         let (v, _) = f64_array(b, "box", &[Some(3)], "", true)?;
-        return Ok(Shape::Box {
+        return Ok(ObjectShape::Box {
             size: DVec3::new(v[0], v[1], v[2]),
         });
     }
     if let Some(radius) = sphere {
-        return Ok(Shape::Sphere { radius });
+        return Ok(ObjectShape::Sphere { radius });
     }
     let (radius, length) = cylinder.unwrap_or_default();
-    Ok(Shape::Cylinder { radius, length })
+    Ok(ObjectShape::Cylinder { radius, length })
 }
 
 fn status_code(s: ccd::ca_rigid::Status) -> u8 {
