@@ -40,10 +40,10 @@ use ccd_geometry::glam::DVec3;
 
 use super::SceneStats;
 use super::separation::{
-    Motion, SeparationOptions, SeparationPair, SeparationStep, bound, cheap_cull,
+    Motion, SeparationOptions, SeparationPair, SeparationStep, bound, cheap_cull, keep_earliest,
 };
-use crate::kernels::separation::{SeparationHit, edge_edge_separation, vertex_face_separation};
-use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX, Status};
+use crate::kernels::separation::SeparationHit;
+use crate::{DeformingMesh, LaError, OWN_EDGE, OWN_VERTEX};
 
 /// Triangles per leaf of the one-shot tree (a leaf's features then fit the 64-bit masks of
 /// the leaf-pair test: at most `3 × 8` vertices or edges).
@@ -500,16 +500,7 @@ impl Walker<'_> {
         let x0 = [p0, q0[0], q0[1], q0[2]];
         let x1 = [p1, q1[0], q1[1], q1[2]];
         self.stats.primitive_tests += 1;
-        let r = &self.rule;
-        if let Some(h) = vertex_face_separation(
-            &x0,
-            &x1,
-            r.min_distance,
-            r.scale,
-            r.rel_tolerance,
-            self.best,
-            r.max_iterations,
-        ) {
+        if let Some(h) = self.rule.vertex_face(&x0, &x1, self.best) {
             self.record(h, Feature::Vertex(id), Feature::Face(tree.face_id[f]));
         }
     }
@@ -541,38 +532,15 @@ impl Walker<'_> {
         let x0 = [a0[0], a0[1], b0[0], b0[1]];
         let x1 = [a1[0], a1[1], b1[0], b1[1]];
         self.stats.primitive_tests += 1;
-        let r = &self.rule;
-        if let Some(h) = edge_edge_separation(
-            &x0,
-            &x1,
-            r.min_distance,
-            r.scale,
-            r.rel_tolerance,
-            self.best,
-            r.max_iterations,
-        ) {
+        if let Some(h) = self.rule.edge_edge(&x0, &x1, self.best) {
             let (ei, ej) = (tree.edge_v[i], tree.edge_v[j]);
             self.record(h, Feature::Edge(ei[0], ei[1]), Feature::Edge(ej[0], ej[1]));
         }
     }
 
     fn record(&mut self, h: SeparationHit, fa: Feature, fb: Feature) {
-        if h.status == Status::OutOfIterations {
-            self.stats.capped += 1;
-        }
-        if h.t < self.best {
-            self.best = h.t.max(0.0);
-            self.limiting = Some(SeparationPair {
-                mesh_a: 0,
-                feature_a: fa,
-                mesh_b: 0,
-                feature_b: fb,
-                distance0: h.distance0,
-                target: h.target,
-                distance: h.distance,
-                status: h.status,
-            });
-        }
+        let (best, limiting, stats) = (&mut self.best, &mut self.limiting, &mut self.stats);
+        keep_earliest(h, ((0, fa), (0, fb)), best, limiting, stats);
     }
 }
 

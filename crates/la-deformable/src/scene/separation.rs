@@ -256,6 +256,76 @@ pub(super) fn cheap_cull(
     g > rule.min_distance && (1.0 - rule.scale) * g >= reach && g - rule.min_distance >= reach
 }
 
+impl SeparationOptions {
+    /// The separation kernel of one vertex–face pair (`x = [vertex, f0, f1, f2]`) under
+    /// this rule, searching below `best`.
+    #[inline]
+    pub(super) fn vertex_face(
+        &self,
+        x0: &[DVec3; 4],
+        x1: &[DVec3; 4],
+        best: f64,
+    ) -> Option<SeparationHit> {
+        vertex_face_separation(
+            x0,
+            x1,
+            self.min_distance,
+            self.scale,
+            self.rel_tolerance,
+            best,
+            self.max_iterations,
+        )
+    }
+
+    /// The separation kernel of one edge–edge pair (`x = [a0, a1, b0, b1]`) under this
+    /// rule, searching below `best`.
+    #[inline]
+    pub(super) fn edge_edge(
+        &self,
+        x0: &[DVec3; 4],
+        x1: &[DVec3; 4],
+        best: f64,
+    ) -> Option<SeparationHit> {
+        edge_edge_separation(
+            x0,
+            x1,
+            self.min_distance,
+            self.scale,
+            self.rel_tolerance,
+            best,
+            self.max_iterations,
+        )
+    }
+}
+
+/// Takes the kernel's answer `h` for the pair `(mesh_a, feature_a)`–`(mesh_b, feature_b)`
+/// into a running search (the scene's and the one-shot one): counts a capped kernel, and
+/// keeps the earliest step with its limiting pair.
+pub(super) fn keep_earliest(
+    h: SeparationHit,
+    ((mesh_a, feature_a), (mesh_b, feature_b)): ((u32, Feature), (u32, Feature)),
+    best: &mut f64,
+    limiting: &mut Option<SeparationPair>,
+    stats: &mut SceneStats,
+) {
+    if h.status == Status::OutOfIterations {
+        stats.capped += 1;
+    }
+    if h.t < *best {
+        *best = h.t.max(0.0);
+        *limiting = Some(SeparationPair {
+            mesh_a,
+            feature_a,
+            mesh_b,
+            feature_b,
+            distance0: h.distance0,
+            target: h.target,
+            distance: h.distance,
+            status: h.status,
+        });
+    }
+}
+
 enum Task {
     Within { mesh: u32, node: u32 },
     Pair { ma: u32, na: u32, mb: u32, nb: u32 },
@@ -547,16 +617,7 @@ impl Walker<'_> {
         let x0 = [vi.p0, fi.p0[0], fi.p0[1], fi.p0[2]];
         let x1 = [vi.p1, fi.p1[0], fi.p1[1], fi.p1[2]];
         self.stats.primitive_tests += 1;
-        let r = &self.rule;
-        if let Some(h) = vertex_face_separation(
-            &x0,
-            &x1,
-            r.min_distance,
-            r.scale,
-            r.rel_tolerance,
-            self.best,
-            r.max_iterations,
-        ) {
+        if let Some(h) = self.rule.vertex_face(&x0, &x1, self.best) {
             self.record(h, mv, Feature::Vertex(vi.id), mf, Feature::Face(fi.id));
         }
     }
@@ -590,16 +651,7 @@ impl Walker<'_> {
         let x0 = [a.p0[0], a.p0[1], b.p0[0], b.p0[1]];
         let x1 = [a.p1[0], a.p1[1], b.p1[0], b.p1[1]];
         self.stats.primitive_tests += 1;
-        let r = &self.rule;
-        if let Some(h) = edge_edge_separation(
-            &x0,
-            &x1,
-            r.min_distance,
-            r.scale,
-            r.rel_tolerance,
-            self.best,
-            r.max_iterations,
-        ) {
+        if let Some(h) = self.rule.edge_edge(&x0, &x1, self.best) {
             self.record(
                 h,
                 ma,
@@ -611,21 +663,7 @@ impl Walker<'_> {
     }
 
     fn record(&mut self, h: SeparationHit, ma: u32, fa: Feature, mb: u32, fb: Feature) {
-        if h.status == Status::OutOfIterations {
-            self.stats.capped += 1;
-        }
-        if h.t < self.best {
-            self.best = h.t.max(0.0);
-            self.limiting = Some(SeparationPair {
-                mesh_a: ma,
-                feature_a: fa,
-                mesh_b: mb,
-                feature_b: fb,
-                distance0: h.distance0,
-                target: h.target,
-                distance: h.distance,
-                status: h.status,
-            });
-        }
+        let (best, limiting, stats) = (&mut self.best, &mut self.limiting, &mut self.stats);
+        keep_earliest(h, ((ma, fa), (mb, fb)), best, limiting, stats);
     }
 }
