@@ -48,6 +48,10 @@ pub(crate) struct LaStepArgs {
     /// threads; 1 (the default) is the sequential query.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// With `--threads` above 1: the work done in the serial order before the query splits
+    /// (`SceneOptions::serial_work`; default the library's).
+    #[arg(long)]
+    serial_work: Option<u32>,
 }
 
 pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
@@ -85,6 +89,13 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         .with_layer_height(args.layer_height)
         .with_parallel(args.threads > 1)
         .with_leaf_size(args.leaf_size);
+    let opts = match args.serial_work {
+        Some(w) => {
+            let grain = opts.split_grain;
+            opts.with_parallel_thresholds(w, grain)
+        }
+        None => opts,
+    };
     // the scene is built at `--from` (default: the step itself), then updated step by step
     let first = args.from.unwrap_or(step);
     if first > step {

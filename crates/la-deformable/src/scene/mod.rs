@@ -165,10 +165,12 @@ pub struct SceneOptions {
     /// the serial order, so a query that ends within them (a small scene, an early global
     /// ToC of 0, a Boolean contact) costs what the serial one does. Then the calling thread
     /// goes on in the serial order, while rayon's other workers, whenever they run out of
-    /// work, are given the last task of a busy worker's stack (the tail of the serial order;
-    /// tasks of at least [`split_grain`](Self::split_grain) triangles): the calling thread
+    /// work, are given a task of a busy worker's stack (of at least
+    /// [`split_grain`](Self::split_grain) triangles): in [`Mode::All`] and
+    /// [`Mode::Boolean`] the last one (the tail of the serial order: the calling thread
     /// does no more of the traversal than the serial query does, in the same order, and
-    /// reaches an early stop (a global ToC of 0, a Boolean contact) no later. The answer is
+    /// reaches a Boolean contact no later), in [`Mode::Toc`] the next one (the bound that
+    /// prunes the tail is found at the front, so both threads work there). The answer is
     /// the serial one: the same global
     /// ToC (bit for bit), the same sorted list of contacts and resting pairs in
     /// [`Mode::All`], the same yes/no in [`Mode::Boolean`]; only which of several pairs

@@ -175,13 +175,22 @@ pub(super) struct Walker<'a> {
 /// stop flag (a `Boolean` contact, or a global ToC of 0), and the hand-off of tasks.
 ///
 /// Work moves by *donation*: a worker that runs out of tasks becomes hungry and waits on
-/// `mailbox`; a busy worker, seeing `hungry > 0` between two tasks, moves the bottom task of
-/// its stack (the last in the serial order, usually the largest subtree left) into the
-/// mailbox. So the worker that started the query (the *owner*) keeps running its own stack
-/// from the top, in the serial order, and only gives away the tail of that order: it does a
-/// subset of the serial traversal's work in the serial order, under a bound at least as
-/// tight, and reaches the pair that ends a `Toc` query (a ToC of 0) or a `Boolean` one no
-/// later than the serial traversal would.
+/// `mailbox`; a busy worker, seeing `hungry > 0` between two tasks, moves one task of its
+/// stack into the mailbox. Which one depends on the mode:
+/// - `All` and `Boolean`: the bottom task (the last in the serial order, usually the largest
+///   subtree left). The worker that started the query (the *owner*) keeps running its own
+///   stack from the top, in the serial order, and only gives away the tail of that order:
+///   it does a subset of the serial traversal's work in the serial order, under a bound at
+///   least as tight, and reaches the pair that ends a `Boolean` query no later than the
+///   serial traversal would; a helper searching from the other end may end it sooner.
+/// - `Toc`: the next task of the serial order that is at least the grain. The serial
+///   traversal prunes its tail with the bound it finds at its front, so a helper given the
+///   tail works under a bound the owner has not found yet and its work is mostly wasted
+///   (the real cloth-ball frame: the helper doubled the node tests and saved the owner 11
+///   of 254,729 work units); next to the owner, it works under the current bound, and the
+///   owner skips that task. The owner may then run a few tasks under a bound looser than
+///   the serial traversal's (until it reads the helper's finding), so its work is no
+///   longer a subset of the serial work; the answer is the same (see `parallel`).
 #[derive(Debug)]
 pub(super) struct Shared {
     pub(super) best: AtomicU64,
@@ -449,9 +458,9 @@ impl<'a> Walker<'a> {
     }
 
     /// The loop of a worker of a parallel query: runs its stack from the top (the owner's
-    /// holds the tasks left after the serial start, in the serial order), donates the
-    /// bottom task to hungry workers between tasks, and when its stack is empty waits for
-    /// a donation; returns when every joined worker is out of work, or at a stop.
+    /// holds the tasks left after the serial start, in the serial order), donates a task to
+    /// hungry workers between tasks (`donate`), and when its stack is empty waits for a
+    /// donation; returns when every joined worker is out of work, or at a stop.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(super) fn work_shared(&mut self) {
         let Some(sh) = self.shared else {
@@ -499,21 +508,35 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Moves the bottom task of the stack (the last in the serial order) to the mailbox
-    /// when a worker is hungry and no task waits there for it.
+    /// Moves a task of the stack to the mailbox (the next one of at least the grain in
+    /// `Toc`, else the bottom one: see [`Shared`]) when a worker is hungry and no task
+    /// waits there for it.
     fn donate(&mut self, sh: &Shared) {
         let scene = self.scene;
-        // the bottom task: the last in the serial order (see [`Shared`])
-        if self
+        let idx = if self.output == Mode::Toc {
+            // the next task of the serial order that is large enough: both workers stay at
+            // the front, where the bound that prunes the rest is found (see [`Shared`])
+            match self
+                .stack
+                .iter()
+                .rposition(|t| task_size(scene, t) >= sh.grain)
+            {
+                Some(i) => i,
+                None => return,
+            }
+        } else if self
             .stack
             .first()
-            .is_none_or(|t| task_size(scene, t) < sh.grain)
+            .is_some_and(|t| task_size(scene, t) >= sh.grain)
         {
+            // the bottom task: the last in the serial order (see [`Shared`])
+            0
+        } else {
             return;
-        }
+        };
         let mut mb = sh.lock();
         if mb.tasks.len() < sh.hungry.load(Ordering::Relaxed) {
-            mb.tasks.push(self.stack.remove(0));
+            mb.tasks.push(self.stack.remove(idx));
             sh.queued.store(mb.tasks.len(), Ordering::Relaxed);
             mb.posted += 1;
             sh.posted.store(mb.posted, Ordering::Relaxed);
@@ -1059,8 +1082,8 @@ pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
 
 /// Default of [`SceneOptions::split_grain`]: a traversal task whose nodes hold fewer
 /// triangles than this (both together) is never handed to another worker; a worker that
-/// runs out of work is given the bottom task of a busy worker's stack (the last one in the
-/// serial order) when it is at least this large.
+/// runs out of work is given a task of a busy worker's stack that is at least this large
+/// (the last one in the serial order, or in `Toc` the next one: see the scene docs).
 pub const DEFAULT_SPLIT_GRAIN: u32 = 512;
 
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
@@ -1085,10 +1108,10 @@ pub(super) fn run(scene: &DeformingScene, output: Mode) -> SceneResult {
 mod parallel {
     //! Parallel traversal by donation ([`Shared`]): the calling thread goes on with the
     //! serial traversal's stack (the *owner*); helpers on rayon's pool start hungry, and a
-    //! busy worker gives a hungry one the bottom task of its stack (the last in the serial
-    //! order) between two tasks. The best ToC so far and the stop flag are shared through
-    //! atomics (non-negative `f64` bit patterns order like the floats); each worker keeps
-    //! its own findings, merged at the end.
+    //! busy worker gives a hungry one a task of its stack between two tasks (the last in the
+    //! serial order, or in `Toc` the next one). The best ToC so far and the stop flag are
+    //! shared through atomics (non-negative `f64` bit patterns order like the floats); each
+    //! worker keeps its own findings, merged at the end.
     //!
     //! The answer does not depend on who ran what: `All` lists every contact (sorted at the
     //! end), `Toc`'s earliest time is the minimum over all pairs (a pair's elementary ToC
@@ -1243,12 +1266,13 @@ mod tests {
             && own.certificate_items <= serial.certificate_items
     }
 
-    /// The owner (the calling thread) keeps the head of the serial order and gives away
-    /// its tail: its own work is never more than the serial query's, in every mode, so a
-    /// parallel query is never longer than the serial one by more than the cost of
-    /// sharing the cores.
+    /// In `All` and `Boolean` the owner (the calling thread) keeps the head of the serial
+    /// order and gives away its tail: its own work is never more than the serial query's,
+    /// so such a parallel query is never longer than the serial one by more than the cost
+    /// of sharing the cores. `Toc` hands out the next task instead (see [`Shared`]), which
+    /// does not keep that bound; every mode's answer is the serial one.
     #[test]
-    fn owner_work_is_within_the_serial_work() {
+    fn owner_work_is_within_the_serial_work_when_the_tail_is_given_away() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -1272,11 +1296,13 @@ mod tests {
                         let rest = w.run_budget(roots, 0);
                         parallel::run_counted(w, rest, true)
                     });
-                    assert!(
-                        le(&own, &s.stats),
-                        "{mode:?}, {resting:?}: owner {own:?}, serial {:?}",
-                        s.stats
-                    );
+                    if mode != Mode::Toc {
+                        assert!(
+                            le(&own, &s.stats),
+                            "{mode:?}, {resting:?}: owner {own:?}, serial {:?}",
+                            s.stats
+                        );
+                    }
                     assert_eq!(r.toc().map(f64::to_bits), s.toc().map(f64::to_bits));
                     if mode == Mode::All {
                         assert_eq!(r.contacts, s.contacts);
