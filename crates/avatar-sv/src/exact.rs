@@ -13,7 +13,9 @@
 //! before contact) and is re-evaluated only when the advancing time reaches that certificate
 //! (as C2A skips pairs whose safe step exceeds the current one), or within one more step of
 //! it; the time advances to the earliest certificate, and contact is declared when a
-//! re-evaluated gap is `≤ ε`.
+//! re-evaluated gap is `≤ ε`. The loop itself (statuses, the exact-sum advance, the
+//! iteration cap) is `ccd-ca-rigid`'s conservative-advancement driver
+//! ([`ccd_ca_rigid::driver`]); this module supplies its safe-step oracle.
 //!
 //! Culling in time. Before CA, the step is cut into time groups of the swept-volume method
 //! ([`crate::swept`]): over a group the capsule stays inside the group's volume, so a
@@ -23,6 +25,8 @@
 //! in each. A foot gliding a few millimetres above a finely tessellated floor thus needs no
 //! CA iteration at all, where a motion bound alone would advance in many small steps.
 
+use ccd_ca_rigid::Stats;
+use ccd_ca_rigid::driver::{Probe, SafeStep, Search, advance_search};
 use ccd_distance::segment_triangle;
 use ccd_geometry::{Status, Triangle};
 use ccd_kinematics::{ArticulatedMotion, LinkId};
@@ -136,8 +140,10 @@ pub struct ExactContact {
     /// Surface gap at `toc`: `|point_b − point_a|` when separated (≤ ε), negative when the
     /// capsule already penetrates at `t = 0`.
     pub distance: f64,
-    /// How the run ended: `Converged`, `InitiallyTouching` (within `ε` at `t = 0`) or
-    /// `OutOfIterations`.
+    /// How the run ended: `Converged`, `InitiallyTouching` (within `ε` at `t = 0`),
+    /// `OutOfIterations` (the time reached at the cap, the closest triangle there), or
+    /// `Stalled` (a step without progress; the closest triangle at `toc`), decided by the
+    /// conservative-advancement driver of `ccd-ca-rigid`.
     pub status: Status,
 }
 
@@ -155,7 +161,8 @@ pub struct ExactStats {
 }
 
 /// The exact answer for one capsule over `[0, t_limit]`: culling in time groups, then CA
-/// group by group (see the module documentation).
+/// group by group (see the module documentation). The groups share one iteration budget,
+/// [`ExactOptions::max_iterations`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn capsule_exact(
     motion: &ArticulatedMotion,
@@ -174,9 +181,10 @@ pub(crate) fn capsule_exact(
         target: capsule.radius / 20.0,
         max_leaves: options.max_groups,
     };
-    let mut budget = options.max_iterations;
+    // the driver's counters, shared by the groups: its cap counts this capsule's iterations
+    let mut budget = Stats::default();
     let mut group_us = 0.0;
-    let (found, leaves) = walk_groups(
+    let walked = walk_groups(
         motion,
         chain,
         capsule,
@@ -195,17 +203,21 @@ pub(crate) fn capsule_exact(
                 (g.t0, g.t1.min(t_limit)),
                 options,
                 &mut budget,
-                stats,
             )
         },
-    )?;
+    );
+    stats.iterations += budget.iterations as usize;
+    stats.distance_tests += usize::try_from(budget.primitive_tests).unwrap_or(usize::MAX);
+    let (found, leaves) = walked?;
     stats.groups += leaves;
     Ok(found)
 }
 
-/// Runs CA for one capsule over `[t_start, t_end]` against `triangles[list]`, spending at
-/// most `budget` iterations (decremented; at 0 the time reached is returned with
-/// [`Status::OutOfIterations`]).
+/// Runs CA for one capsule over `[t_start, t_end]` against `triangles[list]` on the
+/// conservative-advancement driver of `ccd-ca-rigid` ([`advance_search`]), counting in
+/// `budget` (iterations, and segment–triangle distances as primitive tests); the search
+/// stops at [`ExactOptions::max_iterations`] iterations of `budget` in all, earlier searches
+/// included, with the time reached and [`Status::OutOfIterations`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn capsule_ca(
     motion: &ArticulatedMotion,
@@ -215,85 +227,146 @@ pub(crate) fn capsule_ca(
     list: &[u32],
     (t_start, t_end): (f64, f64),
     options: &ExactOptions,
-    budget: &mut usize,
-    stats: &mut ExactStats,
+    budget: &mut Stats,
 ) -> Result<Option<ExactContact>, AvatarError> {
     if list.is_empty() {
         return Ok(None);
     }
-    let eps = options.tolerance;
-    let reach = capsule.reach();
-    let r = capsule.radius;
-    let mut t = t_start;
-    // C2A-style: each triangle is certified free up to `safe_until[k]` and re-evaluated only
-    // when the advancing time reaches it
-    let mut safe_until = vec![t_start; list.len()];
-    // certificates expiring within one more step of the last length are renewed together
-    // (renewing early is sound: the later of two valid certificates is kept), which keeps the
-    // iteration count near that of a global step without re-evaluating far triangles
-    let mut window = 0.0f64;
-    loop {
-        // the last iteration (also when an earlier group used the budget up) evaluates every
-        // triangle and answers: a contact, or the time reached with `OutOfIterations`
-        let last = *budget <= 1;
-        *budget = budget.saturating_sub(1);
-        stats.iterations += 1;
+    let mut oracle = CapsuleSearch {
+        motion,
+        capsule,
+        index,
+        triangles,
+        list,
+        eps: options.tolerance,
+        reach: capsule.reach(),
+        safe_until: vec![t_start; list.len()],
+        window: 0.0,
+        last: None,
+    };
+    let search = Search {
+        from: t_start,
+        // a contact is `InitiallyTouching` at the start of the step only, not of a group
+        start: 0.0,
+        end: t_end,
+        max_iterations: u32::try_from(options.max_iterations).unwrap_or(u32::MAX),
+    };
+    Ok(advance_search(&mut oracle, search, budget)?.flatten())
+}
+
+/// The closest triangle found by an evaluation: surface gap, triangle id, closest points
+/// on the capsule's axis and on the triangle.
+type Closest = (f64, u32, DVec3, DVec3);
+
+/// The safe-step oracle of one capsule against a list of environment triangles, C2A-style:
+/// each triangle is certified free up to `safe_until[k]` and re-evaluated only when the
+/// advancing time comes within one step (`window`, the last step's length) of it (renewing
+/// early is sound: the later of two valid certificates is kept), which keeps the iteration
+/// count near that of a global step without re-evaluating far triangles.
+struct CapsuleSearch<'a> {
+    motion: &'a ArticulatedMotion,
+    capsule: &'a LinkCapsule,
+    index: usize,
+    triangles: &'a [(u32, Triangle)],
+    list: &'a [u32],
+    eps: f64,
+    reach: f64,
+    safe_until: Vec<f64>,
+    window: f64,
+    /// The closest triangle of the last evaluation.
+    last: Option<Closest>,
+}
+
+impl CapsuleSearch<'_> {
+    /// Evaluates at `t` the triangles whose certificate expires within `t + window` (all
+    /// of them with `all`), renewing their certificates; returns the closest one evaluated.
+    fn evaluate(
+        &mut self,
+        t: f64,
+        all: bool,
+        stats: &mut Stats,
+    ) -> Result<Option<Closest>, AvatarError> {
+        let (capsule, eps) = (self.capsule, self.eps);
         // an unknown link (a capsule not made for this motion's model) is a typed error
-        let seg = capsule.world_segment(&motion.world_at(capsule.link, t)?);
-        let mut best: Option<(f64, u32, DVec3, DVec3)> = None;
+        let seg = capsule.world_segment(&self.motion.world_at(capsule.link, t)?);
+        let mut best: Option<Closest> = None;
         let rest = 1.0 - t;
-        for (k, &i) in list.iter().enumerate() {
-            if !last && safe_until[k] > t + window {
+        for (k, &i) in self.list.iter().enumerate() {
+            if !all && self.safe_until[k] > t + self.window {
                 continue;
             }
-            let (id, ref tri) = triangles[i as usize];
-            stats.distance_tests += 1;
+            let (id, ref tri) = self.triangles[i as usize];
+            stats.primitive_tests += 1;
             let c = segment_triangle(&seg, tri);
-            let gap = c.distance - r;
+            let gap = c.distance - capsule.radius;
             if best.is_none_or(|b| gap < b.0) {
                 best = Some((gap, id, c.point_a, c.point_b));
             }
-            safe_until[k] = if gap > eps && rest > 0.0 {
+            self.safe_until[k] = if gap > eps && rest > 0.0 {
                 let n = (c.point_b - c.point_a) / c.distance;
-                let rate = motion.motion_bound(capsule.link, n, reach, t)? / rest;
-                safe_until[k].max(t + (gap - 0.5 * eps) / rate)
+                let rate = self.motion.motion_bound(capsule.link, n, self.reach, t)? / rest;
+                self.safe_until[k].max(t + (gap - 0.5 * eps) / rate)
             } else {
                 t
             };
         }
-        if let Some((gap, id, pa, pb)) = best
-            && (gap <= eps || last)
-        {
+        Ok(best)
+    }
+}
+
+impl SafeStep for CapsuleSearch<'_> {
+    /// `None` only for an empty list, which [`capsule_ca`] never searches.
+    type Contact = Option<ExactContact>;
+    type Error = AvatarError;
+
+    fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, AvatarError> {
+        self.last = self.evaluate(t, false, stats)?;
+        if self.last.is_some_and(|(gap, ..)| gap <= self.eps) {
+            return Ok(Probe::Touching);
+        }
+        // the earliest certificate: every triangle is free before it
+        let next = self
+            .safe_until
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        Ok(Probe::Apart {
+            step: next - t,
+            until: 1.0,
+        })
+    }
+
+    fn contact(
+        &mut self,
+        toc: f64,
+        status: Status,
+        stats: &mut Stats,
+    ) -> Result<Option<ExactContact>, AvatarError> {
+        let closest = match status {
+            Status::InitiallyTouching | Status::Converged => self.last,
+            // the closest triangle of all at the time reached (the last evaluation may have
+            // skipped some)
+            _ => self.evaluate(toc, true, stats)?,
+        };
+        let r = self.capsule.radius;
+        Ok(closest.map(|(gap, id, pa, pb)| {
             let dir = (pb - pa).try_normalize().unwrap_or(DVec3::ZERO);
-            return Ok(Some(ExactContact {
-                toc: t,
-                capsule: index,
-                link: capsule.link,
+            ExactContact {
+                toc,
+                capsule: self.index,
+                link: self.capsule.link,
                 triangle: id,
                 point_a: pa + dir * r,
                 point_b: pb,
                 normal: dir,
                 distance: gap,
-                status: if gap > eps {
-                    Status::OutOfIterations
-                } else if t == 0.0 {
-                    Status::InitiallyTouching
-                } else {
-                    Status::Converged
-                },
-            }));
-        }
-        let next = safe_until.iter().copied().fold(f64::INFINITY, f64::min);
-        if next.is_nan() {
-            // no usable certificate: answer at the time reached (conservative)
-            *budget = 0;
-            continue;
-        }
-        window = next - t;
-        t = next;
-        if t >= t_end {
-            return Ok(None);
-        }
+                status,
+            }
+        }))
+    }
+
+    fn advanced(&mut self, t: f64, next: f64, _step: f64) {
+        self.window = next - t;
     }
 }
 

@@ -222,6 +222,19 @@ proptest! {
     }
 
     #[test]
+    fn exact_method_is_conservative_at_any_iteration_cap(
+        c in case(),
+        cap in prop::sample::select(vec![1usize, 2, 5, 50]),
+    ) {
+        // the groups share the cap through the driver's counter: a capped answer is the time
+        // reached, never after the first contact
+        let options = AvatarStepOptions::default()
+            .with_methods(Methods::Exact)
+            .with_exact(ExactOptions::default().with_max_iterations(cap));
+        check_against_reference(&c, &options)?;
+    }
+
+    #[test]
     fn tessellated_volume_contains_every_sampled_capsule_point(
         c in case(),
         samples in prop::collection::vec((0.0f64..=1.0, 0.0f64..=1.0, v3(1.0), 0.0f64..=1.0), 200),

@@ -387,6 +387,7 @@ struct BoundedSearch<'q> {
 
 impl SafeStep for BoundedSearch<'_> {
     type Contact = Contact;
+    type Error = CaError;
 
     fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
         let (a, b) = (self.a, self.b);

@@ -315,6 +315,7 @@ struct BoundedHullSearch<'q> {
 
 impl SafeStep for BoundedHullSearch<'_> {
     type Contact = Contact;
+    type Error = CaError;
 
     fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
         let (a, b, eps) = (self.a, self.b, self.eps);

@@ -165,6 +165,7 @@ struct HullSearch<'q> {
 
 impl SafeStep for HullSearch<'_> {
     type Contact = Contact;
+    type Error = CaError;
 
     fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
         let (pa, pb) = (self.motion_a.pose_at(t), self.motion_b.pose_at(t));

@@ -92,7 +92,7 @@ mod collider;
 mod contact;
 mod contract;
 mod convex;
-mod driver;
+pub mod driver;
 mod error;
 mod mesh_mesh;
 mod motion;

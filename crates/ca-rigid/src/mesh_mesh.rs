@@ -517,6 +517,7 @@ struct MeshSearch<'q> {
 
 impl SafeStep for MeshSearch<'_> {
     type Contact = Contact;
+    type Error = CaError;
 
     fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
         let ev = self.q.evaluate(t, self.horizon, &mut self.scratch, stats);

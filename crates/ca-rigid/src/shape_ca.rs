@@ -915,6 +915,7 @@ struct ShapeSearch<'q> {
 
 impl SafeStep for ShapeSearch<'_> {
     type Contact = ShapeContact;
+    type Error = CaError;
 
     fn probe(&mut self, t: f64, stats: &mut Stats) -> Result<Probe, CaError> {
         let ev = self.q.evaluate(t, self.horizon, stats, &mut self.heap);
