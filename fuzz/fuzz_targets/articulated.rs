@@ -22,8 +22,8 @@ use std::sync::Arc;
 use arbitrary::Arbitrary;
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{
-    AdaptiveScene, AdaptiveStep, ArticulatedBody, BodyStep, EnclosureKind, Mode, QueryOptions,
-    ArticulatedScene,
+    AdaptiveScene, AdaptiveStep, ArticulatedBody, ArticulatedScene, BodyStep, EnclosureKind, Mode,
+    QueryOptions,
 };
 use ccd_fuzz::{Num, Points, Tolerance, lattice_pose, normalise, triangles_clearly_intersect};
 use ccd_geometry::TriMesh;

@@ -5,7 +5,7 @@
 //! them, in every mode with scheduling and the sweep-and-prune on or off.
 //!
 //! Oracle: no panic, no hang; when every brute-force pair query (every pair with a dynamic
-//! body, `Collider::time_of_contact`: code of `ccd-ca-rigid` that the world calls, without
+//! body, `ccd_ca_rigid::cast` with a `RigidPair`: code of `ccd-ca-rigid` that the world calls, without
 //! its pairing, culling and scheduling) is accepted, every step is accepted, each contact of
 //! the all-contacts mode is the brute force's answer for its pair, and every exact brute-force
 //! contact (converged, or touching at the start) is reported (an undecided one, stalled or
@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 use arbitrary::Arbitrary;
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, RigidBody, Shape, ShapeContact, Status};
+use ccd_ca_rigid::{
+    CaOptions, CastOptions, CastWorkspace, RigidBody, RigidPair, Shape, ShapeContact, Status, cast,
+};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_fuzz::{Num, ldexp};
 use ccd_geometry::TriMesh;
@@ -145,7 +147,8 @@ fn velocities(v: [i16; 3], w: [i8; 3], e: i32) -> (DVec3, DVec3) {
 
 /// Every pair with a dynamic body, by CA; `None` when a pair query is refused.
 fn brute(world: &World, mode: Mode) -> Option<BTreeMap<(u32, u32), ShapeContact>> {
-    let opts = world.ca_options().with_mode(mode);
+    let opts = CastOptions::from(world.ca_options().with_mode(mode));
+    let mut ws = CastWorkspace::default();
     let hs: Vec<BodyHandle> = world.handles().collect();
     let mut out = BTreeMap::new();
     for (i, &a) in hs.iter().enumerate() {
@@ -155,7 +158,8 @@ fn brute(world: &World, mode: Mode) -> Option<BTreeMap<(u32, u32), ShapeContact>
             }
             let (ca, cb) = (world.collider(a).ok()?, world.collider(b).ok()?);
             let (ma, mb) = (world.motion(a).ok()?, world.motion(b).ok()?);
-            if let Some(c) = ca.time_of_contact(ma, cb, mb, &opts).ok()? {
+            let pair = RigidPair { a: ma, b: mb };
+            if let Some(c) = cast(ca, cb, &pair, &opts, &mut ws).ok()?.contact {
                 out.insert((a.index(), b.index()), c);
             }
         }

@@ -17,7 +17,7 @@
 //! contact on, and only over the box of the pieces not proven free (triangles outside it
 //! belong to pieces proven free, or lie outside the swept box: farther than `ε/2` from the
 //! link over the window either way, which is what the window CA's region asks,
-//! `ccd_ca_rigid::time_of_contact_bounded_within`). Pieces are the connected
+//! `ccd_ca_rigid::details::time_of_contact_bounded_within`). Pieces are the connected
 //! components of the triangles with vertices welded by exact position; a piece whose hull
 //! cannot be built (flat, degenerate) is never proven free.
 
@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaOptions, Collider, RigidBody, time_of_contact_convex_bounded};
+use ccd_ca_rigid::details::time_of_contact_convex_bounded;
+use ccd_ca_rigid::{CaOptions, Collider, RigidBody};
 use ccd_distance::ConvexHull;
 use ccd_geometry::{Aabb, TriMesh};
 

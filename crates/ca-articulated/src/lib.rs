@@ -47,7 +47,7 @@
 //!    are processed in increasing order of it, each abandoned once its CA time passes the
 //!    running minimum.
 //! 3. **CA per pair** (Sec. 3.4, 6): C2A-style per-node advancement over both links' RSS
-//!    hierarchies ([`ccd_ca_rigid::time_of_contact_bounded`]) until the distance is at most
+//!    hierarchies ([`ccd_ca_rigid::details::time_of_contact_bounded`]) until the distance is at most
 //!    `ε`, with a speed bound per moving link over a short horizon (a few CA steps):
 //!    the link's angular velocity and origin velocity in the middle of the horizon, plus how
 //!    far the chain's rotations let them drift within it (the rotations of the recursive

@@ -142,7 +142,8 @@ pub fn time_of_contact_bounded<M: PairMotion + ?Sized>(
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{first_step_bounded, BoundedScratch, CaOptions, RigidBody, RigidPair, Status};
+/// use ccd_ca_rigid::details::{first_step_bounded, BoundedScratch};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair, Status};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 /// use ccd_kinematics::RigidMotion;
@@ -287,7 +288,8 @@ fn scaled_region(region: &Aabb, b: &RigidBody, down: f64) -> Aabb {
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{time_of_contact_bounded_within, BoundedScratch, CaOptions, RigidBody, RigidPair};
+/// use ccd_ca_rigid::details::{time_of_contact_bounded_within, BoundedScratch};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, Aabb, TriMesh};
 /// use ccd_kinematics::RigidMotion;
@@ -460,7 +462,8 @@ impl SafeStep for BoundedSearch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{RigidPair, time_of_contact_convex_bounded};
+    use crate::RigidPair;
+    use crate::bounded_hull::time_of_contact_convex_bounded;
     use ccd_kinematics::RigidMotion;
     use glam::DQuat;
 

@@ -43,7 +43,7 @@ fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
     }
 }
 
-/// [`time_of_contact_bounded`](crate::time_of_contact_bounded) on the convex hulls of the bodies (built with
+/// [`time_of_contact_bounded`](crate::details::time_of_contact_bounded) on the convex hulls of the bodies (built with
 /// [`RigidBody::with_hull`]) with GJK distances: a lower bound of the mesh pair's time of
 /// contact (the hulls contain the meshes), cheap enough to sort pairs by (CATCH, Sec. 7.2).
 /// Steps are the separating-slab width along GJK's direction (exact support functions)
@@ -57,12 +57,13 @@ fn vertex_of(f: Feature, hull: &ccd_distance::ConvexHull) -> u32 {
 ///
 /// # Errors
 /// [`CaError::MissingHull`], [`CaError::Gjk`], and the errors of
-/// [`time_of_contact_bounded`](crate::time_of_contact_bounded).
+/// [`time_of_contact_bounded`](crate::details::time_of_contact_bounded).
 ///
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{time_of_contact_convex_bounded, BoundedScratch, CaOptions, RigidBody, RigidPair};
+/// use ccd_ca_rigid::details::{time_of_contact_convex_bounded, BoundedScratch};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 /// use ccd_kinematics::RigidMotion;
@@ -99,7 +100,8 @@ pub fn time_of_contact_convex_bounded<M: PairMotion + ?Sized>(
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{convex_apart_along, time_of_contact_convex_bounded_with_direction, CaOptions, RigidBody, RigidPair};
+/// use ccd_ca_rigid::details::{convex_apart_along, time_of_contact_convex_bounded_with_direction};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 /// use ccd_kinematics::RigidMotion;
@@ -174,13 +176,14 @@ pub(crate) fn convex_bounded_cast<M: PairMotion + ?Sized>(
 /// [`MAX_COORDINATE`]).
 ///
 /// # Errors
-/// [`CaError::MissingHull`], and the errors of [`time_of_contact_bounded`](crate::time_of_contact_bounded) for the
+/// [`CaError::MissingHull`], and the errors of [`time_of_contact_bounded`](crate::details::time_of_contact_bounded) for the
 /// options, the window and poses outside the supported domain.
 ///
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{convex_apart_along, CaOptions, RigidBody, RigidPair};
+/// use ccd_ca_rigid::details::{convex_apart_along};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 /// use ccd_kinematics::RigidMotion;

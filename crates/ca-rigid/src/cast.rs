@@ -16,12 +16,9 @@
 use ccd_geometry::Aabb;
 use glam::DVec3;
 
-use crate::bounded::bounded_cast;
-use crate::bounded_hull::convex_bounded_cast;
-use crate::{
-    BoundedScratch, CaError, CaOptions, Collider, Mode, PairMotion, ShapeContact, Stats,
-    convex_apart_along,
-};
+use crate::bounded::{BoundedScratch, bounded_cast};
+use crate::bounded_hull::{convex_apart_along, convex_bounded_cast};
+use crate::{CaError, CaOptions, Collider, Mode, PairMotion, ShapeContact, Stats};
 
 /// What a [`cast`] computes and where: start from [`Default`] (or a [`CaOptions`]) and
 /// change fields with the `with_*` builders (`#[non_exhaustive]`: options can grow).
@@ -192,11 +189,14 @@ pub struct CastWorkspace {
 }
 
 /// The first time of contact of two colliders along `motion` over the window of `opts`: the
-/// crate's one entry point (the per-representation functions it dispatches to remain for
-/// callers that hold the bodies directly).
+/// crate's one entry point. ([`time_of_contact`](crate::time_of_contact),
+/// [`time_of_contact_convex`](crate::time_of_contact_convex) and
+/// [`time_of_contact_shapes`](crate::time_of_contact_shapes) are its plain whole-step
+/// rigid cases for callers that hold bodies or shapes; [`details`](crate::details) has the
+/// window and first-step queries it dispatches to.)
 ///
 /// Under a [`RigidPair`](crate::RigidPair) with a whole-step window every pair of
-/// colliders is answered ([`Collider::time_of_contact`]); under any other [`PairMotion`],
+/// colliders is answered (with the motions' exact rigid bounds); under any other [`PairMotion`],
 /// or with a window, region or first step, meshes and convex bodies are (analytic shapes
 /// and compounds then give [`CaError::Unsupported`]).
 ///
@@ -242,7 +242,7 @@ pub fn cast<M: PairMotion + ?Sized>(
     if opts.is_plain()
         && let Some((ma, mb)) = motion.rigid()
     {
-        let (contact, stats) = a.time_of_contact_with_stats(ma, b, mb, &ca)?;
+        let (contact, stats) = a.rigid_cast(ma, b, mb, &ca)?;
         return Ok(CastOutcome {
             contact,
             stats,

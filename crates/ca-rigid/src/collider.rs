@@ -10,10 +10,10 @@ use ccd_kinematics::RigidMotion;
 use glam::DVec3;
 use std::sync::Arc;
 
-use crate::{
-    CaError, CaOptions, RigidBody, Shape, ShapeContact, Stats, time_of_contact_convex_with_stats,
-    time_of_contact_shapes_with_stats, time_of_contact_with_stats,
-};
+use crate::convex::time_of_contact_convex_with_stats;
+use crate::mesh_mesh::time_of_contact_with_stats;
+use crate::shape_ca::time_of_contact_shapes_with_stats;
+use crate::{CaError, CaOptions, RigidBody, Shape, ShapeContact, Stats};
 
 /// The shape of a world body, in its local frame (the frame origin is the rotation centre
 /// of its motions).
@@ -194,60 +194,14 @@ impl Collider {
         }
     }
 
-    /// The first time of contact of this shape under `motion` with `other` under
-    /// `other_motion` (the per-pair query the world runs; also its brute-force reference).
-    /// Contacts of mesh and convex bodies have parts 0.
+    /// The first time of contact of this collider under `motion` with `other` under
+    /// `other_motion` over the whole step, with the query's counters whatever its answer:
+    /// what [`cast`](crate::cast) answers for a [`RigidPair`](crate::RigidPair) with
+    /// plain options (contacts of mesh and convex bodies have parts 0).
     ///
     /// # Errors
     /// The [`CaError`]s of the per-pair queries.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use ccd_ca_rigid::{CaOptions, Collider, RigidBody};
-    /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-    /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
-    /// use ccd_kinematics::RigidMotion;
-    /// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
-    /// let c = Collider::mesh(RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?)))?;
-    /// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
-    /// let moving = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 0.0)), DAffine3::from_translation(DVec3::new(-1.0, 0.0, 0.0)))?;
-    /// let hit = c.time_of_contact(&still, &c, &moving, &CaOptions::default())?.expect("contact");
-    /// assert!(hit.toc <= 0.5 && hit.toc > 0.49);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn time_of_contact(
-        &self,
-        motion: &RigidMotion,
-        other: &Self,
-        other_motion: &RigidMotion,
-        opts: &CaOptions,
-    ) -> Result<Option<ShapeContact>, CaError> {
-        self.time_of_contact_with_stats(motion, other, other_motion, opts)
-            .map(|(c, _)| c)
-    }
-
-    /// [`Collider::time_of_contact`] with the query's counters whatever its answer (a pair
-    /// proven apart reports the iterations that proved it too).
-    ///
-    /// # Errors
-    /// The [`CaError`]s of the per-pair queries.
-    ///
-    /// ```
-    /// use ccd_ca_rigid::Collider;
-    /// use ccd_ca_rigid::{CaOptions, Shape};
-    /// use ccd_distance::Cuboid;
-    /// use ccd_geometry::glam::{DAffine3, DVec3};
-    /// use ccd_kinematics::RigidMotion;
-    /// let cube = Collider::shape(Shape::Cuboid(Cuboid::new(DVec3::splat(0.5))?))?;
-    /// let turned = RigidMotion::stationary(DAffine3::from_rotation_z(std::f64::consts::FRAC_PI_4))?;
-    /// // passes the turned cube diagonally, 0.066 away: free, and the iterations that
-    /// // proved it are counted
-    /// let past = RigidMotion::between(DAffine3::from_translation(DVec3::new(0.9, 0.9, -3.0)), DAffine3::from_translation(DVec3::new(0.9, 0.9, 3.0)))?;
-    /// let (hit, stats) = cube.time_of_contact_with_stats(&turned, &cube, &past, &CaOptions::default())?;
-    /// assert!(hit.is_none() && stats.iterations >= 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn time_of_contact_with_stats(
+    pub(crate) fn rigid_cast(
         &self,
         motion: &RigidMotion,
         other: &Self,

@@ -70,28 +70,11 @@ pub fn time_of_contact_convex(
 
 /// [`time_of_contact_convex`] with the query's counters whatever its answer (a query that
 /// proves the bodies apart reports its iterations too), as
-/// [`time_of_contact_with_stats`](crate::time_of_contact_with_stats).
+/// `time_of_contact_with_stats`.
 ///
 /// # Errors
 /// As [`time_of_contact_convex`].
-///
-/// # Example
-/// ```
-/// use std::sync::Arc;
-/// use ccd_ca_rigid::{time_of_contact_convex_with_stats, CaOptions, RigidBody};
-/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
-/// use ccd_kinematics::RigidMotion;
-///
-/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
-/// let body = RigidBody::with_hull(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?))?;
-/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
-/// let passing = RigidMotion::between(DAffine3::from_translation(DVec3::new(3.0, 0.0, 1.5)), DAffine3::from_translation(DVec3::new(-3.0, 0.0, 1.5)))?;
-/// let (c, stats) = time_of_contact_convex_with_stats(&body, &still, &body, &passing, &CaOptions::default())?;
-/// assert!(c.is_none() && stats.iterations >= 1);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn time_of_contact_convex_with_stats(
+pub(crate) fn time_of_contact_convex_with_stats(
     a: &RigidBody,
     motion_a: &RigidMotion,
     b: &RigidBody,

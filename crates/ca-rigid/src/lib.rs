@@ -18,19 +18,16 @@
 //! One door takes every pair: [`cast`] two [`Collider`]s along a [`PairMotion`] with
 //! [`CastOptions`] (tolerance, cap, mode, window, region, first step, warm direction) into a
 //! [`CastOutcome`] (contact and counters). Behind it one conservative-advancement loop
-//! (`driver.rs`, under the contract of `contract.rs`) runs one safe-step oracle per pair of
-//! representations; the functions below are those queries, public for callers that hold
-//! the bodies directly.
+//! ([`driver`], under the contract of `contract.rs`) runs one safe-step oracle per pair of
+//! representations. Three plain whole-step rigid cases are also functions, for callers
+//! that hold bodies or shapes: [`time_of_contact`] (meshes), [`time_of_contact_convex`]
+//! (the fast path for convex bodies: the same advancement with GJK distances between their
+//! hulls, warm-started across iterations) and [`time_of_contact_shapes`] (analytic shapes
+//! and compounds).
 //!
-//! Convex bodies take the fast path [`time_of_contact_convex`]: the same advancement with GJK
-//! distances between their convex hulls (warm-started across iterations).
-//!
-//! Bodies under other motions (links of articulated bodies) use [`time_of_contact_bounded`]
-//! and [`time_of_contact_convex_bounded`]: the same advancement for any [`PairMotion`] (poses
-//! plus per-body [`SpeedBound`]s) inside a search window `[start, end]`. Between steps of a
-//! motion that continues, [`time_of_contact_convex_bounded_with_direction`] also gives the
-//! direction of its last hull distance, and [`convex_apart_along`] proves a pair free over
-//! the next window along such a direction without a GJK distance (temporal coherence).
+//! Bodies under other motions (links of articulated bodies) take [`cast`] with their
+//! [`PairMotion`] (poses plus per-body [`SpeedBound`]s) and a search window; the window,
+//! first-step and temporal-coherence queries it dispatches to are in [`details`].
 //!
 //! Conventions: meshes in their local frames, shared as `Arc<MeshBvh<Rss>>`; motions are
 //! [`RigidMotion`](ccd_kinematics::RigidMotion)s over normalized time `t ∈ [0, 1]`, turning
@@ -104,21 +101,33 @@ mod shape_gap;
 mod traverse;
 
 pub use body::RigidBody;
-pub use bounded::{
-    BoundedScratch, first_step_bounded, first_step_bounded_within, time_of_contact_bounded,
-    time_of_contact_bounded_within,
-};
-pub use bounded_hull::{
-    convex_apart_along, time_of_contact_convex_bounded,
-    time_of_contact_convex_bounded_with_direction,
-};
 pub use cast::{CastOptions, CastOutcome, CastWorkspace, cast};
 pub use collider::Collider;
 pub use contact::{CaOptions, Contact, Mode, ShapeContact, Stats, Status};
 pub use contract::MIN_TOLERANCE;
-pub use convex::{time_of_contact_convex, time_of_contact_convex_with_stats};
+pub use convex::time_of_contact_convex;
 pub use error::CaError;
-pub use mesh_mesh::{time_of_contact, time_of_contact_with_stats};
+pub use mesh_mesh::time_of_contact;
 pub use motion::{PairMotion, RigidPair, RoundingScale, SpeedBound};
 pub use shape::{Compound, Shape};
-pub use shape_ca::{time_of_contact_shapes, time_of_contact_shapes_with_stats};
+pub use shape_ca::time_of_contact_shapes;
+
+pub mod details {
+    //! The queries [`cast`](crate::cast) dispatches to under bounded motions, for callers
+    //! that hold [`RigidBody`](crate::RigidBody)s and run one representation directly (as
+    //! parry keeps its per-shape-pair queries in `query::details`): the window queries of
+    //! meshes and convex bodies under any [`PairMotion`](crate::PairMotion), their first
+    //! safe step, and the one-evaluation separation certificate of two hulls. Each runs the
+    //! crate's one driver ([`crate::driver`]); [`cast`](crate::cast) with
+    //! [`CastOptions`](crate::CastOptions) (window, region, first step only, warm direction)
+    //! answers the same.
+
+    pub use crate::bounded::{
+        BoundedScratch, first_step_bounded, first_step_bounded_within, time_of_contact_bounded,
+        time_of_contact_bounded_within,
+    };
+    pub use crate::bounded_hull::{
+        convex_apart_along, time_of_contact_convex_bounded,
+        time_of_contact_convex_bounded_with_direction,
+    };
+}

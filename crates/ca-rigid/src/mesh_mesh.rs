@@ -310,29 +310,7 @@ pub fn time_of_contact(
 ///
 /// # Errors
 /// As [`time_of_contact`].
-///
-/// # Example
-/// ```
-/// use std::sync::Arc;
-/// use ccd_ca_rigid::{time_of_contact_with_stats, CaOptions, RigidBody};
-/// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-/// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
-/// use ccd_kinematics::RigidMotion;
-///
-/// let tetra = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])?;
-/// let body = RigidBody::new(Arc::new(MeshBvh::<Rss>::new(tetra, &BvhOptions::default())?));
-/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
-/// // B passes 0.5 above A: no contact, but the iterations that proved it are counted
-/// let passing = RigidMotion::between(
-///     DAffine3::from_translation(DVec3::new(3.0, 0.0, 1.5)),
-///     DAffine3::from_translation(DVec3::new(-3.0, 0.0, 1.5)),
-/// )?;
-/// let (contact, stats) = time_of_contact_with_stats(&body, &still, &body, &passing, &CaOptions::default())?;
-/// assert!(contact.is_none());
-/// assert!(stats.iterations >= 1);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn time_of_contact_with_stats(
+pub(crate) fn time_of_contact_with_stats(
     a: &RigidBody,
     motion_a: &RigidMotion,
     b: &RigidBody,

@@ -212,7 +212,8 @@ pub(crate) fn bounds_until<M: PairMotion + ?Sized>(
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use ccd_ca_rigid::{time_of_contact_bounded, BoundedScratch, CaOptions, RigidBody, RigidPair};
+/// use ccd_ca_rigid::details::{time_of_contact_bounded, BoundedScratch};
+/// use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair};
 /// use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 /// use ccd_geometry::{glam::{DAffine3, DVec3}, TriMesh};
 /// use ccd_kinematics::RigidMotion;

@@ -12,14 +12,12 @@ use ccd_kinematics::RigidMotion;
 use glam::{DAffine3, DVec3};
 
 use crate::driver::{Probe, SafeStep, Search, advance_search};
+use crate::mesh_mesh::time_of_contact_with_stats;
 use crate::shape_gap::{
     convex_near, core_extent, core_support, rss_convex_gap, rss_point, tri_convex_gap,
     tri_radius_about,
 };
-use crate::{
-    CaError, CaOptions, Mode, RigidBody, Shape, ShapeContact, Stats, Status,
-    time_of_contact_with_stats,
-};
+use crate::{CaError, CaOptions, Mode, RigidBody, Shape, ShapeContact, Stats, Status};
 use ccd_geometry::rigid_inverse;
 
 enum Geom<'s> {
@@ -756,30 +754,7 @@ pub fn time_of_contact_shapes(
 ///
 /// # Errors
 /// As [`time_of_contact_shapes`].
-///
-/// # Example
-/// ```
-/// use ccd_ca_rigid::{time_of_contact_shapes_with_stats, CaOptions, Shape};
-/// use ccd_distance::{Capsule, Cuboid};
-/// use ccd_geometry::glam::{DAffine3, DVec3};
-/// use ccd_kinematics::RigidMotion;
-///
-/// let capsule = Shape::Capsule(Capsule::new_y(0.5, 0.2)?);
-/// let cuboid = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.5, 0.5))?);
-/// let still = RigidMotion::stationary(DAffine3::IDENTITY)?;
-/// // the capsule tumbles past the box (its lowest point 0.1 above it at most): no contact,
-/// // and the iterations that proved it are counted
-/// let past = RigidMotion::from_velocities(
-///     DAffine3::from_translation(DVec3::new(-4.0, 1.3, 0.0)),
-///     DVec3::new(8.0, 0.0, 0.0),
-///     DVec3::new(0.0, 0.0, 3.0),
-///     DVec3::ZERO,
-/// )?;
-/// let (c, stats) = time_of_contact_shapes_with_stats(&cuboid, &still, &capsule, &past, &CaOptions::default())?;
-/// assert!(c.is_none() && stats.iterations >= 1);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn time_of_contact_shapes_with_stats(
+pub(crate) fn time_of_contact_shapes_with_stats(
     a: &Shape,
     motion_a: &RigidMotion,
     b: &Shape,

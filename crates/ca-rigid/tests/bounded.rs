@@ -7,11 +7,11 @@
 
 mod support;
 
-use ccd_ca_rigid::{
-    BoundedScratch, CaOptions, RigidBody, RigidPair, Status, convex_apart_along,
-    time_of_contact_bounded, time_of_contact_convex_bounded,
+use ccd_ca_rigid::details::{
+    BoundedScratch, convex_apart_along, time_of_contact_bounded, time_of_contact_convex_bounded,
     time_of_contact_convex_bounded_with_direction,
 };
+use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair, Status};
 use ccd_geometry::glam::DVec3;
 use proptest::prelude::*;
 use std::sync::Arc;

@@ -8,10 +8,10 @@
 
 mod support;
 
-use ccd_ca_rigid::{
-    BoundedScratch, CaError, CaOptions, RigidPair, Status, time_of_contact_bounded,
-    time_of_contact_bounded_within,
+use ccd_ca_rigid::details::{
+    BoundedScratch, time_of_contact_bounded, time_of_contact_bounded_within,
 };
+use ccd_ca_rigid::{CaError, CaOptions, RigidPair, Status};
 use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_geometry::{Aabb, TriMesh};
 use ccd_kinematics::RigidMotion;

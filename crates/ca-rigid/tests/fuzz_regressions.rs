@@ -73,7 +73,8 @@ fn sliver_and_segment_touching_at_huge_scale_is_reported() {
 /// `RoundingScale` (its end translations).
 #[test]
 fn a_contact_after_a_huge_slide_is_reported_by_the_window_query() {
-    use ccd_ca_rigid::{BoundedScratch, RigidPair, time_of_contact_bounded};
+    use ccd_ca_rigid::RigidPair;
+    use ccd_ca_rigid::details::{BoundedScratch, time_of_contact_bounded};
     let a = body(
         vec![
             DVec3::new(-100.0, -100.0, 0.0),

@@ -13,9 +13,12 @@ mod support;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
+use ccd_ca_rigid::details::{
+    BoundedScratch, time_of_contact_bounded, time_of_contact_convex_bounded,
+};
 use ccd_ca_rigid::{
-    BoundedScratch, CaError, CaOptions, Contact, RigidBody, RigidPair, Status, time_of_contact,
-    time_of_contact_bounded, time_of_contact_convex, time_of_contact_convex_bounded,
+    CaError, CaOptions, Contact, RigidBody, RigidPair, Status, time_of_contact,
+    time_of_contact_convex,
 };
 use ccd_distance::MAX_COORDINATE;
 use ccd_geometry::TriMesh;

@@ -4,9 +4,8 @@
 
 mod support;
 
-use ccd_ca_rigid::{
-    BoundedScratch, CaOptions, Contact, RigidPair, Status, time_of_contact, time_of_contact_bounded,
-};
+use ccd_ca_rigid::details::{BoundedScratch, time_of_contact_bounded};
+use ccd_ca_rigid::{CaOptions, Contact, RigidPair, Status, time_of_contact};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;

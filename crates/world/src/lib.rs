@@ -16,7 +16,7 @@
 //!   steps. A body that moves faster than declared, or jumps, re-queues its pairs.
 //! - **Bodies** ([`Collider`]): triangle meshes, convex bodies and the analytic shapes of
 //!   `ccd-ca-rigid` (`Shape`: balls, capsules, cuboids, cylinders, hulls, compounds).
-//! - **Narrow phase**: the per-pair CA of `ccd-ca-rigid` ([`Collider::time_of_contact`]),
+//! - **Narrow phase**: the per-pair CA of `ccd-ca-rigid` ([`ccd_ca_rigid::cast`] with a [`RigidPair`](ccd_ca_rigid::RigidPair)),
 //!   in order of TOC lower bounds with a running minimum for the world's earliest contact
 //!   (CATCH's temporal culling), every contact, or a Boolean answer; `parallel` feature:
 //!   pairs on all cores.

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
-use ccd_ca_rigid::{CaError, CaOptions, Compound, RigidBody, Shape, Status};
+use ccd_ca_rigid::{
+    CaError, CaOptions, CastOptions, CastOutcome, CastWorkspace, Compound, RigidBody, RigidPair,
+    Shape, Status, cast,
+};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
@@ -100,6 +103,20 @@ impl Rng {
     }
 }
 
+/// The per-pair query of the world's narrow phase, over the whole step: the brute force's
+/// reference.
+fn pair_cast(
+    a: &Collider,
+    ma: &RigidMotion,
+    b: &Collider,
+    mb: &RigidMotion,
+    opts: &CaOptions,
+) -> CastOutcome {
+    let pair = RigidPair { a: ma, b: mb };
+    let opts = CastOptions::from(*opts);
+    cast(a, b, &pair, &opts, &mut CastWorkspace::default()).unwrap()
+}
+
 /// The brute force: every pair with a dynamic body, by the per-pair query (in `mode`),
 /// keyed by slots.
 fn brute_in(world: &World, mode: Mode) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
@@ -113,7 +130,7 @@ fn brute_in(world: &World, mode: Mode) -> BTreeMap<(u32, u32), ccd_ca_rigid::Sha
             }
             let (ca, cb) = (world.collider(a).unwrap(), world.collider(b).unwrap());
             let (ma, mb) = (world.motion(a).unwrap(), world.motion(b).unwrap());
-            if let Some(c) = ca.time_of_contact(ma, cb, mb, &opts).unwrap() {
+            if let Some(c) = pair_cast(ca, ma, cb, mb, &opts).contact {
                 out.insert((a.index(), b.index()), c);
             }
         }
@@ -420,8 +437,8 @@ fn scheduling_defers_then_requeues_on_speed_up() {
             world.collider(fixed).unwrap().clone(),
             *world.motion(fixed).unwrap(),
         );
-        cs.time_of_contact(&ms, &c, &m, world.ca_options())
-            .unwrap()
+        pair_cast(&cs, &ms, &c, &m, world.ca_options())
+            .contact
             .expect("the brute force finds it")
     };
     let r = world.step(&opts).unwrap();
@@ -464,14 +481,14 @@ fn free_pairs_count_their_iterations() {
         } else {
             Mode::Toc
         });
-        let (hit, per_pair) = cube
-            .time_of_contact_with_stats(
-                world.motion(still).unwrap(),
-                &cube,
-                world.motion(passing).unwrap(),
-                &opts,
-            )
-            .unwrap();
+        let out = pair_cast(
+            &cube,
+            world.motion(still).unwrap(),
+            &cube,
+            world.motion(passing).unwrap(),
+            &opts,
+        );
+        let (hit, per_pair) = (out.contact, out.stats);
         assert!(hit.is_none());
         assert!(per_pair.iterations >= 1);
         let r = world.step(&StepOptions::default().with_mode(mode)).unwrap();

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use ccd_benches::rigid::workloads;
-use ccd_ca_rigid::{CaOptions, time_of_contact_shapes_with_stats};
+use ccd_ca_rigid::{CaOptions, CastOptions, CastWorkspace, Collider, RigidPair, cast};
 use parry3d_f64::query::cast_shapes_nonlinear;
 use serde_json::json;
 
@@ -65,10 +65,13 @@ pub(crate) fn run(cfg: &SceneConfig, progress: &indicatif::ProgressBar) -> Resul
     for w in &loads {
         progress.set_message(w.name);
         let (ma, mb) = (w.ma.ours(), w.mb.ours());
-        let (ours_us, ours) = time_us(budget, 3, || {
-            time_of_contact_shapes_with_stats(&w.a, &ma, &w.b, &mb, &opts)
-        });
-        let (ours, ours_stats) = ours?;
+        let (ca, cb) = (Collider::shape(w.a.clone())?, Collider::shape(w.b.clone())?);
+        let pair = RigidPair { a: &ma, b: &mb };
+        let cast_opts = CastOptions::from(opts);
+        let mut ws = CastWorkspace::default();
+        let (ours_us, ours) = time_us(budget, 3, || cast(&ca, &cb, &pair, &cast_opts, &mut ws));
+        let ours = ours?;
+        let (ours, ours_stats) = (ours.contact, ours.stats);
         let (qa, qb) = (w.ma.parry(), w.mb.parry());
         let cast = || {
             cast_shapes_nonlinear(&qa, w.pa.as_ref(), &qb, w.pb.as_ref(), 0.0, 1.0, true)

@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use ccd_bvh::{BoundingVolume, BvhOptions, Kdop18, MeshBvh};
-use ccd_ca_rigid::{CaOptions, PairMotion, convex_apart_along};
+use ccd_ca_rigid::details::convex_apart_along;
+use ccd_ca_rigid::{CaOptions, PairMotion};
 use ccd_geometry::Aabb;
 use ccd_kinematics::{ArticulatedMotion, LinkId};
 use ccd_taylor::{Interval, TaylorModel, Transform};
@@ -68,7 +69,7 @@ pub struct AdaptiveStep<'a> {
 /// 3. **Separation certificates** (temporal coherence): a pair whose hull CA proved it
 ///    free at an earlier step keeps the direction of its last hull distance; while that
 ///    direction still separates the two hulls by more than `ε` over the step (two support
-///    points and the links' speed bounds, no GJK: [`ccd_ca_rigid::convex_apart_along`]),
+///    points and the links' speed bounds, no GJK: [`ccd_ca_rigid::details::convex_apart_along`]),
 ///    the pair is dropped before the narrow phase, as one whose boxes are apart.
 /// 4. **Steps that start in contact** are answered by the full query's resting-contact
 ///    probe ([`QueryOptions::resting_probe`]), as the full query answers them: first thing

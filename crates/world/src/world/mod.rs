@@ -223,7 +223,7 @@ impl StepReport {
 /// [`step`](Self::step) answers the step's contacts and moves every body to its pose at
 /// `t = 1`. Static bodies never move and are never paired with each other.
 ///
-/// Answers equal those of the per-pair query ([`Collider::time_of_contact`]) on every pair
+/// Answers equal those of the per-pair query ([`ccd_ca_rigid::cast`] with a [`RigidPair`](ccd_ca_rigid::RigidPair)) on every pair
 /// with at least one dynamic body (the brute force), whatever the broad phase and schedule:
 /// the swept boxes hold every point of a body over the step widened by `ε/2`, so a pair
 /// outside them is farther apart than `ε` throughout; the schedule defers a pair only while
