@@ -11,8 +11,7 @@ use crate::error::{BatchError, QueryError};
 use crate::run::Runner;
 use crate::schema::{Outcome, ResultRecord};
 
-/// Most threads a batch may ask for.
-pub const MAX_THREADS: usize = 1024;
+pub use crate::limits::MAX_THREADS;
 
 /// Longest accepted line (bytes); a longer line is an error record, skipped without being
 /// held in memory.

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::schema::{ErrorInfo, ErrorKind};
+use crate::limits::{MAX_ITERATIONS, MAX_THREADS};
 
 /// A pose that cannot be read or is not a rigid pose.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -69,8 +69,8 @@ pub enum QueryError {
         /// `", triangle i differs"` when the counts agree.
         detail: String,
     },
-    /// `max_iterations` above [`MAX_ITERATIONS`](crate::run::MAX_ITERATIONS).
-    #[error("max_iterations {0} is above the limit {max}", max = crate::run::MAX_ITERATIONS)]
+    /// `max_iterations` above [`MAX_ITERATIONS`].
+    #[error("max_iterations {0} is above the limit {MAX_ITERATIONS}")]
     TooManyIterations(u32),
     /// File paths are not allowed in this context (inline meshes only).
     #[error("mesh and robot files are not allowed here (inline meshes only)")]
@@ -82,30 +82,6 @@ pub enum QueryError {
     /// The query panicked (a bug): reported so that a batch goes on.
     #[error("internal error (please report): {0}")]
     Internal(String),
-}
-
-impl QueryError {
-    /// The class of this error in a record.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            Self::Parse(_) | Self::LineTooLong { .. } => ErrorKind::Parse,
-            Self::File { .. } => ErrorKind::File,
-            Self::Pose { .. }
-            | Self::FrameMismatch { .. }
-            | Self::PathsDisabled
-            | Self::TooManyIterations(_)
-            | Self::Ccd(_) => ErrorKind::Input,
-            Self::Internal(_) => ErrorKind::Internal,
-        }
-    }
-
-    /// The error as a record's `"error"` object.
-    pub fn to_info(&self) -> ErrorInfo {
-        ErrorInfo {
-            kind: self.kind(),
-            message: self.to_string(),
-        }
-    }
 }
 
 /// Why a batch run stopped (as opposed to one line failing, which is a record).
@@ -135,7 +111,7 @@ pub enum BatchError {
         count: u64,
     },
     /// A thread count of zero or above the limit.
-    #[error("threads {0}: expected 1..={max}", max = crate::batch::MAX_THREADS)]
+    #[error("threads {0}: expected 1..={MAX_THREADS}")]
     Threads(usize),
     /// The thread pool could not be started.
     #[error("starting {threads} threads: {message}")]

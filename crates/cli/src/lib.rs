@@ -36,5 +36,6 @@
 
 pub mod batch;
 pub mod error;
+pub mod limits;
 pub mod run;
 pub mod schema;

@@ -30,9 +30,7 @@ use crate::schema::{
 /// At most this many files are kept loaded; beyond, further files are read per query.
 pub const MAX_CACHED_FILES: usize = 4096;
 
-/// Largest `max_iterations` a query may ask for (so that one line cannot keep a batch busy
-/// for hours; the library defaults are 1000 for rigid CA and 1000 for LA).
-pub const MAX_ITERATIONS: u32 = 1_000_000;
+pub use crate::limits::MAX_ITERATIONS;
 
 fn check_iterations(max_iterations: Option<u32>) -> Result<(), QueryError> {
     match max_iterations {

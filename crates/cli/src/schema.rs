@@ -107,7 +107,7 @@ use ccd::la_deformable::scene::{Resting, SeparationPair};
 use ccd::la_deformable::{SceneContact, SceneStats, Status as LaStatus};
 use serde::{Deserialize, Serialize};
 
-use crate::error::PoseError;
+use crate::error::{PoseError, QueryError};
 
 /// A user-chosen identifier echoed in the result (any JSON value: a number, a string, …).
 pub type QueryId = serde_json::Value;
@@ -587,4 +587,30 @@ pub enum ErrorKind {
     Input,
     /// A bug: the query panicked (reported instead of stopping the run).
     Internal,
+}
+
+/// The record view of a query's error (kept beside the record types, so that `error` does
+/// not depend on them).
+impl QueryError {
+    /// The class of this error in a record.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Parse(_) | Self::LineTooLong { .. } => ErrorKind::Parse,
+            Self::File { .. } => ErrorKind::File,
+            Self::Pose { .. }
+            | Self::FrameMismatch { .. }
+            | Self::PathsDisabled
+            | Self::TooManyIterations(_)
+            | Self::Ccd(_) => ErrorKind::Input,
+            Self::Internal(_) => ErrorKind::Internal,
+        }
+    }
+
+    /// The error as a record's `"error"` object.
+    pub fn to_info(&self) -> ErrorInfo {
+        ErrorInfo {
+            kind: self.kind(),
+            message: self.to_string(),
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 use pyo3::PyErr;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
+use pyo3::prelude::*;
 
 pyo3::create_exception!(
     ccd,
@@ -60,4 +61,11 @@ pub(crate) fn require_file(path: &std::path::Path, what: &str) -> Result<(), PyE
             path.display()
         )))
     }
+}
+
+/// The Python type name of `obj`, for messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
 }

@@ -111,7 +111,7 @@ fn read_any(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Vec<f64>, Vec<usize
     let a = np.call_method1("asarray", (obj,)).map_err(|_| {
         PyTypeError::new_err(format!(
             "{name} must be a pose ({FORMS}), got {}",
-            crate::shapes::type_name(obj)
+            crate::errors::type_name(obj)
         ))
     })?;
     let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
@@ -401,7 +401,7 @@ pub(crate) fn motion_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<RigidMo
         {
             PyTypeError::new_err(format!(
                 "{name} must be a ccd.Motion or a pose ({FORMS}), got {}",
-                crate::shapes::type_name(obj)
+                crate::errors::type_name(obj)
             ))
         } else {
             e

@@ -25,7 +25,6 @@ use crate::kernels::{
     CONVERGED, INITIALLY_TOUCHING, NO_CONTACT, OUT_OF_ITERATIONS, STALLED, with_threads,
 };
 use crate::poses::{any_pose, motion_arg, rows_pose};
-use crate::rigid::{feature_repr, feature_tuple, status_name};
 use crate::shapes::shape_arg;
 
 /// The status code of a batch element.
@@ -851,4 +850,32 @@ pub(crate) fn time_toc(
         Ok(start.elapsed().as_secs_f64())
     });
     elapsed.map_err(to_py)
+}
+
+/// The name of a status, as Python sees it.
+pub(crate) fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Converged => "converged",
+        Status::InitiallyTouching => "initially_touching",
+        Status::OutOfIterations => "out_of_iterations",
+        Status::Stalled => "stalled",
+    }
+}
+
+/// A feature as a tuple: `("vertex", i)`, `("edge", i, j)` or `("face", i)`.
+pub(crate) fn feature_tuple<'py>(py: Python<'py>, f: Feature) -> PyResult<Bound<'py, PyTuple>> {
+    match f {
+        Feature::Vertex(i) => ("vertex", i).into_pyobject(py),
+        Feature::Edge(i, j) => ("edge", i, j).into_pyobject(py),
+        Feature::Face(i) => ("face", i).into_pyobject(py),
+    }
+}
+
+/// A feature as Python writes its tuple: `('vertex', 5)`, `('edge', 1, 2)`, `('face', 0)`.
+pub(crate) fn feature_repr(f: Feature) -> String {
+    match f {
+        Feature::Vertex(i) => format!("('vertex', {i})"),
+        Feature::Edge(i, j) => format!("('edge', {i}, {j})"),
+        Feature::Face(i) => format!("('face', {i})"),
+    }
 }

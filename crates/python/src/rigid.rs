@@ -114,11 +114,11 @@ impl Mesh {
     #[staticmethod]
     #[pyo3(name = "from_trimesh")]
     fn py_from_trimesh(mesh: &Bound<'_, PyAny>) -> PyResult<Self> {
-        match crate::shapes::duck_mesh(mesh, "mesh")? {
+        match duck_mesh(mesh, "mesh")? {
             Some(m) => Ok(m),
             None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "mesh must have vertices and faces attributes (a trimesh.Trimesh), got {}",
-                crate::shapes::type_name(mesh)
+                crate::errors::type_name(mesh)
             ))),
         }
     }
@@ -191,34 +191,6 @@ impl Mesh {
         let me = slf.get();
         let args = PyTuple::new(py, [me.vertices(py).into_any(), me.faces(py).into_any()])?;
         PyTuple::new(py, [slf.get_type().into_any(), args.into_any()])
-    }
-}
-
-/// The name of a status, as Python sees it.
-pub(crate) fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Converged => "converged",
-        Status::InitiallyTouching => "initially_touching",
-        Status::OutOfIterations => "out_of_iterations",
-        Status::Stalled => "stalled",
-    }
-}
-
-/// A feature as a tuple: `("vertex", i)`, `("edge", i, j)` or `("face", i)`.
-pub(crate) fn feature_tuple<'py>(py: Python<'py>, f: Feature) -> PyResult<Bound<'py, PyTuple>> {
-    match f {
-        Feature::Vertex(i) => ("vertex", i).into_pyobject(py),
-        Feature::Edge(i, j) => ("edge", i, j).into_pyobject(py),
-        Feature::Face(i) => ("face", i).into_pyobject(py),
-    }
-}
-
-/// A feature as Python writes its tuple: `('vertex', 5)`, `('edge', 1, 2)`, `('face', 0)`.
-pub(crate) fn feature_repr(f: Feature) -> String {
-    match f {
-        Feature::Vertex(i) => format!("('vertex', {i})"),
-        Feature::Edge(i, j) => format!("('edge', {i}, {j})"),
-        Feature::Face(i) => format!("('face', {i})"),
     }
 }
 
@@ -307,4 +279,20 @@ pub(crate) fn time_rigid(
         Ok(start.elapsed().as_secs_f64())
     });
     elapsed.map_err(to_py)
+}
+
+/// A mesh from an object with `vertices` and `faces` attributes (`None` without them).
+pub(crate) fn duck_mesh(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Mesh>> {
+    if !(obj.hasattr("vertices")? && obj.hasattr("faces")?) {
+        return Ok(None);
+    }
+    let v = obj.getattr("vertices")?;
+    let f = obj.getattr("faces")?;
+    Mesh::from_arrays(
+        &v,
+        &f,
+        &format!("{name}.vertices"),
+        &format!("{name}.faces"),
+    )
+    .map(Some)
 }

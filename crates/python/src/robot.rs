@@ -86,7 +86,7 @@ impl RobotContact {
             self.part_a,
             self.part_b,
             self.toc(),
-            crate::rigid::status_name(self.contact.get().c.status)
+            crate::queries::status_name(self.contact.get().c.status)
         )
     }
 }

@@ -15,8 +15,9 @@ use pyo3::types::{PyList, PyTuple};
 
 use crate::arrays::f64_array;
 use crate::errors::CcdError;
+use crate::errors::type_name;
 use crate::poses::{any_pose, pose_array};
-use crate::rigid::Mesh;
+use crate::rigid::{Mesh, duck_mesh};
 
 /// The base class of the analytic shapes (`Ball`, `Capsule`, `Box`, `Cylinder`, `Convex`,
 /// `Compound`): immutable, in their local frame, usable in every query (with `Mesh`).
@@ -452,13 +453,6 @@ fn shape_err(e: ccd::distance::ShapeError) -> PyErr {
     CcdError::new_err(e.to_string())
 }
 
-/// The Python type name of `obj`, for messages.
-pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map_or_else(|_| "?".to_string(), |n| n.to_string())
-}
-
 /// A shape argument, borrowed from its Python object when it is a ccd shape or mesh (no
 /// copy), built when it is duck-typed.
 pub(crate) enum ShapeArg<'py> {
@@ -496,20 +490,4 @@ pub(crate) fn shape_arg<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Sh
          an object with vertices and faces (such as a trimesh.Trimesh), got {}",
         type_name(obj)
     )))
-}
-
-/// A mesh from an object with `vertices` and `faces` attributes (`None` without them).
-pub(crate) fn duck_mesh(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Mesh>> {
-    if !(obj.hasattr("vertices")? && obj.hasattr("faces")?) {
-        return Ok(None);
-    }
-    let v = obj.getattr("vertices")?;
-    let f = obj.getattr("faces")?;
-    Mesh::from_arrays(
-        &v,
-        &f,
-        &format!("{name}.vertices"),
-        &format!("{name}.faces"),
-    )
-    .map(Some)
 }
