@@ -8,6 +8,7 @@ use ccd_geometry::Aabb;
 use ccd_geometry::TriMesh;
 use ccd_kinematics::RigidMotion;
 use glam::DVec3;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::convex::time_of_contact_convex_with_stats;
@@ -157,6 +158,14 @@ impl Collider {
         }
     }
 
+    /// [`to_shape`](Self::to_shape) without a copy where the collider holds its shape.
+    fn as_shape(&self) -> Cow<'_, Shape> {
+        match self {
+            Self::Shape(s) | Self::Polyhedron(s, _) => Cow::Borrowed(s),
+            _ => Cow::Owned(self.to_shape()),
+        }
+    }
+
     /// A convex set containing the collider (its shape, or a mesh body's hull), for
     /// distance lower bounds (a world's scheduler); `None` for a mesh without hull or a compound.
     pub fn convex_bound(&self) -> Option<ConvexShape<'_>> {
@@ -211,9 +220,9 @@ impl Collider {
         let (c, stats) = match (self, other) {
             (Self::Polyhedron(..), Self::Polyhedron(..)) => {
                 return time_of_contact_shapes_with_stats(
-                    &self.to_shape(),
+                    &self.as_shape(),
                     motion,
-                    &other.to_shape(),
+                    &other.as_shape(),
                     other_motion,
                     opts,
                 );
@@ -228,9 +237,9 @@ impl Collider {
             ) => time_of_contact_with_stats(a, motion, b, other_motion, opts)?,
             _ => {
                 return time_of_contact_shapes_with_stats(
-                    &self.to_shape(),
+                    &self.as_shape(),
                     motion,
-                    &other.to_shape(),
+                    &other.as_shape(),
                     other_motion,
                     opts,
                 );
