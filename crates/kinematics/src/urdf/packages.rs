@@ -1,9 +1,12 @@
 //! Finding the folder of a `package://NAME/...` URI without a hand-written map: the model's
 //! own layout first, then `ROS_PACKAGE_PATH` (see "Packages" in the [module docs](super)).
+//! [`with_found_packages`] adds the folders found for a robot's mesh URIs to its options.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::UrdfOptions;
+use super::{UrdfGeometry, UrdfOptions};
+use crate::UriError;
 
 /// Whether `dir` looks like a ROS package or a robot description folder: it has a
 /// `package.xml`, or a `meshes/`, `urdf/` or `robots/` folder. A folder found by name
@@ -92,4 +95,40 @@ pub(super) fn find_package(name: &str, base_dir: &Path, options: &UrdfOptions) -
         }
     }
     None
+}
+
+/// `options` with a directory for every package named by a mesh URI of the elements
+/// `options.geometry` reads that no prefix of `options.package_dirs` matches and that
+/// [`find_package`] finds.
+pub(super) fn with_found_packages(
+    robot: &urdf_rs::Robot,
+    base_dir: &Path,
+    options: &UrdfOptions,
+) -> UrdfOptions {
+    let mut out = options.clone();
+    let mut tried: HashSet<String> = HashSet::new();
+    let geometries: Vec<&urdf_rs::Geometry> = robot
+        .links
+        .iter()
+        .flat_map(|l| -> Vec<&urdf_rs::Geometry> {
+            match options.geometry {
+                UrdfGeometry::Collision => l.collision.iter().map(|c| &c.geometry).collect(),
+                UrdfGeometry::Visual => l.visual.iter().map(|v| &v.geometry).collect(),
+            }
+        })
+        .collect();
+    for g in geometries {
+        let urdf_rs::Geometry::Mesh { filename, .. } = g else {
+            continue;
+        };
+        let Err(UriError::UnknownPackage { package }) = out.resolve_uri(filename, base_dir) else {
+            continue;
+        };
+        if tried.insert(package.clone())
+            && let Some(dir) = find_package(&package, base_dir, options)
+        {
+            out.package_dirs.push((package, dir));
+        }
+    }
+    out
 }

@@ -3,8 +3,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 
+use super::xml::{attribute, parse_error, xml_error};
 use crate::{ArticulatedModel, KinematicsError, LinkId};
 
 /// Reads the `<disable_collisions link1="…" link2="…"/>` entries of an SRDF file into a
@@ -86,9 +87,9 @@ fn parse_disabled(
     let mut seen_root = false;
     loop {
         let position = reader.buffer_position();
-        let event = reader.read_event().map_err(|e| {
-            super::xml_error(source_name, text, reader.error_position().max(position), &e)
-        })?;
+        let event = reader
+            .read_event()
+            .map_err(|e| xml_error(source_name, text, reader.error_position().max(position), &e))?;
         let element = match &event {
             Event::Start(e) => {
                 depth += 1;
@@ -106,7 +107,7 @@ fn parse_disabled(
         if !seen_root {
             seen_root = true;
             if element.local_name().as_ref() != b"robot" {
-                return Err(super::parse_error(
+                return Err(parse_error(
                     source_name,
                     text,
                     position,
@@ -118,9 +119,9 @@ fn parse_disabled(
         if element.local_name().as_ref() == b"disable_collisions" {
             let link = |key: &str| -> Result<LinkId, KinematicsError> {
                 let name = attribute(element, key, &reader)
-                    .map_err(|reason| super::parse_error(source_name, text, position, &reason))?
+                    .map_err(|reason| parse_error(source_name, text, position, &reason))?
                     .ok_or_else(|| {
-                        super::parse_error(
+                        parse_error(
                             source_name,
                             text,
                             position,
@@ -139,7 +140,7 @@ fn parse_disabled(
         }
     }
     if depth != 0 || !seen_root {
-        return Err(super::parse_error(
+        return Err(parse_error(
             source_name,
             text,
             reader.buffer_position(),
@@ -151,22 +152,4 @@ fn parse_disabled(
         ));
     }
     Ok(pairs)
-}
-
-/// The unescaped value of attribute `key` of `element`, `None` when absent.
-pub(super) fn attribute(
-    element: &BytesStart<'_>,
-    key: &str,
-    reader: &quick_xml::Reader<&[u8]>,
-) -> Result<Option<String>, String> {
-    for a in element.attributes() {
-        let a = a.map_err(|e| e.to_string())?;
-        if a.key.local_name().as_ref() == key.as_bytes() {
-            let v = a
-                .decode_and_unescape_value(reader.decoder())
-                .map_err(|e| e.to_string())?;
-            return Ok(Some(v.into_owned()));
-        }
-    }
-    Ok(None)
 }
