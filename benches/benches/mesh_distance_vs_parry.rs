@@ -16,19 +16,15 @@ use glam::{DAffine3, DQuat, DVec3};
 use parry3d_f64::math::Pose;
 use parry3d_f64::query;
 
-// the meshes of ccd-distance's tests and benches
-#[allow(dead_code, unreachable_pub)]
-#[path = "../../crates/distance/tests/support/meshes.rs"]
-mod meshes;
-
 fn parry_mesh(m: &TriMesh) -> parry3d_f64::shape::TriMesh {
     parry3d_f64::shape::TriMesh::new(m.vertices().to_vec(), m.triangles().to_vec())
         .expect("valid mesh for parry")
 }
 
 fn bench_mesh(c: &mut Criterion) {
-    let ma = meshes::sphere(1.0, 100, 50);
-    let mb = meshes::torus(1.0, 0.3, 100, 50);
+    // the meshes of ccd-distance's `mesh` bench
+    let ma = ccd_test_support::uv_sphere(1.0, 100, 50).expect("valid sphere");
+    let mb = TriMesh::torus(1.0, 0.3, 100, 50).expect("valid torus");
     let a = MeshBvh::<Rss>::new(ma.clone(), &BvhOptions::default()).expect("bvh");
     let b = MeshBvh::<Rss>::new(mb.clone(), &BvhOptions::default()).expect("bvh");
     let (pa, pb) = (parry_mesh(&ma), parry_mesh(&mb));

@@ -19,6 +19,7 @@ use ccd_ca_rigid::{Compound, RigidBody, Shape};
 use ccd_distance::{Ball, Capsule, ConvexHull, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_kinematics::RigidMotion;
+use ccd_test_support::{axis_angle_pose, rough_sphere, wavy_terrain};
 use glam::{DAffine3, DQuat, DVec3};
 use parry3d_f64::math::Pose;
 use parry3d_f64::query::NonlinearRigidMotion;
@@ -149,57 +150,6 @@ impl Workload {
     }
 }
 
-fn noise(i: u64) -> f64 {
-    let mut z = i
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(0x1234_5678);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    2.0 * (((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64) - 1.0
-}
-
-fn grid(nu: usize, nv: usize, closed_v: bool, mut f: impl FnMut(f64, f64) -> DVec3) -> TriMesh {
-    let rows = if closed_v { nv } else { nv + 1 };
-    let mut v = Vec::with_capacity(nu * rows);
-    for j in 0..rows {
-        for i in 0..nu {
-            v.push(f(i as f64 / nu as f64, j as f64 / nv as f64));
-        }
-    }
-    let id = |i: usize, j: usize| ((j % rows) * nu + (i % nu)) as u32;
-    let mut t = Vec::with_capacity(2 * nu * nv);
-    for j in 0..nv {
-        for i in 0..nu {
-            t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
-            t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
-        }
-    }
-    TriMesh::new(v, t).expect("valid grid")
-}
-
-fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
-    use std::f64::consts::{PI, TAU};
-    let mut k = 0u64;
-    grid(2 * n, n, false, |u, v| {
-        let (a, b) = (TAU * u, PI * v);
-        k += 1;
-        let rr = r * (1.0 + rough * noise(k));
-        DVec3::new(rr * b.sin() * a.cos(), rr * b.sin() * a.sin(), rr * b.cos())
-    })
-}
-
-fn terrain(n: usize) -> TriMesh {
-    grid(n, n, false, |u, v| {
-        let (x, y) = (20.0 * u - 10.0, 20.0 * v - 10.0);
-        DVec3::new(x, y, 0.3 * (0.7 * x).sin() * (0.5 * y).cos())
-    })
-}
-
-/// A box mesh of half extents `h` (the `rigid-pile` box).
-fn box_mesh(h: DVec3) -> TriMesh {
-    TriMesh::cuboid(-h, h).expect("a valid box")
-}
-
 fn mesh(m: &TriMesh) -> (Shape, ps::SharedShape) {
     let body = RigidBody::new(Arc::new(
         MeshBvh::<Rss>::new(m.clone(), &BvhOptions::default()).expect("valid mesh"),
@@ -207,10 +157,6 @@ fn mesh(m: &TriMesh) -> (Shape, ps::SharedShape) {
     let theirs = ps::TriMesh::new(m.vertices().to_vec(), m.triangles().to_vec())
         .expect("valid mesh for parry");
     (Shape::Mesh(body), ps::SharedShape::new(theirs))
-}
-
-fn pose(axis: DVec3, angle: f64, at: DVec3) -> DAffine3 {
-    DAffine3::from_rotation_translation(DQuat::from_axis_angle(axis.normalize(), angle), at)
 }
 
 fn ball(r: f64) -> (Shape, ps::SharedShape) {
@@ -264,15 +210,15 @@ pub fn workloads() -> Vec<Workload> {
     let still = Vel::still(DVec3::ZERO);
     // --- the criterion benches' mesh workloads ---
     let tor = TriMesh::torus(1.0, 0.35, 70, 35).expect("valid torus");
-    let sph = sphere(35, 0.6, 0.0);
+    let sph = rough_sphere(35, 0.6, 0.0).expect("valid sphere");
     add(
         "torus-sphere head-on",
         mesh(&tor),
         mesh(&sph),
         still,
         Vel::between(
-            pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),
-            pose(DVec3::Y, 0.6, DVec3::new(-1.0, 0.0, 0.0)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),
+            axis_angle_pose(DVec3::Y, 0.6, DVec3::new(-1.0, 0.0, 0.0)),
         ),
         false,
         Some(true),
@@ -283,8 +229,8 @@ pub fn workloads() -> Vec<Workload> {
         mesh(&sph),
         still,
         Vel::between(
-            pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 0.96)),
-            pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 0.96)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 0.96)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 0.96)),
         ),
         false,
         Some(true),
@@ -295,8 +241,8 @@ pub fn workloads() -> Vec<Workload> {
         mesh(&sph),
         still,
         Vel::between(
-            pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 3.0)),
-            pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 3.0)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 3.0)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 3.0)),
         ),
         false,
         Some(true),
@@ -307,45 +253,47 @@ pub fn workloads() -> Vec<Workload> {
         mesh(&sph),
         still,
         Vel::between(
-            pose(DVec3::X, 0.0, DVec3::new(2.5, 0.0, 0.5)),
-            pose(DVec3::new(1.0, 1.0, 0.0), 1.5, DVec3::new(0.0, 0.0, 0.2)),
+            axis_angle_pose(DVec3::X, 0.0, DVec3::new(2.5, 0.0, 0.5)),
+            axis_angle_pose(DVec3::new(1.0, 1.0, 0.0), 1.5, DVec3::new(0.0, 0.0, 0.2)),
         ),
         false,
         Some(true),
     );
+    let bar = DVec3::new(3.0, 0.05, 0.05);
     add(
         "bar spinning 170° - sphere",
-        mesh(&box_mesh(DVec3::new(3.0, 0.05, 0.05))),
+        mesh(&TriMesh::cuboid(-bar, bar).expect("valid box")),
         mesh(&sph),
         Vel::between(
-            pose(DVec3::Z, 0.0, DVec3::ZERO),
-            pose(DVec3::Z, 170f64.to_radians(), DVec3::ZERO),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::ZERO),
+            axis_angle_pose(DVec3::Z, 170f64.to_radians(), DVec3::ZERO),
         ),
         Vel::still(DVec3::new(0.0, 2.0, 0.0)),
         false,
         Some(true),
     );
-    let plate = box_mesh(DVec3::new(0.5, 0.5, 0.005));
+    let plate = DVec3::new(0.5, 0.5, 0.005);
+    let plate = TriMesh::cuboid(-plate, plate).expect("valid box");
     add(
         "thin plates",
         mesh(&plate),
         mesh(&plate),
         still,
         Vel::between(
-            pose(DVec3::Z, 0.0, DVec3::new(0.3, 0.1, 20.0)),
-            pose(DVec3::Z, 0.3, DVec3::new(0.0, 0.0, -20.0)),
+            axis_angle_pose(DVec3::Z, 0.0, DVec3::new(0.3, 0.1, 20.0)),
+            axis_angle_pose(DVec3::Z, 0.3, DVec3::new(0.0, 0.0, -20.0)),
         ),
         false,
         Some(true),
     );
     add(
         "sphere 20K - terrain 100K",
-        mesh(&terrain(224)),
-        mesh(&sphere(100, 1.0, 0.02)),
+        mesh(&wavy_terrain(224).expect("valid terrain")),
+        mesh(&rough_sphere(100, 1.0, 0.02).expect("valid sphere")),
         still,
         Vel::between(
-            pose(DVec3::X, 0.0, DVec3::new(0.5, 0.3, 3.0)),
-            pose(DVec3::X, 0.4, DVec3::new(0.4, 0.2, -1.0)),
+            axis_angle_pose(DVec3::X, 0.0, DVec3::new(0.5, 0.3, 3.0)),
+            axis_angle_pose(DVec3::X, 0.4, DVec3::new(0.4, 0.2, -1.0)),
         ),
         false,
         None,

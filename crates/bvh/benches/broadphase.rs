@@ -6,25 +6,8 @@ use std::hint::black_box;
 use ccd_bvh::geometry::Aabb;
 use ccd_bvh::glam::{DAffine3, DQuat, DVec3};
 use ccd_bvh::{BoundingVolume, DynamicBvh, Kdop18, Obb, Rss, Sphere, SweepAndPrune, Workspace};
+use ccd_test_support::SplitMix64;
 use criterion::{Criterion, criterion_group, criterion_main};
-
-/// splitmix64 in `[0, 1)`.
-fn rnd(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn rvec(state: &mut u64, r: f64) -> DVec3 {
-    DVec3::new(
-        rnd(state) * 2.0 - 1.0,
-        rnd(state) * 2.0 - 1.0,
-        rnd(state) * 2.0 - 1.0,
-    ) * r
-}
 
 /// Frame `k` of a back-and-forth walk over `n` frames (every step is a coherent move).
 fn pingpong(k: usize, n: usize) -> usize {
@@ -36,10 +19,10 @@ fn pingpong(k: usize, n: usize) -> usize {
 /// `n` unit-ish boxes in a cube sized for ~2 overlaps per box, and a coherent sequence of
 /// `steps` frames (each box moves 2% of its size per frame).
 fn scene(n: usize, steps: usize, seed: u64) -> Vec<Vec<Aabb>> {
-    let mut s = seed;
+    let mut s = SplitMix64::new(seed);
     let side = (n as f64).cbrt();
-    let centers: Vec<DVec3> = (0..n).map(|_| rvec(&mut s, side)).collect();
-    let vel: Vec<DVec3> = (0..n).map(|_| rvec(&mut s, 0.02)).collect();
+    let centers: Vec<DVec3> = (0..n).map(|_| s.cube(side)).collect();
+    let vel: Vec<DVec3> = (0..n).map(|_| s.cube(0.02)).collect();
     (0..steps)
         .map(|k| {
             centers
@@ -122,22 +105,22 @@ fn volume_pair<B: BoundingVolume>(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
 ) {
-    let mut s = 11u64;
+    let mut s = SplitMix64::new(11);
     let clouds: Vec<Vec<DVec3>> = (0..64)
         .map(|_| {
-            let o = rvec(&mut s, 1.0);
+            let o = s.cube(1.0);
             (0..12)
-                .map(|_| o + rvec(&mut s, 0.5) * DVec3::new(1.0, 0.6, 0.1))
+                .map(|_| o + s.cube(0.5) * DVec3::new(1.0, 0.6, 0.1))
                 .collect()
         })
         .collect();
     let bvs: Vec<B> = clouds.iter().map(|p| B::fit_points(p)).collect();
     let poses: Vec<DAffine3> = (0..64)
         .map(|_| {
-            let axis = rvec(&mut s, 1.0).try_normalize().unwrap_or(DVec3::Z);
+            let axis = s.cube(1.0).try_normalize().unwrap_or(DVec3::Z);
             DAffine3::from_rotation_translation(
-                DQuat::from_axis_angle(axis, rnd(&mut s) * 3.0),
-                rvec(&mut s, 1.5),
+                DQuat::from_axis_angle(axis, s.unit() * 3.0),
+                s.cube(1.5),
             )
         })
         .collect();

@@ -28,7 +28,7 @@ fn environment() -> impl Strategy<Value = Option<TriMesh>> {
         )
             .prop_map(|(c, h)| {
                 let (c, h) = (DVec3::from_array(c), DVec3::from_array(h));
-                box_mesh(c - h, c + h)
+                TriMesh::cuboid(c - h, c + h).unwrap()
             }),
     )
 }
@@ -229,21 +229,21 @@ fn arm() -> ArticulatedScene {
             kind: 0,
             axis: DVec3::Z,
             offset: DAffine3::IDENTITY,
-            mesh: Some(box_mesh(DVec3::splat(-0.1), DVec3::splat(0.1))),
+            mesh: Some(TriMesh::cuboid(DVec3::splat(-0.1), DVec3::splat(0.1)).unwrap()),
         },
         LinkPlan {
             parent: 0,
             kind: 0,
             axis: DVec3::Z,
             offset: DAffine3::from_translation(DVec3::X),
-            mesh: Some(box_mesh(DVec3::splat(-0.1), DVec3::splat(0.1))),
+            mesh: Some(TriMesh::cuboid(DVec3::splat(-0.1), DVec3::splat(0.1)).unwrap()),
         },
         LinkPlan {
             parent: 1,
             kind: 2,
             axis: DVec3::Z,
             offset: DAffine3::from_translation(DVec3::X),
-            mesh: Some(box_mesh(DVec3::splat(-0.1), DVec3::splat(0.1))),
+            mesh: Some(TriMesh::cuboid(DVec3::splat(-0.1), DVec3::splat(0.1)).unwrap()),
         },
     ];
     scene.add_articulated(body_of(&plan));
@@ -375,7 +375,7 @@ fn large_motions_keep_the_full_querys_answers() {
             kind: 0,
             axis: if i % 2 == 0 { DVec3::Z } else { DVec3::Y },
             offset: DAffine3::from_translation(if i > 0 { DVec3::X * 0.3 } else { DVec3::ZERO }),
-            mesh: Some(box_mesh(DVec3::splat(-0.1), DVec3::splat(0.1))),
+            mesh: Some(TriMesh::cuboid(DVec3::splat(-0.1), DVec3::splat(0.1)).unwrap()),
         })
         .collect();
     let body = body_of(&plan);

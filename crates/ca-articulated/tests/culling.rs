@@ -15,7 +15,7 @@ use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkSpec};
 use proptest::prelude::*;
-use support::{all_pairs, box_mesh, env_arc, joints, link_mesh, model_of, part_distance, tree};
+use support::{all_pairs, env_arc, joints, link_mesh, model_of, part_distance, tree};
 
 fn one_link(joint: Joint) -> ArticulatedModel {
     ArticulatedModel::new(vec![LinkSpec {
@@ -46,13 +46,12 @@ fn prismatic_slide_meets_a_corner_at_the_end() {
         axis: DVec3::X,
         limits: None,
     });
-    let link = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let link = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(link)]).unwrap());
-    scene.set_environment(env_arc(&box_mesh(
-        DVec3::new(2.0, 1.0, 1.0),
-        DVec3::splat(2.0) + DVec3::X,
-    )));
+    scene.set_environment(env_arc(
+        &TriMesh::cuboid(DVec3::new(2.0, 1.0, 1.0), DVec3::splat(2.0) + DVec3::X).unwrap(),
+    ));
     for opts in kinds() {
         let r = scene
             .query(
@@ -83,16 +82,19 @@ fn revolute_swing_meets_a_corner_at_the_end() {
         axis: DVec3::Z,
         limits: None,
     });
-    let link = box_mesh(DVec3::new(0.5, -0.1, -0.1), DVec3::new(1.5, 0.1, 0.1));
+    let link = TriMesh::cuboid(DVec3::new(0.5, -0.1, -0.1), DVec3::new(1.5, 0.1, 0.1)).unwrap();
     let end = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2) * DVec3::new(1.5, 0.1, 0.1);
     // the environment box has its (max x, min y, min z) corner there: at t = 1 the two boxes
     // share that point and nothing else
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, vec![Some(link)]).unwrap());
-    scene.set_environment(env_arc(&box_mesh(
-        end - DVec3::new(1.0, 0.0, 0.0),
-        end + DVec3::new(0.0, 0.5, 0.5),
-    )));
+    scene.set_environment(env_arc(
+        &TriMesh::cuboid(
+            end - DVec3::new(1.0, 0.0, 0.0),
+            end + DVec3::new(0.0, 0.5, 0.5),
+        )
+        .unwrap(),
+    ));
     for opts in kinds() {
         let r = scene
             .query(
@@ -143,12 +145,9 @@ fn self_pair_touching_at_a_corner_is_kept() {
     let body = ArticulatedBody::from_meshes(
         model,
         vec![
-            Some(box_mesh(DVec3::ZERO, DVec3::ONE)),
+            Some(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()),
             None,
-            Some(box_mesh(
-                DVec3::new(0.0, 1.0, 1.0),
-                DVec3::new(1.0, 2.0, 2.0),
-            )),
+            Some(TriMesh::cuboid(DVec3::new(0.0, 1.0, 1.0), DVec3::new(1.0, 2.0, 2.0)).unwrap()),
         ],
     )
     .unwrap();
@@ -179,7 +178,7 @@ fn self_pair_touching_at_a_corner_is_kept() {
 fn slanted_rods(from: f64, to: f64) -> (ArticulatedScene, [f64; 2], [f64; 2]) {
     let turn = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4);
     let rod = || {
-        let m = box_mesh(DVec3::new(0.0, -0.05, -0.3), DVec3::new(2.0, 0.05, 0.3));
+        let m = TriMesh::cuboid(DVec3::new(0.0, -0.05, -0.3), DVec3::new(2.0, 0.05, 0.3)).unwrap();
         let v = m.vertices().iter().map(|&v| turn * v).collect();
         TriMesh::new(v, m.triangles().to_vec()).unwrap()
     };

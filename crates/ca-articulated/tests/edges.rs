@@ -4,11 +4,12 @@
 mod support;
 
 use ccd_ca_articulated::{ArticulatedScene, BodyStep, Mode, QueryOptions};
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::DVec3;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
-use support::{body_of, box_mesh, env_arc, joints, model_of, tree};
+use support::{body_of, env_arc, joints, model_of, tree};
 
 #[test]
 fn batch_matches_single_queries() {
@@ -17,10 +18,9 @@ fn batch_matches_single_queries() {
     let model = model_of(&plan);
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(body_of(&plan));
-    scene.set_environment(env_arc(&box_mesh(
-        DVec3::new(0.3, -0.5, -0.5),
-        DVec3::new(0.8, 0.5, 0.5),
-    )));
+    scene.set_environment(env_arc(
+        &TriMesh::cuboid(DVec3::new(0.3, -0.5, -0.5), DVec3::new(0.8, 0.5, 0.5)).unwrap(),
+    ));
     let mut edges = Vec::new();
     for k in 0..24 {
         let seed = prop::collection::vec(-1.0..1.0f64, 16)

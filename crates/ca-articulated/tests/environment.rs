@@ -46,7 +46,7 @@ fn clutter() -> impl Strategy<Value = Vec<(DVec3, DVec3)>> {
 fn merged(boxes: &[(DVec3, DVec3)]) -> TriMesh {
     let (mut v, mut t) = (Vec::new(), Vec::new());
     for &(lo, hi) in boxes {
-        let m = box_mesh(lo, hi);
+        let m = TriMesh::cuboid(lo, hi).unwrap();
         let base = v.len() as u32;
         v.extend_from_slice(m.vertices());
         t.extend(m.triangles().iter().map(|f| f.map(|i| i + base)));
@@ -72,8 +72,13 @@ fn env_distance(
         if lb.distance(&eb) > best.min(1.0) {
             continue;
         }
-        let d =
-            mesh_distance_brute_force(mesh, &pose, &box_mesh(lo, hi), &DAffine3::IDENTITY).distance;
+        let d = mesh_distance_brute_force(
+            mesh,
+            &pose,
+            &TriMesh::cuboid(lo, hi).unwrap(),
+            &DAffine3::IDENTITY,
+        )
+        .distance;
         best = best.min(d);
     }
     best
@@ -92,8 +97,13 @@ fn env_reference(
         let lb = Aabb::from_points(mesh.vertices().iter().map(|&v| pose.transform_point3(v)));
         boxes.iter().any(|&(lo, hi)| {
             lb.overlaps(&Aabb { min: lo, max: hi })
-                && mesh_distance_brute_force(mesh, &pose, &box_mesh(lo, hi), &DAffine3::IDENTITY)
-                    .distance
+                && mesh_distance_brute_force(
+                    mesh,
+                    &pose,
+                    &TriMesh::cuboid(lo, hi).unwrap(),
+                    &DAffine3::IDENTITY,
+                )
+                .distance
                     <= 0.0
         })
     };
@@ -234,7 +244,7 @@ fn hull_screen_of_environment_pieces_keeps_the_mesh_answer() {
         }])
         .unwrap()
     };
-    let cube = box_mesh(v(-0.1, -0.1, -0.1), v(0.1, 0.1, 0.1));
+    let cube = TriMesh::cuboid(v(-0.1, -0.1, -0.1), v(0.1, 0.1, 0.1)).unwrap();
     let scene_of = |axis: DVec3| {
         let body = ArticulatedBody::from_meshes(slide(axis), vec![Some(cube.clone())]).unwrap();
         let mut s = ArticulatedScene::new();

@@ -17,7 +17,6 @@ use ccd_ca_rigid::Status;
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::{ArticulatedModel, Joint, Limits, LinkId, LinkSpec, Pose};
-use support::box_mesh;
 
 fn arm() -> ArticulatedBody {
     let link = |name: &str, parent: Option<&str>, joint| LinkSpec {
@@ -43,7 +42,7 @@ fn arm() -> ArticulatedBody {
         link("l2", Some("l1"), hinge),
     ])
     .unwrap();
-    let rod = box_mesh(DVec3::new(0.1, -0.05, -0.05), DVec3::new(0.9, 0.05, 0.05));
+    let rod = TriMesh::cuboid(DVec3::new(0.1, -0.05, -0.05), DVec3::new(0.9, 0.05, 0.05)).unwrap();
     ArticulatedBody::from_meshes(model, vec![Some(rod.clone()), Some(rod.clone()), Some(rod)])
         .unwrap()
 }

@@ -32,7 +32,7 @@ fn environment() -> impl Strategy<Value = Option<TriMesh>> {
         )
             .prop_map(|(c, h)| {
                 let (c, h) = (DVec3::from_array(c), DVec3::from_array(h));
-                box_mesh(c - h, c + h)
+                TriMesh::cuboid(c - h, c + h).unwrap()
             }),
     )
 }

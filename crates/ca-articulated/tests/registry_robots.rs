@@ -16,6 +16,7 @@ use ccd_ca_rigid::Status;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::Joint;
 use ccd_kinematics::urdf::UrdfOptions;
+use ccd_test_support::XorShift64;
 
 fn package_robot(name: &str) -> PathBuf {
     let dir = Path::new(env!("CCD_ROBOT_DATA_ROBOTS")).join(name);
@@ -25,17 +26,6 @@ fn package_robot(name: &str) -> PathBuf {
         dir.display()
     );
     dir
-}
-
-/// xorshift in [0, 1).
-fn rng(seed: u64) -> impl FnMut() -> f64 {
-    let mut s = seed.max(1);
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// The scene: the robot (SRDF when given) and `boxes` seeded boxes `ring` m (0.35-0.9 for
@@ -50,7 +40,8 @@ fn scene(
     let mut s = PlanningScene::new();
     s.load_robot(urdf, srdf, &UrdfOptions::default(), None)
         .unwrap_or_else(|e| panic!("{}: {e}", urdf.display()));
-    let mut next = rng(seed);
+    let mut rng = XorShift64::new(seed);
+    let mut next = || rng.unit();
     for k in 0..boxes {
         let (r, a) = (
             ring.0 + (ring.1 - ring.0) * next(),
@@ -181,7 +172,8 @@ fn check_robot(
     }
     let opts = QueryOptions::default().with_mode(Mode::Toc);
     let tolerance = opts.tolerance;
-    let mut next = rng(seed ^ 0x9e37_79b9);
+    let mut rng = XorShift64::new(seed ^ 0x9e37_79b9);
+    let mut next = || rng.unit();
     let (mut hits, mut free) = (0, 0);
     const SAMPLES: usize = 64;
     for k in 0..edges {
@@ -389,7 +381,8 @@ fn survey_one(root: &Path, file: &Path) -> String {
                 }
             }
             // three random edges (short, medium, long) must be answered
-            let mut next = rng(7);
+            let mut rng = XorShift64::new(7);
+            let mut next = || rng.unit();
             let mut answered = 0;
             let mut edge_errors = Vec::new();
             if s.dof() > 0 && with_geometry > 0 {

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_articulated::{ArticulatedBody, ArticulatedScene, BodyStep, Mode, Part, QueryOptions};
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::{ArticulatedModel, Joint, LinkId, LinkSpec, RigidMotion};
-use support::{box_mesh, env_arc};
+use support::env_arc;
 
 fn slide(from: f64, to: f64) -> RigidMotion {
     RigidMotion::between(
@@ -20,7 +21,13 @@ fn slide(from: f64, to: f64) -> RigidMotion {
 }
 
 fn unit_box() -> Arc<MeshBvh<Rss>> {
-    Arc::new(MeshBvh::new(box_mesh(DVec3::ZERO, DVec3::ONE), &BvhOptions::default()).unwrap())
+    Arc::new(
+        MeshBvh::new(
+            TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap(),
+            &BvhOptions::default(),
+        )
+        .unwrap(),
+    )
 }
 
 #[test]
@@ -28,10 +35,9 @@ fn rigid_box_slides_into_the_environment() {
     // the unit box's +x face goes from x = -2 to x = 2; the wall starts at x = 1.5: t = 0.875
     let mut scene = ArticulatedScene::new();
     let id = scene.add_rigid(unit_box(), slide(-3.0, 1.0));
-    scene.set_environment(env_arc(&box_mesh(
-        DVec3::new(1.5, -1.0, -1.0),
-        DVec3::new(2.5, 2.0, 2.0),
-    )));
+    scene.set_environment(env_arc(
+        &TriMesh::cuboid(DVec3::new(1.5, -1.0, -1.0), DVec3::new(2.5, 2.0, 2.0)).unwrap(),
+    ));
     let r = scene.query(&[], &QueryOptions::default()).unwrap();
     let c = r.first().expect("hits the wall");
     assert_eq!((c.a, c.b), (Part::Rigid(id), Part::Environment));
@@ -65,8 +71,11 @@ fn rigid_box_meets_a_sliding_link() {
         offset: DAffine3::IDENTITY,
     }])
     .unwrap();
-    let body =
-        ArticulatedBody::from_meshes(model, vec![Some(box_mesh(DVec3::ZERO, DVec3::ONE))]).unwrap();
+    let body = ArticulatedBody::from_meshes(
+        model,
+        vec![Some(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap())],
+    )
+    .unwrap();
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
     let rid = scene.add_rigid(unit_box(), slide(4.0, 2.0));

@@ -12,6 +12,7 @@ use ccd_ca_rigid::Status;
 use ccd_distance::{MeshDistanceOptions, mesh_distance};
 use ccd_kinematics::urdf::{UrdfOptions, UrdfRobot, read_srdf_disabled_pairs};
 use ccd_kinematics::{ArticulatedMotion, Joint, LinkId};
+use ccd_test_support::XorShift64;
 
 /// The robot's folder: `$CCD_SHARED_DIR/data/robots/NAME` (else `../shared/data/robots/NAME`
 /// beside the repository), or the registry robots of `cargo xtask robots`, as `build.rs`
@@ -237,17 +238,6 @@ fn panda_self_collision_is_reported() {
     assert!(edge.first().is_some());
 }
 
-/// A deterministic xorshift in [0, 1).
-fn rng(seed: u64) -> impl FnMut() -> f64 {
-    let mut s = seed;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// A random configuration inside the joint limits (continuous joints in ±π).
 fn random_q(robot: &UrdfRobot, next: &mut impl FnMut() -> f64) -> Vec<f64> {
     let mut q = vec![0.0; robot.model.dof()];
@@ -276,7 +266,8 @@ fn never_reports_disabled(
 ) -> usize {
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(body);
-    let mut next = rng(seed);
+    let mut rng = XorShift64::new(seed);
+    let mut next = || rng.unit();
     let opts = QueryOptions::default().with_mode(Mode::All);
     let mut reported = 0;
     for _ in 0..edges {

@@ -34,7 +34,7 @@ fn environment() -> impl Strategy<Value = Option<TriMesh>> {
         )
             .prop_map(|(c, h)| {
                 let (c, h) = (DVec3::from_array(c), DVec3::from_array(h));
-                box_mesh(c - h, c + h)
+                TriMesh::cuboid(c - h, c + h).unwrap()
             }),
     )
 }
@@ -255,15 +255,14 @@ fn resting_contacts_run_one_pair_and_keep_the_answer() {
         .collect();
     let model = ArticulatedModel::new(links).unwrap();
     let meshes = (0..4)
-        .map(|_| Some(box_mesh(DVec3::ZERO, DVec3::ONE)))
+        .map(|_| Some(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()))
         .collect();
     let mut scene = ArticulatedScene::new();
     scene.add_articulated(ArticulatedBody::from_meshes(model, meshes).unwrap());
     // a floor whose top face is the links' bottom face (z = 0)
-    scene.set_environment(env_arc(&box_mesh(
-        DVec3::new(-2.0, -2.0, -1.0),
-        DVec3::new(9.0, 3.0, 0.0),
-    )));
+    scene.set_environment(env_arc(
+        &TriMesh::cuboid(DVec3::new(-2.0, -2.0, -1.0), DVec3::new(9.0, 3.0, 0.0)).unwrap(),
+    ));
     let step = [BodyStep::Joints {
         q0: &[0.0],
         q1: &[0.5],

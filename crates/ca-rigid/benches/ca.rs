@@ -27,62 +27,10 @@ use ccd_distance::{
     mesh_distance_with,
 };
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::RigidMotion;
+use ccd_test_support::{ROUGH_SPHERE_SEED, axis_angle_pose, noise, rough_sphere, wavy_terrain};
 use criterion::{Criterion, criterion_group, criterion_main};
-
-/// Deterministic noise in [-1, 1].
-fn noise(i: u64) -> f64 {
-    let mut z = i
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(0x1234_5678);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    2.0 * (((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64) - 1.0
-}
-
-/// A (u, v) grid surface with wrap-around in u (and in v when `closed_v`), as triangles.
-fn grid(nu: usize, nv: usize, closed_v: bool, mut f: impl FnMut(f64, f64) -> DVec3) -> TriMesh {
-    let rows = if closed_v { nv } else { nv + 1 };
-    let mut v = Vec::with_capacity(nu * rows);
-    for j in 0..rows {
-        for i in 0..nu {
-            v.push(f(i as f64 / nu as f64, j as f64 / nv as f64));
-        }
-    }
-    let id = |i: usize, j: usize| ((j % rows) * nu + (i % nu)) as u32;
-    let mut t = Vec::with_capacity(2 * nu * nv);
-    for j in 0..nv {
-        for i in 0..nu {
-            t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
-            t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
-        }
-    }
-    TriMesh::new(v, t).expect("valid grid")
-}
-
-/// A sphere as a closed latitude–longitude grid (poles pinched), with optional noise.
-fn sphere(n: usize, r: f64, rough: f64) -> TriMesh {
-    use std::f64::consts::{PI, TAU};
-    let mut k = 0u64;
-    grid(2 * n, n, false, |u, v| {
-        let (a, b) = (TAU * u, PI * v);
-        k += 1;
-        let rr = r * (1.0 + rough * noise(k));
-        DVec3::new(rr * b.sin() * a.cos(), rr * b.sin() * a.sin(), rr * b.cos())
-    })
-}
-
-fn terrain(n: usize) -> TriMesh {
-    grid(n, n, false, |u, v| {
-        let (x, y) = (20.0 * u - 10.0, 20.0 * v - 10.0);
-        DVec3::new(x, y, 0.3 * (0.7 * x).sin() * (0.5 * y).cos())
-    })
-}
-
-fn box_mesh(h: DVec3) -> TriMesh {
-    TriMesh::cuboid(-h, h).expect("valid box")
-}
 
 struct Workload {
     name: &'static str,
@@ -92,51 +40,50 @@ struct Workload {
     mb: RigidMotion,
 }
 
-fn pose(axis: DVec3, angle: f64, at: DVec3) -> DAffine3 {
-    DAffine3::from_rotation_translation(DQuat::from_axis_angle(axis.normalize(), angle), at)
-}
-
 fn workloads() -> Vec<Workload> {
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let tor = TriMesh::torus(1.0, 0.35, 70, 35).expect("valid torus"); // 4900 triangles
-    let sph = sphere(35, 0.6, 0.0); // 4900 triangles
+    let sph = rough_sphere(35, 0.6, 0.0).expect("valid sphere"); // 4900 triangles
     let head_on = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),
-        pose(DVec3::Y, 0.6, DVec3::new(-1.0, 0.0, 0.0)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(4.0, 0.0, 0.0)),
+        axis_angle_pose(DVec3::Y, 0.6, DVec3::new(-1.0, 0.0, 0.0)),
     )
     .unwrap();
     // the sphere passes above the torus tube: tube top z = 0.35, sphere radius 0.6
     let near = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 0.96)),
-        pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 0.96)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 0.96)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 0.96)),
     )
     .unwrap();
     let far = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 3.0)),
-        pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 3.0)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.0, 3.0)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(-3.0, 0.0, 3.0)),
     )
     .unwrap();
     let rot90 = RigidMotion::between(
-        pose(DVec3::X, 0.0, DVec3::new(2.5, 0.0, 0.5)),
-        pose(DVec3::new(1.0, 1.0, 0.0), 1.5, DVec3::new(0.0, 0.0, 0.2)),
+        axis_angle_pose(DVec3::X, 0.0, DVec3::new(2.5, 0.0, 0.5)),
+        axis_angle_pose(DVec3::new(1.0, 1.0, 0.0), 1.5, DVec3::new(0.0, 0.0, 0.2)),
     )
     .unwrap();
-    let bar = box_mesh(DVec3::new(3.0, 0.05, 0.05));
+    let bar = DVec3::new(3.0, 0.05, 0.05);
+    let bar = TriMesh::cuboid(-bar, bar).expect("valid box");
     let spin = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::ZERO),
-        pose(DVec3::Z, 170f64.to_radians(), DVec3::ZERO),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::ZERO),
+        axis_angle_pose(DVec3::Z, 170f64.to_radians(), DVec3::ZERO),
     )
     .unwrap();
-    let ball = RigidMotion::stationary(pose(DVec3::Z, 0.0, DVec3::new(0.0, 2.0, 0.0))).unwrap();
-    let plate = box_mesh(DVec3::new(0.5, 0.5, 0.005));
+    let ball =
+        RigidMotion::stationary(axis_angle_pose(DVec3::Z, 0.0, DVec3::new(0.0, 2.0, 0.0))).unwrap();
+    let plate = DVec3::new(0.5, 0.5, 0.005);
+    let plate = TriMesh::cuboid(-plate, plate).expect("valid box");
     let fly = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::new(0.3, 0.1, 20.0)),
-        pose(DVec3::Z, 0.3, DVec3::new(0.0, 0.0, -20.0)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(0.3, 0.1, 20.0)),
+        axis_angle_pose(DVec3::Z, 0.3, DVec3::new(0.0, 0.0, -20.0)),
     )
     .unwrap();
     let drop = RigidMotion::between(
-        pose(DVec3::X, 0.0, DVec3::new(0.5, 0.3, 3.0)),
-        pose(DVec3::X, 0.4, DVec3::new(0.4, 0.2, -1.0)),
+        axis_angle_pose(DVec3::X, 0.0, DVec3::new(0.5, 0.3, 3.0)),
+        axis_angle_pose(DVec3::X, 0.4, DVec3::new(0.4, 0.2, -1.0)),
     )
     .unwrap();
     vec![
@@ -184,8 +131,8 @@ fn workloads() -> Vec<Workload> {
         },
         Workload {
             name: "sphere20k_terrain100k",
-            a: terrain(224),
-            b: sphere(100, 1.0, 0.02),
+            a: wavy_terrain(224).expect("valid terrain"),
+            b: rough_sphere(100, 1.0, 0.02).expect("valid sphere"),
             ma: still,
             mb: drop,
         },
@@ -281,7 +228,15 @@ fn bench(c: &mut Criterion) {
     }
     // convex pairs: both sides the convex hull of 200 points on a sphere, as a mesh
     let hull_pts: Vec<DVec3> = (0..200)
-        .map(|i| DVec3::new(noise(3 * i), noise(3 * i + 1), noise(3 * i + 2)).normalize() * 0.5)
+        .map(|i| {
+            DVec3::new(
+                noise(ROUGH_SPHERE_SEED, 3 * i),
+                noise(ROUGH_SPHERE_SEED, 3 * i + 1),
+                noise(ROUGH_SPHERE_SEED, 3 * i + 2),
+            )
+            .normalize()
+                * 0.5
+        })
         .collect();
     let poly = ConvexHull::new_3d(&hull_pts).unwrap();
     let hull = TriMesh::new(poly.vertices().to_vec(), poly.faces().to_vec()).unwrap();
@@ -291,8 +246,8 @@ fn bench(c: &mut Criterion) {
     .unwrap();
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let mv = RigidMotion::between(
-        pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.2, 0.0)),
-        pose(DVec3::Y, 1.0, DVec3::new(-1.0, 0.0, 0.1)),
+        axis_angle_pose(DVec3::Z, 0.0, DVec3::new(3.0, 0.2, 0.0)),
+        axis_angle_pose(DVec3::Y, 1.0, DVec3::new(-1.0, 0.0, 0.1)),
     )
     .unwrap();
     eprintln!(

@@ -5,6 +5,7 @@
 mod support;
 
 use ccd_ca_rigid::{CaError, CaOptions, Mode, Status, time_of_contact};
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
 use support::*;
@@ -31,7 +32,7 @@ fn still() -> RigidMotion {
 fn thin_plates_at_high_speed_do_not_tunnel() {
     // plates 1 x 1 x 0.01; B falls from z = 10 to z = -10: its bottom meets A's top when
     // 10 - 20 t = 0.01, t = 0.4995; tolerance ε in distance is ε / 20 in time.
-    let plate = box_mesh(DVec3::ZERO, DVec3::new(1.0, 1.0, 0.01));
+    let plate = TriMesh::cuboid(DVec3::ZERO, DVec3::new(1.0, 1.0, 0.01)).unwrap();
     let (a, b) = (body(plate.clone()), body(plate));
     let mb = slide(DVec3::new(0.0, 0.0, 10.0), DVec3::new(0.0, 0.0, -10.0));
     let c = time_of_contact(&a, &still(), &b, &mb, &opts())
@@ -51,8 +52,8 @@ fn thin_plates_at_high_speed_do_not_tunnel() {
 fn long_bar_spinning_170_degrees_hits_a_box() {
     // a bar along x of half-length 2 spins 170° about z; a small box sits at (0, 1.5, 0):
     // the bar reaches it when its angle reaches atan2 of the box's nearest corner.
-    let bar = box_mesh(DVec3::new(-2.0, -0.05, -0.05), DVec3::new(2.0, 0.05, 0.05));
-    let obstacle = box_mesh(DVec3::new(-0.1, 1.4, -0.1), DVec3::new(0.1, 1.6, 0.1));
+    let bar = TriMesh::cuboid(DVec3::new(-2.0, -0.05, -0.05), DVec3::new(2.0, 0.05, 0.05)).unwrap();
+    let obstacle = TriMesh::cuboid(DVec3::new(-0.1, 1.4, -0.1), DVec3::new(0.1, 1.6, 0.1)).unwrap();
     let spin = RigidMotion::between(
         DAffine3::IDENTITY,
         DAffine3::from_quat(DQuat::from_rotation_z(170f64.to_radians())),
@@ -75,7 +76,7 @@ fn long_bar_spinning_170_degrees_hits_a_box() {
 
 #[test]
 fn grazing_within_tolerance_is_contact_and_beyond_is_not() {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let (a, b) = (body(cube.clone()), body(cube));
     // B passes over A with a gap of 0.0005 (< ε): contact
     let near = slide(DVec3::new(-3.0, 0.0, 1.0005), DVec3::new(3.0, 0.0, 1.0005));
@@ -96,7 +97,7 @@ fn grazing_within_tolerance_is_contact_and_beyond_is_not() {
 
 #[test]
 fn parallel_faces_sliding_without_approach() {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let (a, b) = (body(cube.clone()), body(cube));
     let m = slide(DVec3::new(0.0, 0.0, 1.5), DVec3::new(0.7, 0.3, 1.5));
     let r = time_of_contact(&a, &still(), &b, &m, &opts()).unwrap();
@@ -105,7 +106,7 @@ fn parallel_faces_sliding_without_approach() {
 
 #[test]
 fn touching_at_start() {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let (a, b) = (body(cube.clone()), body(cube));
     let m = slide(DVec3::new(1.0, 0.0, 0.0), DVec3::new(5.0, 0.0, 0.0));
     let c = time_of_contact(&a, &still(), &b, &m, &opts())
@@ -128,7 +129,7 @@ fn degenerate_triangles_still_collide() {
     )
     .unwrap();
     assert_eq!(needles.degenerate_triangles(), &[0]);
-    let cube = box_mesh(DVec3::new(-0.5, -0.5, -0.5), DVec3::new(0.5, 0.5, 0.5));
+    let cube = TriMesh::cuboid(DVec3::new(-0.5, -0.5, -0.5), DVec3::new(0.5, 0.5, 0.5)).unwrap();
     let m = slide(DVec3::new(-2.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 0.0));
     let c = time_of_contact(&body(cube), &still(), &body(needles), &m, &opts())
         .unwrap()
@@ -143,7 +144,7 @@ fn degenerate_triangles_still_collide() {
 
 #[test]
 fn boolean_mode_agrees_with_toc_mode() {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let (a, b) = (body(cube.clone()), body(cube));
     let hit = slide(DVec3::new(-3.0, 0.0, 0.0), DVec3::new(3.0, 0.0, 0.0));
     let miss = slide(DVec3::new(-3.0, 0.0, 2.0), DVec3::new(3.0, 0.0, 2.0));
@@ -170,8 +171,8 @@ fn boolean_mode_agrees_with_toc_mode() {
 fn absolute_motion_bound_catches_a_sweep_back_fcl_555() {
     // B rotates about its origin far from A; its tip sweeps towards A and back while the
     // origins do not approach at all (a signed linear bound would be 0).
-    let bar = box_mesh(DVec3::new(0.0, -0.05, -0.05), DVec3::new(3.0, 0.05, 0.05));
-    let target = box_mesh(DVec3::new(-0.2, -0.2, -0.2), DVec3::new(0.2, 0.2, 0.2));
+    let bar = TriMesh::cuboid(DVec3::new(0.0, -0.05, -0.05), DVec3::new(3.0, 0.05, 0.05)).unwrap();
+    let target = TriMesh::cuboid(DVec3::new(-0.2, -0.2, -0.2), DVec3::new(0.2, 0.2, 0.2)).unwrap();
     let start = DAffine3::from_rotation_translation(
         DQuat::from_rotation_z(0.2),
         DVec3::new(0.0, -2.5, 0.0),
@@ -192,7 +193,7 @@ fn absolute_motion_bound_catches_a_sweep_back_fcl_555() {
 
 #[test]
 fn bad_options_are_errors() {
-    let cube = body(box_mesh(DVec3::ZERO, DVec3::ONE));
+    let cube = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap());
     for tol in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let o = opts().with_tolerance(tol);
         assert!(matches!(
@@ -209,7 +210,7 @@ fn bad_options_are_errors() {
 
 #[test]
 fn iteration_cap_reports_a_conservative_lower_bound() {
-    let plate = box_mesh(DVec3::ZERO, DVec3::new(1.0, 1.0, 0.01));
+    let plate = TriMesh::cuboid(DVec3::ZERO, DVec3::new(1.0, 1.0, 0.01)).unwrap();
     let (a, b) = (body(plate.clone()), body(plate));
     let mb = slide(DVec3::new(0.3, 0.0, 5.0), DVec3::new(0.0, 0.3, -5.0));
     let capped = opts().with_max_iterations(2);

@@ -11,9 +11,9 @@ use ccd_bvh::{BvhOptions, MeshBvh, Rss};
 use ccd_ca_rigid::{CaOptions, Compound, Mode, RigidBody, Shape, Status, time_of_contact_shapes};
 use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
+use ccd_geometry::glam::{DAffine3, DVec3};
 use ccd_kinematics::RigidMotion;
-use support::Rng;
+use support::{SplitMix64, random_motion};
 
 fn boolean() -> CaOptions {
     CaOptions::default().with_mode(Mode::Boolean)
@@ -99,30 +99,17 @@ fn boolean_answers_agree_with_first_contact_answers_on_random_pairs() {
             .unwrap(),
         )),
     ];
-    let mut rng = Rng(0xB001_EA11);
+    let mut rng = SplitMix64::new(0xB001_EA11);
     let (mut both, mut at_end) = (0, 0);
     for _ in 0..400 {
-        let a = &shapes[(rng.next() % shapes.len() as u64) as usize];
-        let b = &shapes[(rng.next() % shapes.len() as u64) as usize];
-        let motion = |rng: &mut Rng| {
-            let q = DQuat::from_axis_angle(
-                rng.vec(1.0).try_normalize().unwrap_or(DVec3::Z),
-                6.0 * rng.unit(),
-            );
-            RigidMotion::from_velocities(
-                DAffine3::from_rotation_translation(q, rng.vec(1.5)),
-                rng.vec(2.0),
-                rng.vec(3.0),
-                rng.vec(0.3),
-            )
-            .unwrap()
-        };
-        let ma = motion(&mut rng);
+        let a = &shapes[(rng.next_u64() % shapes.len() as u64) as usize];
+        let b = &shapes[(rng.next_u64() % shapes.len() as u64) as usize];
+        let ma = random_motion(&mut rng);
         // B ends near where A ends (within about a body size): many pairs end touching
         let mb = {
-            let m = motion(&mut rng);
+            let m = random_motion(&mut rng);
             let start = m.pose_at(0.0);
-            let target = ma.pose_at(1.0).translation + rng.vec(0.8);
+            let target = ma.pose_at(1.0).translation + rng.cube(0.8);
             RigidMotion::from_velocities(
                 start,
                 target - start.translation,

@@ -12,6 +12,7 @@ use ccd_ca_rigid::details::{
     time_of_contact_convex_bounded_with_direction,
 };
 use ccd_ca_rigid::{CaOptions, RigidBody, RigidPair, Status};
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::DVec3;
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -21,11 +22,12 @@ const EPS: f64 = 1e-3;
 
 fn shapes() -> impl Strategy<Value = ccd_geometry::TriMesh> {
     prop_oneof![
-        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, &n)),
-        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| box_mesh(
+        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, 0.2, &n).unwrap()),
+        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| TriMesh::cuboid(
             -ccd_geometry::glam::DVec3::from_array(e),
             ccd_geometry::glam::DVec3::from_array(e)
-        )),
+        )
+        .unwrap()),
     ]
 }
 

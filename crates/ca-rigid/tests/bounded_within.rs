@@ -59,9 +59,12 @@ fn clutter() -> impl Strategy<Value = TriMesh> {
 
 fn moving_shape() -> impl Strategy<Value = TriMesh> {
     prop_oneof![
-        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.4, 4, &n)),
-        (prop::array::uniform3(0.05..0.5f64))
-            .prop_map(|e| box_mesh(-DVec3::from_array(e), DVec3::from_array(e))),
+        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.4, 4, 0.2, &n).unwrap()),
+        (prop::array::uniform3(0.05..0.5f64)).prop_map(|e| TriMesh::cuboid(
+            -DVec3::from_array(e),
+            DVec3::from_array(e)
+        )
+        .unwrap()),
     ]
 }
 
@@ -114,7 +117,7 @@ proptest! {
 /// the region (the swept box grown by `ε/2`).
 #[test]
 fn contact_on_the_region_boundary_is_found() {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap();
     let wall = TriMesh::new(
         vec![
             DVec3::new(2.0, 0.2, 0.2),
@@ -163,7 +166,7 @@ fn contact_on_the_region_boundary_is_found() {
 
 #[test]
 fn empty_or_unreached_region_is_free_and_nan_is_an_error() {
-    let cube = body(box_mesh(DVec3::ZERO, DVec3::ONE));
+    let cube = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap());
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let pair = RigidPair {
         a: &still,

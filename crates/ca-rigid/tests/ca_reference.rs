@@ -5,6 +5,7 @@
 mod support;
 
 use ccd_ca_rigid::{CaOptions, Status, time_of_contact};
+use ccd_geometry::TriMesh;
 use proptest::prelude::*;
 use support::*;
 
@@ -12,11 +13,12 @@ const EPS: f64 = 1e-3;
 
 fn shapes() -> impl Strategy<Value = ccd_geometry::TriMesh> {
     prop_oneof![
-        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, &n)),
-        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| box_mesh(
+        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, 0.2, &n).unwrap()),
+        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| TriMesh::cuboid(
             -ccd_geometry::glam::DVec3::from_array(e),
             ccd_geometry::glam::DVec3::from_array(e)
-        )),
+        )
+        .unwrap()),
         prop::collection::vec(prop::array::uniform9(-1.0..1.0f64), 1..8)
             .prop_map(|t| soup(&t, 0.7)),
     ]

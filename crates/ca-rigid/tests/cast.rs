@@ -12,6 +12,7 @@ use ccd_ca_rigid::{
     Shape, ShapeContact, SpeedBound, Status, cast, time_of_contact, time_of_contact_convex,
 };
 use ccd_distance::Ball;
+use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DVec3};
 use proptest::prelude::*;
 use support::*;
@@ -36,9 +37,12 @@ impl PairMotion for Opaque<'_> {
 
 fn shapes() -> impl Strategy<Value = ccd_geometry::TriMesh> {
     prop_oneof![
-        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, &n)),
-        (prop::array::uniform3(0.05..0.8f64))
-            .prop_map(|e| box_mesh(-DVec3::from_array(e), DVec3::from_array(e))),
+        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.6, 4, 0.2, &n).unwrap()),
+        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| TriMesh::cuboid(
+            -DVec3::from_array(e),
+            DVec3::from_array(e)
+        )
+        .unwrap()),
     ]
 }
 
@@ -107,7 +111,7 @@ proptest! {
 
 #[test]
 fn counters_come_back_whatever_the_answer() {
-    let tetra = body_with_hull(box_mesh(-DVec3::ONE * 0.5, DVec3::ONE * 0.5));
+    let tetra = body_with_hull(TriMesh::cuboid(-DVec3::ONE * 0.5, DVec3::ONE * 0.5).unwrap());
     let c = Collider::mesh(tetra).unwrap();
     let still = ccd_kinematics::RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let passing = ccd_kinematics::RigidMotion::between(
@@ -143,7 +147,7 @@ fn counters_come_back_whatever_the_answer() {
 #[test]
 fn what_cast_cannot_answer_is_a_typed_error() {
     let ball = Collider::shape(Shape::Ball(Ball::new(0.5).unwrap())).unwrap();
-    let mesh = Collider::mesh(body(box_mesh(-DVec3::ONE, DVec3::ONE))).unwrap();
+    let mesh = Collider::mesh(body(TriMesh::cuboid(-DVec3::ONE, DVec3::ONE).unwrap())).unwrap();
     let still = ccd_kinematics::RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let pair = RigidPair {
         a: &still,
@@ -193,17 +197,16 @@ fn what_cast_cannot_answer_is_a_typed_error() {
     }
     // a convex collider needs a hull
     assert!(matches!(
-        Collider::convex(body(box_mesh(-DVec3::ONE, DVec3::ONE))),
+        Collider::convex(body(TriMesh::cuboid(-DVec3::ONE, DVec3::ONE).unwrap())),
         Err(CaError::InvalidCollider(_))
     ));
 }
 
 #[test]
 fn a_warm_direction_that_still_separates_answers_free_without_gjk() {
-    let cube = Collider::convex(body_with_hull(box_mesh(
-        -DVec3::ONE * 0.5,
-        DVec3::ONE * 0.5,
-    )))
+    let cube = Collider::convex(body_with_hull(
+        TriMesh::cuboid(-DVec3::ONE * 0.5, DVec3::ONE * 0.5).unwrap(),
+    ))
     .unwrap();
     let still = ccd_kinematics::RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let far = ccd_kinematics::RigidMotion::between(

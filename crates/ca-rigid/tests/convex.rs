@@ -16,9 +16,12 @@ use support::*;
 
 fn convex_shapes() -> impl Strategy<Value = TriMesh> {
     prop_oneof![
-        (prop::array::uniform3(0.05..0.8f64))
-            .prop_map(|e| box_mesh(-DVec3::from_array(e), DVec3::from_array(e))),
-        (0.2..0.8f64).prop_map(|r| blob(r, 5, &[0.0])),
+        (prop::array::uniform3(0.05..0.8f64)).prop_map(|e| TriMesh::cuboid(
+            -DVec3::from_array(e),
+            DVec3::from_array(e)
+        )
+        .unwrap()),
+        (0.2..0.8f64).prop_map(|r| blob(r, 5, 0.2, &[0.0]).unwrap()),
     ]
 }
 
@@ -67,7 +70,7 @@ proptest! {
 
 #[test]
 fn bodies_without_hulls_are_rejected() {
-    let plain = body(box_mesh(DVec3::ZERO, DVec3::ONE));
+    let plain = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap());
     let still =
         ccd_kinematics::RigidMotion::stationary(ccd_geometry::glam::DAffine3::IDENTITY).unwrap();
     assert_eq!(

@@ -124,7 +124,7 @@ fn tolerance_below_min_tolerance_is_an_error() {
 /// Cubes of size `k`; B slides along x from `-3k` to `3k` through A: first contact when B's
 /// right face reaches A's left face, at `t = 1/3`.
 fn cubes_through(k: f64) -> (RigidBody, RigidBody, RigidMotion) {
-    let cube = box_mesh(DVec3::ZERO, DVec3::ONE * k);
+    let cube = TriMesh::cuboid(DVec3::ZERO, DVec3::ONE * k).unwrap();
     (
         body(cube.clone()),
         body(cube),
@@ -181,11 +181,12 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
     // at coordinates near MAX_COORDINATE, with an absolute tolerance (1e-3) that f64 cannot
     // resolve there
     let k = 1e99;
-    let bar = box_mesh(
+    let bar = TriMesh::cuboid(
         DVec3::new(0.0, -0.05, -0.05) * k,
         DVec3::new(3.0, 0.05, 0.05) * k,
-    );
-    let target = box_mesh(DVec3::splat(-0.2 * k), DVec3::splat(0.2 * k));
+    )
+    .unwrap();
+    let target = TriMesh::cuboid(DVec3::splat(-0.2 * k), DVec3::splat(0.2 * k)).unwrap();
     let start = DAffine3::from_rotation_translation(
         DQuat::from_rotation_z(0.0),
         DVec3::new(0.0, -2.5 * k, 0.0),
@@ -267,16 +268,16 @@ fn no_progress_ends_stalled_instead_of_100000_iterations() {
 #[test]
 fn coordinates_beyond_max_coordinate_are_typed_errors() {
     let opts = CaOptions::default();
-    let unit = body(box_mesh(DVec3::ZERO, DVec3::ONE));
+    let unit = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap());
     // at the bound: accepted
-    let edge = body(box_mesh(DVec3::ZERO, DVec3::ONE * MAX_COORDINATE));
+    let edge = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE * MAX_COORDINATE).unwrap());
     let far = slide(
         DVec3::splat(-MAX_COORDINATE / 2.0),
         DVec3::splat(MAX_COORDINATE / 2.0),
     );
     assert!(time_of_contact(&edge, &still(), &unit, &far, &opts).is_ok());
     // a mesh beyond it
-    let huge = body(box_mesh(DVec3::ZERO, DVec3::new(1.0, 2e100, 1.0)));
+    let huge = body(TriMesh::cuboid(DVec3::ZERO, DVec3::new(1.0, 2e100, 1.0)).unwrap());
     assert_eq!(
         time_of_contact(&huge, &still(), &unit, &still(), &opts),
         Err(CaError::OutOfDomain {
@@ -304,9 +305,9 @@ fn coordinates_beyond_max_coordinate_are_typed_errors() {
     );
     assert!(matches!(
         time_of_contact_convex(
-            &hull_body(box_mesh(DVec3::ZERO, DVec3::ONE)),
+            &hull_body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()),
             &away,
-            &hull_body(box_mesh(DVec3::ZERO, DVec3::ONE)),
+            &hull_body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()),
             &still(),
             &opts
         ),

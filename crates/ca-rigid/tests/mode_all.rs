@@ -13,25 +13,8 @@ use ccd_ca_rigid::{
 };
 use ccd_distance::{Ball, Capsule, Cuboid};
 use ccd_geometry::TriMesh;
-use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
-use ccd_kinematics::RigidMotion;
-use support::Rng;
-
-/// A random rigid motion: a pose within 1.5 of the origin, linear and angular velocities,
-/// and a rotation centre near the origin.
-fn motion(rng: &mut Rng) -> RigidMotion {
-    let q = DQuat::from_axis_angle(
-        rng.vec(1.0).try_normalize().unwrap_or(DVec3::Z),
-        6.0 * rng.unit(),
-    );
-    RigidMotion::from_velocities(
-        DAffine3::from_rotation_translation(q, rng.vec(1.5)),
-        rng.vec(2.0),
-        rng.vec(3.0),
-        rng.vec(0.3),
-    )
-    .unwrap()
-}
+use ccd_geometry::glam::DVec3;
+use support::{SplitMix64, random_motion};
 
 fn body(mesh: TriMesh) -> RigidBody {
     RigidBody::with_hull(Arc::new(
@@ -57,20 +40,20 @@ fn all_answers_as_toc_for_one_pair() {
         Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.3, 0.2)).unwrap()),
         Shape::Mesh(meshes[2].clone()),
     ];
-    let mut rng = Rng(0xA11_70C);
+    let mut rng = SplitMix64::new(0xA11_70C);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..300 {
-        let (ma, mb) = (motion(&mut rng), motion(&mut rng));
-        let a = &meshes[(rng.next() % meshes.len() as u64) as usize];
-        let b = &meshes[(rng.next() % meshes.len() as u64) as usize];
+        let (ma, mb) = (random_motion(&mut rng), random_motion(&mut rng));
+        let a = &meshes[(rng.next_u64() % meshes.len() as u64) as usize];
+        let b = &meshes[(rng.next_u64() % meshes.len() as u64) as usize];
         let toc = time_of_contact(a, &ma, b, &mb, &with(Mode::Toc)).unwrap();
         let all = time_of_contact(a, &ma, b, &mb, &with(Mode::All)).unwrap();
         assert_eq!(all, toc, "meshes {ma:?} {mb:?}");
         let toc = time_of_contact_convex(a, &ma, b, &mb, &with(Mode::Toc)).unwrap();
         let all = time_of_contact_convex(a, &ma, b, &mb, &with(Mode::All)).unwrap();
         assert_eq!(all, toc, "hulls {ma:?} {mb:?}");
-        let sa = &shapes[(rng.next() % shapes.len() as u64) as usize];
-        let sb = &shapes[(rng.next() % shapes.len() as u64) as usize];
+        let sa = &shapes[(rng.next_u64() % shapes.len() as u64) as usize];
+        let sb = &shapes[(rng.next_u64() % shapes.len() as u64) as usize];
         let toc = time_of_contact_shapes(sa, &ma, sb, &mb, &with(Mode::Toc)).unwrap();
         let all = time_of_contact_shapes(sa, &ma, sb, &mb, &with(Mode::All)).unwrap();
         assert_eq!(all, toc, "shapes {sa:?} {sb:?} {ma:?} {mb:?}");

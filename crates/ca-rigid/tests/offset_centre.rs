@@ -27,17 +27,21 @@ fn vec3(s: f64) -> impl Strategy<Value = DVec3> {
 
 fn meshes() -> impl Strategy<Value = TriMesh> {
     prop_oneof![
-        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.5, 4, &n)),
-        (vec3(0.4), prop::array::uniform3(0.05..0.5f64))
-            .prop_map(|(c, e)| box_mesh(c - DVec3::from_array(e), c + DVec3::from_array(e))),
+        prop::collection::vec(-1.0..1.0f64, 64).prop_map(|n| blob(0.5, 4, 0.2, &n).unwrap()),
+        (vec3(0.4), prop::array::uniform3(0.05..0.5f64)).prop_map(|(c, e)| TriMesh::cuboid(
+            c - DVec3::from_array(e),
+            c + DVec3::from_array(e)
+        )
+        .unwrap()),
         prop::collection::vec(prop::array::uniform9(-1.0..1.0f64), 1..8)
             .prop_map(|t| soup(&t, 0.6)),
     ]
 }
 
 fn boxes() -> impl Strategy<Value = TriMesh> {
-    (vec3(0.4), prop::array::uniform3(0.05..0.5f64))
-        .prop_map(|(c, e)| box_mesh(c - DVec3::from_array(e), c + DVec3::from_array(e)))
+    (vec3(0.4), prop::array::uniform3(0.05..0.5f64)).prop_map(|(c, e)| {
+        TriMesh::cuboid(c - DVec3::from_array(e), c + DVec3::from_array(e)).unwrap()
+    })
 }
 
 /// A motion about an offset centre (up to 1.5 from the frame origin), turning up to ~3
@@ -167,8 +171,8 @@ proptest! {
 /// quarter turn; both entry points find the contact no later than the sampled one.
 #[test]
 fn a_bar_swinging_about_a_pivot_hits_the_post() {
-    let bar = box_mesh(DVec3::new(-1.0, -0.05, -0.05), DVec3::new(1.0, 0.05, 0.05));
-    let post = box_mesh(DVec3::new(-0.1, -0.1, -1.0), DVec3::new(0.1, 0.1, 1.0));
+    let bar = TriMesh::cuboid(DVec3::new(-1.0, -0.05, -0.05), DVec3::new(1.0, 0.05, 0.05)).unwrap();
+    let post = TriMesh::cuboid(DVec3::new(-0.1, -0.1, -1.0), DVec3::new(0.1, 0.1, 1.0)).unwrap();
     // the bar lies along x with its centre at (2, 0, 0); the pivot is the world origin,
     // (−2, 0, 0) in the bar's frame; it turns π about z
     let start = DAffine3::from_translation(DVec3::new(2.0, 0.0, 0.0));

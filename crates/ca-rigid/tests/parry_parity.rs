@@ -14,6 +14,7 @@
 
 mod support;
 
+use ccd_geometry::TriMesh;
 use std::sync::Arc;
 
 use ccd_ca_rigid::{CaOptions, Compound, Shape, time_of_contact_shapes};
@@ -23,71 +24,42 @@ use ccd_kinematics::RigidMotion;
 use parry3d_f64::math::Pose;
 use parry3d_f64::query::{NonlinearRigidMotion, cast_shapes_nonlinear};
 use parry3d_f64::shape as ps;
-
-fn splitmix(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn uniform(s: &mut u64, lo: f64, hi: f64) -> f64 {
-    lo + (hi - lo) * splitmix(s)
-}
-
-fn vec3(s: &mut u64, r: f64) -> DVec3 {
-    DVec3::new(uniform(s, -r, r), uniform(s, -r, r), uniform(s, -r, r))
-}
-
-fn quat(s: &mut u64) -> DQuat {
-    DQuat::from_xyzw(
-        uniform(s, -1.0, 1.0),
-        uniform(s, -1.0, 1.0),
-        uniform(s, -1.0, 1.0),
-        uniform(s, -1.0, 1.0) + 1e-3,
-    )
-    .normalize()
-}
+use support::SplitMix64;
 
 const KINDS: [&str; 7] = [
     "ball", "capsule", "cuboid", "cylinder", "hull", "mesh", "compound",
 ];
 
 /// A random shape of the given kind, ours and parry's.
-fn make(kind: &str, s: &mut u64) -> (Shape, ps::SharedShape) {
+fn make(kind: &str, s: &mut SplitMix64) -> (Shape, ps::SharedShape) {
     match kind {
         "ball" => {
-            let r = uniform(s, 0.1, 0.6);
+            let r = s.range(0.1, 0.6);
             (Shape::Ball(Ball::new(r).unwrap()), ps::SharedShape::ball(r))
         }
         "capsule" => {
-            let (a, b, r) = (vec3(s, 0.5), vec3(s, 0.5), uniform(s, 0.05, 0.4));
+            let (a, b, r) = (s.cube_range(0.5), s.cube_range(0.5), s.range(0.05, 0.4));
             (
                 Shape::Capsule(Capsule::new(a, b, r).unwrap()),
                 ps::SharedShape::new(ps::Capsule::new(a, b, r)),
             )
         }
         "cuboid" => {
-            let h = DVec3::new(
-                uniform(s, 0.05, 0.6),
-                uniform(s, 0.05, 0.6),
-                uniform(s, 0.02, 0.6),
-            );
+            let h = DVec3::new(s.range(0.05, 0.6), s.range(0.05, 0.6), s.range(0.02, 0.6));
             (
                 Shape::Cuboid(Cuboid::new(h).unwrap()),
                 ps::SharedShape::cuboid(h.x, h.y, h.z),
             )
         }
         "cylinder" => {
-            let (h, r) = (uniform(s, 0.05, 0.6), uniform(s, 0.05, 0.6));
+            let (h, r) = (s.range(0.05, 0.6), s.range(0.05, 0.6));
             (
                 Shape::Cylinder(Cylinder::new(h, r).unwrap()),
                 ps::SharedShape::cylinder(h, r),
             )
         }
         "hull" => loop {
-            let pts: Vec<DVec3> = (0..9).map(|_| vec3(s, 0.6)).collect();
+            let pts: Vec<DVec3> = (0..9).map(|_| s.cube_range(0.6)).collect();
             if let (Ok(h), Some(p)) = (
                 ConvexHull::new_3d(&pts),
                 ps::ConvexPolyhedron::from_convex_hull(&pts),
@@ -97,22 +69,18 @@ fn make(kind: &str, s: &mut u64) -> (Shape, ps::SharedShape) {
         },
         "mesh" => {
             // a closed box mesh, skewed by a random rotation of its vertices
-            let h = DVec3::new(
-                uniform(s, 0.1, 0.5),
-                uniform(s, 0.1, 0.5),
-                uniform(s, 0.05, 0.5),
-            );
-            let c = vec3(s, 0.3);
-            let mesh = support::box_mesh(c - h, c + h);
+            let h = DVec3::new(s.range(0.1, 0.5), s.range(0.1, 0.5), s.range(0.05, 0.5));
+            let c = s.cube_range(0.3);
+            let mesh = TriMesh::cuboid(c - h, c + h).unwrap();
             let pm = ps::TriMesh::new(mesh.vertices().to_vec(), mesh.triangles().to_vec()).unwrap();
             (Shape::Mesh(support::body(mesh)), ps::SharedShape::new(pm))
         }
         _ => {
             // a ball and a box at offsets
-            let (r, h) = (uniform(s, 0.1, 0.3), DVec3::splat(uniform(s, 0.1, 0.3)));
+            let (r, h) = (s.range(0.1, 0.3), DVec3::splat(s.range(0.1, 0.3)));
             let (oa, ob) = (
-                DAffine3::from_rotation_translation(quat(s), vec3(s, 0.5)),
-                DAffine3::from_rotation_translation(quat(s), vec3(s, 0.5)),
+                DAffine3::from_rotation_translation(s.quaternion(), s.cube_range(0.5)),
+                DAffine3::from_rotation_translation(s.quaternion(), s.cube_range(0.5)),
             );
             let ours = Compound::new(vec![
                 (oa, Shape::Ball(Ball::new(r).unwrap())),
@@ -218,32 +186,32 @@ fn decisions_and_times_match_parry_on_every_pair() {
         + 4;
     let opts = CaOptions::default();
     let eps = opts.tolerance;
-    let mut seed = 0x5EED_u64;
+    let mut rng = SplitMix64::new(0x5EED);
     let (mut compared, mut grazing, mut parry_misses, mut contacts) = (0, 0, 0, 0);
     let mut parry_false = 0;
     let mut worst_late = f64::NEG_INFINITY;
     for ka in KINDS {
         for kb in KINDS {
             for _ in 0..cases {
-                let (a, pa) = make(ka, &mut seed);
-                let (b, pb) = make(kb, &mut seed);
+                let (a, pa) = make(ka, &mut rng);
+                let (b, pb) = make(kb, &mut rng);
                 let still_or_moving = Motion {
                     start: DAffine3::from_rotation_translation(
-                        quat(&mut seed),
-                        vec3(&mut seed, 0.3),
+                        rng.quaternion(),
+                        rng.cube_range(0.3),
                     ),
-                    lin: vec3(&mut seed, 0.5),
-                    ang: vec3(&mut seed, 3.0),
-                    centre: vec3(&mut seed, 0.3),
+                    lin: rng.cube_range(0.5),
+                    ang: rng.cube_range(3.0),
+                    centre: rng.cube_range(0.3),
                 };
                 // B comes from ~3 away towards A, spinning up to ~2 turns about an offset centre
-                let from = vec3(&mut seed, 1.0).normalize_or(DVec3::X) * 3.0;
-                let aim = vec3(&mut seed, 0.6);
+                let from = rng.cube_range(1.0).normalize_or(DVec3::X) * 3.0;
+                let aim = rng.cube_range(0.6);
                 let mb_ = Motion {
-                    start: DAffine3::from_rotation_translation(quat(&mut seed), from),
-                    lin: (aim - from) * uniform(&mut seed, 0.6, 2.0),
-                    ang: vec3(&mut seed, 8.0),
-                    centre: vec3(&mut seed, 0.3),
+                    start: DAffine3::from_rotation_translation(rng.quaternion(), from),
+                    lin: (aim - from) * rng.range(0.6, 2.0),
+                    ang: rng.cube_range(8.0),
+                    centre: rng.cube_range(0.3),
                 };
                 let (ma, mb) = (still_or_moving.ours(), mb_.ours());
                 let ours = time_of_contact_shapes(&a, &ma, &b, &mb, &opts).unwrap();

@@ -215,8 +215,8 @@ fn scene() -> impl Strategy<Value = Scene> {
         [pose(3.0), pose(3.0)],
     )
         .prop_map(|(na, nb, pa, pb)| Scene {
-            a: blob(1.0, 4, &na),
-            b: blob(0.7, 4, &nb),
+            a: blob(1.0, 4, 0.2, &na).unwrap(),
+            b: blob(0.7, 4, 0.2, &nb).unwrap(),
             pa,
             pb,
         })
@@ -320,8 +320,8 @@ proptest! {
 
 #[test]
 fn bounded_queries_check_the_domain() {
-    let unit = body(box_mesh(DVec3::ZERO, DVec3::ONE));
-    let huge = body(box_mesh(DVec3::ZERO, DVec3::new(1.0, 2e100, 1.0)));
+    let unit = body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap());
+    let huge = body(TriMesh::cuboid(DVec3::ZERO, DVec3::new(1.0, 2e100, 1.0)).unwrap());
     let still = RigidMotion::stationary(DAffine3::IDENTITY).unwrap();
     let opts = CaOptions::default();
     let mut scratch = BoundedScratch::default();
@@ -362,8 +362,8 @@ fn bounded_queries_check_the_domain() {
         "{r:?}"
     );
     let (ha, hb) = (
-        hull_body(box_mesh(DVec3::ZERO, DVec3::ONE)),
-        hull_body(box_mesh(DVec3::ZERO, DVec3::ONE)),
+        hull_body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()),
+        hull_body(TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap()),
     );
     let r = time_of_contact_convex_bounded(&ha, &hb, &pair, 0.5, 1.0, &opts);
     assert!(
@@ -385,8 +385,8 @@ fn tolerance_below_the_rounding_allowance_is_sound_or_an_error() {
     // with ε ≈ 3e-30): never a contact after the reference, never a miss; a tolerance
     // below MIN_TOLERANCE is a typed error
     let (a, b) = (
-        box_mesh(DVec3::ZERO, DVec3::ONE),
-        box_mesh(DVec3::ZERO, DVec3::ONE),
+        TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap(),
+        TriMesh::cuboid(DVec3::ZERO, DVec3::ONE).unwrap(),
     );
     let m = RigidMotion::between(
         DAffine3::from_rotation_translation(

@@ -6,6 +6,7 @@
 
 mod support;
 
+use ccd_geometry::TriMesh;
 use std::sync::Arc;
 
 use ccd_ca_rigid::{
@@ -104,7 +105,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         // meshes with and without hulls (with: the hulls' advancement comes first)
         (0.1f64..0.6, any::<bool>()).prop_map(|(s, h)| tetra_mesh(s, h)),
         (p(), 0.2f64..0.5, any::<bool>()).prop_map(|(c, s, h)| {
-            let b = support::box_mesh(c - DVec3::splat(s), c + DVec3::splat(s));
+            let b = TriMesh::cuboid(c - DVec3::splat(s), c + DVec3::splat(s)).unwrap();
             Shape::Mesh(support::body_maybe_hull(b, h))
         }),
     ];

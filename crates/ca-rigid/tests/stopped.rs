@@ -112,7 +112,7 @@ proptest! {
         mb in motion(2.0),
         cap in 1u32..=3,
     ) {
-        let (a, b) = (blob(1.0, 4, &noise), blob(0.7, 3, &noise[3..]));
+        let (a, b) = (blob(1.0, 4, 0.2, &noise).unwrap(), blob(0.7, 3, 0.2, &noise[3..]).unwrap());
         let (ba, bb) = (body(a.clone()), body(b.clone()));
         let opts = CaOptions::default().with_max_iterations(cap);
         if let Some(c) = time_of_contact(&ba, &ma, &bb, &mb, &opts).unwrap()

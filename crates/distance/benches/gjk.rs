@@ -5,35 +5,22 @@
 use std::hint::black_box;
 
 use ccd_distance::{ConvexHull, GjkCache, GjkOptions, gjk_distance, gjk_distance_cached};
+use ccd_test_support::SplitMix64;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::{DAffine3, DQuat, DVec3};
 use parry3d_f64::math::Pose;
 use parry3d_f64::shape::ConvexPolyhedron;
 
-/// splitmix64: a fixed-seed generator for reproducible inputs.
-fn splitmix(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// `n` random points near the unit sphere (radius in [0.999, 1]), so most are hull vertices,
 /// stretched by `scale`.
 fn random_blob(n: usize, seed: u64, scale: DVec3) -> Vec<DVec3> {
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     let mut points = Vec::with_capacity(n);
     while points.len() < n {
-        let p = DVec3::new(
-            2.0 * splitmix(&mut state) - 1.0,
-            2.0 * splitmix(&mut state) - 1.0,
-            2.0 * splitmix(&mut state) - 1.0,
-        );
+        let p = rng.cube(1.0);
         let len = p.length();
         if len > 0.1 && len <= 1.0 {
-            let r = 0.999 + 0.001 * splitmix(&mut state);
+            let r = 0.999 + 0.001 * rng.unit();
             points.push(p / len * r * scale);
         }
     }

@@ -11,15 +11,11 @@ use ccd_distance::{MeshDistanceOptions, MeshDistanceWorkspace, mesh_distance_wit
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{DAffine3, DQuat, DVec3};
 
-#[allow(dead_code, unreachable_pub)]
-#[path = "../tests/support/meshes.rs"]
-mod meshes;
-
 fn bench_mesh(c: &mut Criterion) {
     // Sphere of radius 1 (100 x 50 cells) and torus (R = 1, r = 0.3, 100 x 50 cells):
     // 10 000 triangles each.
-    let ma = meshes::sphere(1.0, 100, 50);
-    let mb = meshes::torus(1.0, 0.3, 100, 50);
+    let ma = ccd_test_support::uv_sphere(1.0, 100, 50).expect("valid sphere");
+    let mb = ccd_geometry::TriMesh::torus(1.0, 0.3, 100, 50).expect("valid torus");
     let a = MeshBvh::<Rss>::new(ma.clone(), &BvhOptions::default()).expect("bvh");
     let b = MeshBvh::<Rss>::new(mb.clone(), &BvhOptions::default()).expect("bvh");
     // The torus stands on its rim next to the sphere: its nearest point is at distance

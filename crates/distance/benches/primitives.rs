@@ -11,6 +11,7 @@ use std::hint::black_box;
 
 use ccd_distance::{segment_segment, triangle_triangle};
 use ccd_geometry::{Segment, Triangle};
+use ccd_test_support::SplitMix64;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
 use parry3d_f64::math::Pose;
@@ -20,43 +21,19 @@ use parry3d_f64::shape;
 /// Pairs per batch.
 const N: usize = 1024;
 
-/// splitmix64: a fixed-seed generator for reproducible inputs.
-fn splitmix(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn point(state: &mut u64) -> DVec3 {
-    DVec3::new(
-        2.0 * splitmix(state) - 1.0,
-        2.0 * splitmix(state) - 1.0,
-        2.0 * splitmix(state) - 1.0,
-    )
-}
-
-/// A unit direction.
-fn direction(state: &mut u64) -> DVec3 {
-    loop {
-        let p = point(state);
-        if p.length_squared() > 1e-2 && p.length_squared() <= 1.0 {
-            return p.normalize();
-        }
-    }
-}
-
 /// Triangles of size ~1 with centres `lo..hi` apart.
 fn triangle_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Triangle, Triangle)> {
-    let mut s = seed;
+    let mut s = SplitMix64::new(seed);
     (0..N)
         .map(|_| {
             let ca = DVec3::ZERO;
-            let cb = direction(&mut s) * (lo + (hi - lo) * splitmix(&mut s));
-            let tri = |c: DVec3, s: &mut u64| {
-                Triangle::new(c + point(s) * 0.6, c + point(s) * 0.6, c + point(s) * 0.6)
+            let cb = s.direction().expect("a direction") * s.range(lo, hi);
+            let tri = |c: DVec3, s: &mut SplitMix64| {
+                Triangle::new(
+                    c + s.cube(1.0) * 0.6,
+                    c + s.cube(1.0) * 0.6,
+                    c + s.cube(1.0) * 0.6,
+                )
             };
             (tri(ca, &mut s), tri(cb, &mut s))
         })
@@ -65,12 +42,12 @@ fn triangle_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Triangle, Triangle)> {
 
 /// Segments of length ~1 with midpoints `lo..hi` apart.
 fn segment_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Segment, Segment)> {
-    let mut s = seed;
+    let mut s = SplitMix64::new(seed);
     (0..N)
         .map(|_| {
-            let cb = direction(&mut s) * (lo + (hi - lo) * splitmix(&mut s));
-            let seg = |c: DVec3, s: &mut u64| {
-                let d = point(s) * 0.6;
+            let cb = s.direction().expect("a direction") * s.range(lo, hi);
+            let seg = |c: DVec3, s: &mut SplitMix64| {
+                let d = s.cube(1.0) * 0.6;
                 Segment::new(c - d, c + d)
             };
             (seg(DVec3::ZERO, &mut s), seg(cb, &mut s))
@@ -82,20 +59,20 @@ fn segment_pairs(seed: u64, lo: f64, hi: f64) -> Vec<(Segment, Segment)> {
 /// nearly parallel configuration of two mesh surfaces facing each other (vertex–face
 /// answers are common).
 fn stacked_pairs(seed: u64) -> Vec<(Triangle, Triangle)> {
-    let mut s = seed;
+    let mut s = SplitMix64::new(seed);
     let flat = |p: DVec3| DVec3::new(p.x, p.y, p.z * 0.05);
     (0..N)
         .map(|_| {
             let a = Triangle::new(
-                flat(point(&mut s) * 0.6),
-                flat(point(&mut s) * 0.6),
-                flat(point(&mut s) * 0.6),
+                flat(s.cube(1.0) * 0.6),
+                flat(s.cube(1.0) * 0.6),
+                flat(s.cube(1.0) * 0.6),
             );
-            let off = DVec3::new(0.0, 0.0, 0.3) + point(&mut s) * DVec3::new(0.5, 0.5, 0.0);
+            let off = DVec3::new(0.0, 0.0, 0.3) + s.cube(1.0) * DVec3::new(0.5, 0.5, 0.0);
             let b = Triangle::new(
-                flat(point(&mut s) * 0.6) + off,
-                flat(point(&mut s) * 0.6) + off,
-                flat(point(&mut s) * 0.6) + off,
+                flat(s.cube(1.0) * 0.6) + off,
+                flat(s.cube(1.0) * 0.6) + off,
+                flat(s.cube(1.0) * 0.6) + off,
             );
             (a, b)
         })

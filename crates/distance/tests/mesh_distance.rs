@@ -11,17 +11,17 @@ use ccd_distance::{
 };
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_geometry::{Feature, TriMesh, Triangle};
+use ccd_test_support::{noisy_terrain, triangle_soup, uv_sphere};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use support::meshes;
 use support::reference as r;
 
 fn mesh(kind: u8, seed: u64) -> TriMesh {
     match kind % 4 {
-        0 => meshes::sphere(1.0, 14, 10),
-        1 => meshes::torus(1.0, 0.3, 16, 9),
-        2 => meshes::terrain(11, 0.4, seed),
-        _ => meshes::soup(200, 0.3, seed),
+        0 => uv_sphere(1.0, 14, 10).unwrap(),
+        1 => TriMesh::torus(1.0, 0.3, 16, 9).unwrap(),
+        2 => noisy_terrain(11, 0.4, seed).unwrap(),
+        _ => triangle_soup(200, 0.3, seed).unwrap(),
     }
 }
 

@@ -7,15 +7,15 @@ use ccd_bvh::{BvhOptions, MeshBvh, Obb};
 use ccd_distance::{MeshDistanceError, mesh_distance_brute_force, mesh_overlap};
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_geometry::{Aabb, TriMesh};
+use ccd_test_support::{noisy_terrain, triangle_soup, uv_sphere};
 use proptest::prelude::*;
-use support::meshes;
 
 fn mesh(kind: u8, seed: u64) -> TriMesh {
     match kind % 4 {
-        0 => meshes::sphere(1.0, 12, 8),
-        1 => meshes::torus(1.0, 0.3, 14, 8),
-        2 => meshes::terrain(9, 0.4, seed),
-        _ => meshes::soup(120, 0.3, seed),
+        0 => uv_sphere(1.0, 12, 8).unwrap(),
+        1 => TriMesh::torus(1.0, 0.3, 14, 8).unwrap(),
+        2 => noisy_terrain(9, 0.4, seed).unwrap(),
+        _ => triangle_soup(120, 0.3, seed).unwrap(),
     }
 }
 
@@ -58,7 +58,7 @@ proptest! {
 
 #[test]
 fn bad_input_is_an_error() {
-    let m = MeshBvh::<Obb>::new(meshes::sphere(1.0, 6, 4), &BvhOptions::default()).unwrap();
+    let m = MeshBvh::<Obb>::new(uv_sphere(1.0, 6, 4).unwrap(), &BvhOptions::default()).unwrap();
     let id = DAffine3::IDENTITY;
     let nan = DAffine3::from_translation(DVec3::new(f64::NAN, 0.0, 0.0));
     assert!(matches!(

@@ -11,44 +11,24 @@ use ccd_kinematics::{
     ArticulatedModel, ArticulatedMotion, AssemblyBounds, AssemblyTree, Joint, LinkId, LinkSpec,
 };
 use ccd_taylor::Interval;
+use ccd_test_support::SplitMix64;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 const N: usize = 64;
 const MS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
 
-/// Tiny deterministic generator (SplitMix64) so the bench needs no RNG crate.
-struct SplitMix(u64);
-impl SplitMix {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn unit(&mut self) -> DVec3 {
-        let z = 2.0 * self.next_f64() - 1.0;
-        let phi = std::f64::consts::TAU * self.next_f64();
-        let r = (1.0 - z * z).sqrt();
-        DVec3::new(r * phi.cos(), r * phi.sin(), z)
-    }
-}
-
 /// 64 revolute links with random axes and offsets; `parent(i)` gives the tree shape.
-fn model(rng: &mut SplitMix, parent: impl Fn(usize) -> usize) -> ArticulatedModel {
+fn model(rng: &mut SplitMix64, parent: impl Fn(usize) -> usize) -> ArticulatedModel {
     let specs = (0..N)
         .map(|i| LinkSpec {
             name: format!("l{i}"),
             parent: (i > 0).then(|| format!("l{}", parent(i))),
             joint: Joint::Revolute {
-                axis: rng.unit(),
+                axis: rng.unit_vector(),
                 limits: None,
             },
             offset: DAffine3::from_rotation_translation(
-                DQuat::from_axis_angle(rng.unit(), rng.next_f64()),
+                DQuat::from_axis_angle(rng.unit_vector(), rng.unit()),
                 DVec3::new(0.3, 0.0, 0.0),
             ),
         })
@@ -57,7 +37,7 @@ fn model(rng: &mut SplitMix, parent: impl Fn(usize) -> usize) -> ArticulatedMode
 }
 
 /// The first `m` links of a fixed random permutation of all links.
-fn active_sets(rng: &mut SplitMix) -> Vec<LinkId> {
+fn active_sets(rng: &mut SplitMix64) -> Vec<LinkId> {
     let mut ids: Vec<LinkId> = (0..N as u32).map(LinkId).collect();
     for i in (1..N).rev() {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
@@ -66,10 +46,10 @@ fn active_sets(rng: &mut SplitMix) -> Vec<LinkId> {
     ids
 }
 
-fn bench_model(c: &mut Criterion, name: &str, model: &ArticulatedModel, rng: &mut SplitMix) {
+fn bench_model(c: &mut Criterion, name: &str, model: &ArticulatedModel, rng: &mut SplitMix64) {
     let order = active_sets(rng);
-    let q0: Vec<f64> = (0..N).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
-    let q1: Vec<f64> = q0.iter().map(|q| q + 0.2 * rng.next_f64()).collect();
+    let q0: Vec<f64> = (0..N).map(|_| rng.signed()).collect();
+    let q1: Vec<f64> = q0.iter().map(|q| q + 0.2 * rng.unit()).collect();
     let pose0 = model.pose_from_joints(&q0).expect("pose");
     // the body whose world transform is asked for: the deepest link of the model
     let body = LinkId((N - 1) as u32);
@@ -137,11 +117,11 @@ fn bench_model(c: &mut Criterion, name: &str, model: &ArticulatedModel, rng: &mu
 }
 
 fn bench(c: &mut Criterion) {
-    let mut rng = SplitMix(5);
+    let mut rng = SplitMix64::new(5);
     let chain = model(&mut rng, |i| i - 1);
     bench_model(c, "chain", &chain, &mut rng);
     // a branched tree: every link hangs from a random one of the previous four
-    let mut shape = SplitMix(11);
+    let mut shape = SplitMix64::new(11);
     let parents: Vec<usize> = (0..N)
         .map(|i| i.saturating_sub(1 + (shape.next_u64() % 4) as usize))
         .collect();

@@ -14,6 +14,7 @@ use ccd_distance::{Ball, Capsule, Cuboid, Cylinder};
 use ccd_geometry::TriMesh;
 use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::RigidMotion;
+use ccd_test_support::SplitMix64;
 use ccd_world::{BodyHandle, BroadPhase, Collider, Mode, StepOptions, World, WorldError};
 use proptest::prelude::*;
 
@@ -75,34 +76,6 @@ fn shapes() -> Vec<Collider> {
     ]
 }
 
-/// splitmix64: the per-case random stream (the case is its seed).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn vec(&mut self, r: f64) -> DVec3 {
-        DVec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
-    }
-    fn pose(&mut self, r: f64) -> DAffine3 {
-        let q = DQuat::from_axis_angle(
-            self.vec(1.0).try_normalize().unwrap_or(DVec3::Z),
-            self.range(0.0, 6.0),
-        );
-        DAffine3::from_rotation_translation(q, self.vec(r))
-    }
-}
-
 /// The per-pair query of the world's narrow phase, over the whole step: the brute force's
 /// reference.
 fn pair_cast(
@@ -146,7 +119,7 @@ fn brute(world: &World) -> BTreeMap<(u32, u32), ccd_ca_rigid::ShapeContact> {
 /// Runs one random world for `steps` steps on five worlds fed the same operations; checks
 /// each step against the brute force. Returns (deferred, requeued) summed over the steps.
 fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let shapes = shapes();
     let sched = StepOptions::default();
     #[allow(unused_mut)]
@@ -172,8 +145,8 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         .map(|_| World::new(CaOptions::default()).unwrap())
         .collect();
     let mut dynamic: Vec<BodyHandle> = Vec::new();
-    let n = 3 + (rng.next() % 10) as usize;
-    let statics = (rng.next() % 3) as usize;
+    let n = 3 + (rng.next_u64() % 10) as usize;
+    let statics = (rng.next_u64() % 3) as usize;
     let extent = rng.range(1.5, 4.0);
     let apply = |worlds: &mut Vec<World>,
                  f: &dyn Fn(&mut World) -> Result<BodyHandle, WorldError>| {
@@ -183,16 +156,16 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
     };
     let mut still: Vec<BodyHandle> = Vec::new();
     for _ in 0..statics {
-        let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
+        let c = shapes[(rng.next_u64() % shapes.len() as u64) as usize].clone();
         let p = rng.pose(extent);
         still.push(apply(&mut worlds, &|w| w.insert_static(c.clone(), p)));
     }
-    let add_body = |rng: &mut Rng, worlds: &mut Vec<World>| {
-        let c = shapes[(rng.next() % shapes.len() as u64) as usize].clone();
+    let add_body = |rng: &mut SplitMix64, worlds: &mut Vec<World>| {
+        let c = shapes[(rng.next_u64() % shapes.len() as u64) as usize].clone();
         let p = rng.pose(extent);
         // slow, medium and fast bodies (slow ones get deferred)
-        let scale = [0.03, 0.3, 1.0][(rng.next() % 3) as usize];
-        let (v, w) = (rng.vec(0.8 * scale), rng.vec(1.5 * scale));
+        let scale = [0.03, 0.3, 1.0][(rng.next_u64() % 3) as usize];
+        let (v, w) = (rng.cube_range(0.8 * scale), rng.cube_range(1.5 * scale));
         let a = if rng.unit() < 0.5 {
             0.0
         } else {
@@ -298,7 +271,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
             let pose = worlds[0].pose(h).unwrap();
             let m = *worlds[0].motion(h).unwrap();
             let motion = if r < 0.8 {
-                let dv = rng.vec(0.02);
+                let dv = rng.cube_range(0.02);
                 RigidMotion::from_velocities(
                     pose,
                     m.linear_velocity() + dv,
@@ -307,11 +280,17 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
                 )
                 .unwrap()
             } else if r < 0.95 {
-                RigidMotion::from_velocities(pose, rng.vec(1.5), rng.vec(2.0), DVec3::ZERO).unwrap()
+                RigidMotion::from_velocities(
+                    pose,
+                    rng.cube_range(1.5),
+                    rng.cube_range(2.0),
+                    DVec3::ZERO,
+                )
+                .unwrap()
             } else {
                 RigidMotion::from_velocities(
                     rng.pose(extent),
-                    rng.vec(0.5),
+                    rng.cube_range(0.5),
                     DVec3::ZERO,
                     DVec3::ZERO,
                 )
@@ -322,7 +301,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
             }
         }
         if rng.unit() < 0.3 && !dynamic.is_empty() {
-            let i = (rng.next() % dynamic.len() as u64) as usize;
+            let i = (rng.next_u64() % dynamic.len() as u64) as usize;
             let h = dynamic.swap_remove(i);
             for w in &mut worlds {
                 w.remove(h).unwrap();
@@ -332,7 +311,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
         if rng.unit() < 0.15 && !dynamic.is_empty() {
             // a body falls asleep (as in the rigid pile): removed, back as a static body
             // where it is
-            let i = (rng.next() % dynamic.len() as u64) as usize;
+            let i = (rng.next_u64() % dynamic.len() as u64) as usize;
             let h = dynamic.swap_remove(i);
             let pose = worlds[0].pose(h).unwrap();
             let hs: Vec<BodyHandle> = worlds
@@ -346,7 +325,7 @@ fn run_case(seed: u64, steps: usize) -> Result<(usize, usize), TestCaseError> {
             still.push(hs[0]);
         }
         if rng.unit() < 0.1 && !still.is_empty() {
-            let i = (rng.next() % still.len() as u64) as usize;
+            let i = (rng.next_u64() % still.len() as u64) as usize;
             let h = still.swap_remove(i);
             for w in &mut worlds {
                 w.remove(h).unwrap();
@@ -615,7 +594,7 @@ fn the_default_mode_is_the_earliest_contact() {
 #[test]
 fn parallel_steps_equal_sequential_ones_bit_for_bit() {
     let shapes = shapes();
-    let mut rng = Rng(0x16_2026_1125);
+    let mut rng = SplitMix64::new(0x16_2026_1125);
     for mode in [Mode::All, Mode::Toc] {
         let configs = [
             StepOptions::default().with_mode(mode),
@@ -637,7 +616,7 @@ fn parallel_steps_equal_sequential_ones_bit_for_bit() {
                 DQuat::from_axis_angle(DVec3::Z, rng.range(0.0, 6.0)),
                 p,
             );
-            let (v, w) = (rng.vec(0.3), rng.vec(0.5));
+            let (v, w) = (rng.cube_range(0.3), rng.cube_range(0.5));
             let hs: Vec<BodyHandle> = worlds
                 .iter_mut()
                 .map(|world| {
@@ -668,7 +647,7 @@ fn parallel_steps_equal_sequential_ones_bit_for_bit() {
             }
             if step % 3 == 2 {
                 for &h in dynamic.iter().step_by(7) {
-                    let (v, w) = (rng.vec(0.4), rng.vec(0.6));
+                    let (v, w) = (rng.cube_range(0.4), rng.cube_range(0.6));
                     for world in &mut worlds {
                         world.set_velocities(h, v, w).unwrap();
                     }

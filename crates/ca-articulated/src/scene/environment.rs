@@ -350,19 +350,12 @@ impl ArticulatedScene {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (xorshift) for the sampled checks.
-    fn rng(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        (*state >> 11) as f64 / (1u64 << 53) as f64
-    }
+    use ccd_test_support::XorShift64;
 
     #[test]
     fn triangle_box_test_never_separates_meeting_sets() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut r = |lo: f64, hi: f64| lo + (hi - lo) * rng(&mut s);
+        let mut s = XorShift64::new(0x9e37_79b9_7f4a_7c15);
+        let mut r = |lo: f64, hi: f64| s.range(lo, hi);
         let (mut met, mut apart) = (0, 0);
         for _ in 0..20_000 {
             let c = DVec3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0));

@@ -439,26 +439,15 @@ mod tests {
     use super::*;
     use crate::ArticulatedBody;
     use crate::scene::{BodyStep, body_motion};
-
-    /// A small deterministic generator (xorshift).
-    fn rng(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        (*state >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn box_mesh(min: DVec3, max: DVec3) -> ccd_geometry::TriMesh {
-        ccd_geometry::TriMesh::cuboid(min, max).expect("box mesh")
-    }
+    use ccd_test_support::XorShift64;
 
     /// The probe's box tests never drop two boxes that come within `ε`: boxes whose grown
     /// world boxes are apart, or that a separating axis clears, keep every sampled pair
     /// of their points (corners and a grid on every face) more than `ε` apart.
     #[test]
     fn box_tests_never_drop_boxes_within_eps() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut r = |lo: f64, hi: f64| lo + (hi - lo) * rng(&mut s);
+        let mut s = XorShift64::new(0x2545_f491_4f6c_dd1d);
+        let mut r = |lo: f64, hi: f64| s.range(lo, hi);
         let eps = 0.05;
         let (mut apart, mut kept) = (0, 0);
         for _ in 0..4000 {
@@ -540,19 +529,26 @@ mod tests {
         ])
         .expect("chain");
         let link = || {
-            Some(box_mesh(
-                DVec3::new(0.0, -0.05, -0.05),
-                DVec3::new(0.5, 0.05, 0.05),
-            ))
+            Some(
+                ccd_geometry::TriMesh::cuboid(
+                    DVec3::new(0.0, -0.05, -0.05),
+                    DVec3::new(0.5, 0.05, 0.05),
+                )
+                .expect("box mesh"),
+            )
         };
         let body = ArticulatedBody::from_meshes(model, vec![link(), link(), link()]).expect("body");
         let mut scene = ArticulatedScene::new();
         scene.add_articulated(body);
-        let floor = box_mesh(DVec3::new(-2.0, -2.0, -0.5), DVec3::new(2.0, 2.0, -0.05));
+        let floor = ccd_geometry::TriMesh::cuboid(
+            DVec3::new(-2.0, -2.0, -0.5),
+            DVec3::new(2.0, 2.0, -0.05),
+        )
+        .expect("box mesh");
         scene.set_environment(Arc::new(
             MeshBvh::<Rss>::new(floor, &BvhOptions::default()).expect("floor"),
         ));
-        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut s = XorShift64::new(0x1234_5678_9abc_def1);
         let opts = QueryOptions::default();
         let (mut ws, mut probed, mut full) = (
             ArticulatedWorkspace::default(),
@@ -561,7 +557,7 @@ mod tests {
         );
         let (mut answered, mut touching) = (0, 0);
         for _ in 0..400 {
-            let mut r = |lo: f64, hi: f64| lo + (hi - lo) * rng(&mut s);
+            let mut r = |lo: f64, hi: f64| s.range(lo, hi);
             // joint 2 folds link c back onto link a (a self contact at about ±2.9 rad)
             let q0 = [r(-3.2, 3.2), r(-3.2, 3.2), r(-3.2, 3.2)];
             let q1 = [

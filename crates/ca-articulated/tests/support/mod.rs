@@ -10,11 +10,6 @@ use ccd_geometry::glam::{DAffine3, DQuat, DVec3};
 use ccd_kinematics::{ArticulatedModel, ArticulatedMotion, Joint, LinkId, LinkSpec};
 use proptest::prelude::*;
 
-/// An axis-aligned box mesh (12 triangles, outward faces).
-pub fn box_mesh(min: DVec3, max: DVec3) -> TriMesh {
-    TriMesh::cuboid(min, max).expect("valid box")
-}
-
 /// A tetrahedron with the given vertices.
 pub fn tetra(v: [DVec3; 4]) -> TriMesh {
     TriMesh::new(v.to_vec(), vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]).expect("tetra")
@@ -29,7 +24,7 @@ pub fn link_mesh() -> impl Strategy<Value = TriMesh> {
         )
             .prop_map(|(c, h)| {
                 let (c, h) = (DVec3::from_array(c), DVec3::from_array(h));
-                box_mesh(c - h, c + h)
+                TriMesh::cuboid(c - h, c + h).unwrap()
             }),
         prop::array::uniform4(prop::array::uniform3(-0.35..0.35f64))
             .prop_map(|v| tetra(v.map(DVec3::from_array)))

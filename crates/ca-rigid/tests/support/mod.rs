@@ -11,72 +11,21 @@ use ccd_geometry::{TriMesh, Triangle};
 use ccd_kinematics::RigidMotion;
 use proptest::prelude::*;
 
-/// splitmix64: a deterministic random stream for spreads of cases (the seed is the case).
-pub struct Rng(pub u64);
+#[allow(unused_imports)] // each test crate uses its own part of the support
+pub use ccd_test_support::{SplitMix64, blob};
 
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)` (53 bits).
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in the cube `[-r, r]³`.
-    pub fn vec(&mut self, r: f64) -> DVec3 {
-        DVec3::new(
-            r * (2.0 * self.unit() - 1.0),
-            r * (2.0 * self.unit() - 1.0),
-            r * (2.0 * self.unit() - 1.0),
-        )
-    }
-}
-
-/// An axis-aligned box mesh (12 triangles).
-pub fn box_mesh(min: DVec3, max: DVec3) -> TriMesh {
-    TriMesh::cuboid(min, max).expect("valid box")
-}
-
-/// A noisy UV sphere (a closed, slightly non-convex mesh) with `n` segments.
-pub fn blob(radius: f64, n: usize, noise: &[f64]) -> TriMesh {
-    let (rings, segs) = (n, 2 * n);
-    let mut v = vec![DVec3::new(0.0, 0.0, radius)];
-    let mut k = 0;
-    for i in 1..rings {
-        let th = std::f64::consts::PI * i as f64 / rings as f64;
-        for j in 0..segs {
-            let ph = std::f64::consts::TAU * j as f64 / segs as f64;
-            let r = radius * (1.0 + 0.2 * noise[k % noise.len()]);
-            k += 1;
-            v.push(DVec3::new(
-                r * th.sin() * ph.cos(),
-                r * th.sin() * ph.sin(),
-                r * th.cos(),
-            ));
-        }
-    }
-    v.push(DVec3::new(0.0, 0.0, -radius));
-    let idx = |i: usize, j: usize| (1 + (i - 1) * segs + j % segs) as u32;
-    let last = (v.len() - 1) as u32;
-    let mut t = Vec::new();
-    for j in 0..segs {
-        t.push([0, idx(1, j), idx(1, j + 1)]);
-        t.push([last, idx(rings - 1, j + 1), idx(rings - 1, j)]);
-    }
-    for i in 1..rings - 1 {
-        for j in 0..segs {
-            t.push([idx(i, j), idx(i + 1, j), idx(i + 1, j + 1)]);
-            t.push([idx(i, j), idx(i + 1, j + 1), idx(i, j + 1)]);
-        }
-    }
-    TriMesh::new(v, t).expect("valid blob")
+/// A random rigid motion: a [`SplitMix64::rotation`] and a translation in `[-1.5, 1.5)³`,
+/// linear and angular velocities in `[-2, 2)³` and `[-3, 3)³`, a rotation centre in
+/// `[-0.3, 0.3)³` (the cubes drawn by [`SplitMix64::cube`]).
+pub fn random_motion(rng: &mut SplitMix64) -> RigidMotion {
+    let q = rng.rotation();
+    RigidMotion::from_velocities(
+        DAffine3::from_rotation_translation(q, rng.cube(1.5)),
+        rng.cube(2.0),
+        rng.cube(3.0),
+        rng.cube(0.3),
+    )
+    .unwrap()
 }
 
 /// A soup of random triangles in a ball, including degenerate ones.

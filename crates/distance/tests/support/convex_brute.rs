@@ -173,20 +173,13 @@ pub fn direction() -> impl Strategy<Value = DVec3> {
 /// `n` points spread over the unit sphere (Fibonacci lattice) with a deterministic wobble,
 /// so every point is a hull vertex.
 pub fn sphere_points(n: usize, seed: u64) -> Vec<DVec3> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = ccd_test_support::SplitMix64::new(seed);
     (0..n)
         .map(|i| {
             let s = (i as f64 + 0.5) / n as f64;
             let z = 1.0 - 2.0 * s;
             let r = (1.0 - z * z).sqrt();
-            let t = i as f64 * 2.399_963_229_728_653 + 0.3 * next();
+            let t = i as f64 * 2.399_963_229_728_653 + 0.3 * rng.unit();
             DVec3::new(r * t.cos(), r * t.sin(), z)
         })
         .collect()

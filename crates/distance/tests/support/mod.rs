@@ -1,6 +1,5 @@
 //! Shared support for the property tests: strategies and independent references.
 #![allow(dead_code, unreachable_pub)]
 
-pub mod meshes;
 pub mod reference;
 pub mod strategies;

@@ -431,28 +431,21 @@ impl HybridBvh {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (xorshift) for the sweep below.
-    fn rng(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        (*state >> 11) as f64 / (1u64 << 53) as f64
-    }
+    use ccd_test_support::XorShift64;
 
     #[test]
     fn inflated_boxes_within_tolerance_overlap() {
         // boxes whose exact gap is at most ε on every axis must overlap after inflation,
         // at every scale (f32 rounding is far coarser than ε at large coordinates)
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut s = XorShift64::new(0x9E37_79B9_7F4A_7C15);
         for scale in [1e-3, 1.0, 10.0, 1e4, 1e8] {
             let eps = 1e-6;
             let h = 0.5 * eps + 64.0 * (0.5 * f64::EPSILON) * (2.0 * scale);
             for _ in 0..20_000 {
-                let lo_a = DVec3::new(rng(&mut s), rng(&mut s), rng(&mut s)) * scale;
-                let hi_a = lo_a + DVec3::splat(rng(&mut s) * scale * 0.1);
+                let lo_a = DVec3::new(s.unit(), s.unit(), s.unit()) * scale;
+                let hi_a = lo_a + DVec3::splat(s.unit() * scale * 0.1);
                 // b starts a gap in [0, ε] beyond a on x, overlaps on y and z
-                let gap = rng(&mut s) * eps;
+                let gap = s.unit() * eps;
                 let lo_b = DVec3::new(hi_a.x + gap, lo_a.y, lo_a.z);
                 let hi_b = lo_b + DVec3::splat(scale * 0.01);
                 let (a, b) = (
