@@ -14,7 +14,7 @@ fn build(c: &mut Criterion) {
     let torus = noisy_torus(250, 200, 0x00C0_FFEE).expect("valid torus");
     let (v, t) = (torus.vertices(), torus.triangles());
     assert_eq!(t.len(), 100_000);
-    let soup = TriangleSoup::new(&v, &t);
+    let soup = TriangleSoup::new(v, t);
     let mut g = c.benchmark_group("bvh_build_100k");
     g.sample_size(10);
     let sah = BvhOptions::default()
@@ -45,7 +45,7 @@ fn build(c: &mut Criterion) {
 fn query(c: &mut Criterion) {
     let torus = noisy_torus(100, 100, 0x00BE_EF00).expect("valid torus");
     let (v, t) = (torus.vertices(), torus.triangles());
-    let soup = TriangleSoup::new(&v, &t);
+    let soup = TriangleSoup::new(v, t);
     let interlocked = DAffine3::from_rotation_translation(
         DQuat::from_rotation_x(0.1),
         DVec3::new(0.05, 0.0, 0.0),

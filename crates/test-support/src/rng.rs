@@ -34,8 +34,8 @@ fn to_unit(bits: u64) -> f64 {
 /// A counter-based draw in `[-1, 1)`: `2 u - 1` for `u` the `[0, 1)` value of splitmix64 at
 /// the state `seed + index · GOLDEN_GAMMA`.
 ///
-/// For `index ≥ 1` this is draw number `index` of [`SplitMix64::new(seed)`]'s
-/// [`signed`](SplitMix64::signed) stream, so indexed noise and streamed noise agree.
+/// For `index ≥ 1` this is draw number `index` of the [`signed`](SplitMix64::signed) stream
+/// of [`SplitMix64::new`]`(seed)`, so indexed noise and streamed noise agree.
 ///
 /// # Example
 /// ```
