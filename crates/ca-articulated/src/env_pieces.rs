@@ -91,7 +91,7 @@ impl PreparedEnvironment {
     pub fn new(mesh: Arc<MeshBvh<Rss>>) -> Self {
         let mut node_boxes = vec![Aabb::EMPTY; mesh.bvh().node_count()];
         if !node_boxes.is_empty() {
-            crate::scene::fit_node_box(&mesh, 0, &mut node_boxes);
+            fit_node_box(&mesh, 0, &mut node_boxes);
         }
         let pieces = EnvPieces::new(mesh.mesh());
         let body = RigidBody::new(mesh);
@@ -305,6 +305,23 @@ impl EnvPieces {
             region: region.intersection(keep),
         }
     }
+}
+
+/// Fills `boxes[i]` and its subtree's boxes with the exact boxes of their triangles.
+fn fit_node_box(mesh: &MeshBvh<Rss>, i: u32, boxes: &mut [Aabb]) -> Aabb {
+    let b = match mesh.bvh().node(i).children() {
+        Some([l, r]) => fit_node_box(mesh, l, boxes).merge(fit_node_box(mesh, r, boxes)),
+        None => mesh
+            .bvh()
+            .node_primitives(i)
+            .iter()
+            .fold(Aabb::EMPTY, |b, &p| {
+                let t = mesh.mesh().triangle(p as usize);
+                b.merge(Aabb::from_points([t.a, t.b, t.c]))
+            }),
+    };
+    boxes[i as usize] = b;
+    b
 }
 
 #[cfg(test)]

@@ -196,23 +196,6 @@ pub(super) fn env_meets_box(
     false
 }
 
-/// Fills `boxes[i]` and its subtree's boxes with the exact boxes of their triangles.
-pub(crate) fn fit_node_box(mesh: &MeshBvh<Rss>, i: u32, boxes: &mut [Aabb]) -> Aabb {
-    let b = match mesh.bvh().node(i).children() {
-        Some([l, r]) => fit_node_box(mesh, l, boxes).merge(fit_node_box(mesh, r, boxes)),
-        None => mesh
-            .bvh()
-            .node_primitives(i)
-            .iter()
-            .fold(Aabb::EMPTY, |b, &p| {
-                let t = mesh.mesh().triangle(p as usize);
-                b.merge(Aabb::from_points([t.a, t.b, t.c]))
-            }),
-    };
-    boxes[i as usize] = b;
-    b
-}
-
 /// Whether triangle `abc` meets the box `bx` (separating-axis test on the 13 axes: the box
 /// normals, the triangle normal and the 9 edge cross products), with every separation
 /// required to exceed a rounding allowance (`1e-12` times the coordinate scale): false only

@@ -27,8 +27,8 @@ mod resting;
 mod types;
 
 use culling::{SecondLevel, TAYLOR_ONLY_TURN};
+pub(crate) use environment::env_overlaps;
 use environment::{EnvSweep, env_ca, env_meets_box};
-pub(crate) use environment::{env_overlaps, fit_node_box};
 pub(crate) use types::check_options;
 pub use types::{
     ArticulatedStats, BodyStep, DEFAULT_SEGMENT_TURN, EnclosureKind, MAX_SEGMENTS, Part,
