@@ -1,8 +1,8 @@
 //! Adaptive articulated CCD scenes (issue 18; Kim, Redon, Kim, Sec. 4, Fig. 3–4): two
 //! 29-body wooden men pulled together, a pendulum of 30 (and 100) balls self-colliding, and
 //! a wooden man falling onto plates and pots. Each sweeps the number of active joints and
-//! times the adaptive query ([`AdaptiveScene`]) against the full CATCH query
-//! ([`ArticulatedScene::query_with`]) on the same motions, step by step.
+//! times the adaptive query ([`AdaptiveScene`](ccd_ca_articulated::AdaptiveScene)) against
+//! the full CATCH query ([`ArticulatedScene::query_with`]) on the same motions, step by step.
 //!
 //! The motions stand in for an adaptive-dynamics simulation (procedural, seeded): the
 //! active joints follow smooth oscillations around a random configuration, the others stay
