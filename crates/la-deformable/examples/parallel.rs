@@ -18,6 +18,7 @@
 //! free cores would give (up to cache and memory effects, and a helper that wakes late on a
 //! busy machine does less of the work).
 //!
+//! `MODES=toc,all,boolean` picks the query modes (default: all three).
 //! `ONLY=serial` or `ONLY=parallel` times one side only (for profiling). `SERIAL_WORK`
 //! and `SPLIT_GRAIN` override the parallel thresholds
 //! ([`SceneOptions::with_parallel_thresholds`]).
@@ -130,6 +131,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .max(1);
     // ONLY=serial / ONLY=parallel runs one side (for profiling)
     let only = std::env::var("ONLY").ok().map(|v| v == "parallel");
+    // MODES=toc,all,boolean picks the query modes (default: all three)
+    let modes: Vec<String> = std::env::var("MODES")
+        .map(|v| v.split(',').map(|m| m.trim().to_lowercase()).collect())
+        .unwrap_or_default();
     let mut all_same = true;
     for pair in args.chunks(2) {
         let (m0, m1) = (
@@ -177,6 +182,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             median(refit)
         );
         for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
+            if !modes.is_empty() && !modes.contains(&format!("{mode:?}").to_lowercase()) {
+                continue;
+            }
             let (mut ws, mut wp, mut cs, mut cp) = (vec![], vec![], vec![], vec![]);
             let mut crit = vec![];
             let mut agree = true;

@@ -446,6 +446,42 @@ fn parallel_budget_counts_work_not_time() {
     }
 }
 
+/// A Boolean query runs `BOOLEAN_SERIAL_FACTOR` times the serial budget before it splits:
+/// within that it is the serial query, counters included; below it, it splits with the same
+/// answer.
+#[cfg(feature = "parallel")]
+#[test]
+fn boolean_queries_have_a_longer_serial_head_start() {
+    use ccd_la_deformable::scene::{BOOLEAN_SERIAL_FACTOR, work_units};
+    let meshes = cloth_on_sphere(24);
+    let seq = DeformingScene::new(meshes.clone(), &SceneOptions::default()).unwrap();
+    let serial = seq.query(Mode::Boolean);
+    let work = u32::try_from(work_units(&serial.stats)).unwrap();
+    assert!(
+        work > 400,
+        "the Boolean query is too small to split ({work} units)"
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for _ in 0..5 {
+        // a Toc or All query would split after this much work; a Boolean one does not
+        let within = SceneOptions::default()
+            .with_parallel(true)
+            .with_parallel_thresholds(work.div_ceil(BOOLEAN_SERIAL_FACTOR), 1);
+        let par = DeformingScene::new(meshes.clone(), &within).unwrap();
+        let r = pool.install(|| par.query(Mode::Boolean));
+        assert_eq!(r.stats, serial.stats, "budget {work} units");
+    }
+    let split = SceneOptions::default()
+        .with_parallel(true)
+        .with_parallel_thresholds(work / (4 * BOOLEAN_SERIAL_FACTOR), 1);
+    let par = DeformingScene::new(meshes, &split).unwrap();
+    let r = pool.install(|| par.query(Mode::Boolean));
+    assert_eq!(r.toc().is_some(), serial.toc().is_some());
+}
+
 #[cfg(feature = "parallel")]
 proptest! {
     #[test]

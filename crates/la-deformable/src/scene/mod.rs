@@ -43,7 +43,7 @@ pub use separation::{
     DEFAULT_SEPARATION_SCALE, DEFAULT_SEPARATION_TOLERANCE, SeparationOptions, SeparationPair,
     SeparationStep,
 };
-pub use traverse::{DEFAULT_SERIAL_WORK, DEFAULT_SPLIT_GRAIN, work_units};
+pub use traverse::{BOOLEAN_SERIAL_FACTOR, DEFAULT_SERIAL_WORK, DEFAULT_SPLIT_GRAIN, work_units};
 
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
@@ -180,7 +180,8 @@ pub struct SceneOptions {
     /// With [`parallel`](Self::parallel): how much work the traversal does serially before
     /// the rest is split, in units of roughly a tenth of a microsecond of one core (node
     /// tests and elementary tests count one each; see [`work_units`] and
-    /// [`DEFAULT_SERIAL_WORK`]). A query of less work
+    /// [`DEFAULT_SERIAL_WORK`]); a [`Mode::Boolean`] query runs
+    /// [`BOOLEAN_SERIAL_FACTOR`] times as much first. A query of less work
     /// never wakes a thread. `0` splits at once. The split point depends on the scene and
     /// these thresholds alone (not on timing or load); the answer does not depend on it.
     #[cfg_attr(feature = "serde", serde(default = "default_serial_work"))]

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use ccd_geometry::Feature;
 use ccd_geometry::glam::DVec3;
 use schedule::Shared;
-pub use schedule::{DEFAULT_SERIAL_WORK, DEFAULT_SPLIT_GRAIN, work_units};
+pub use schedule::{BOOLEAN_SERIAL_FACTOR, DEFAULT_SERIAL_WORK, DEFAULT_SPLIT_GRAIN, work_units};
 
 use super::cone::Scratch;
 use super::hybrid::{Box32, HybridBvh};
@@ -771,13 +771,24 @@ fn collect_ee(
     n
 }
 
+/// The work a parallel query does serially before it splits ([`SceneOptions::serial_work`],
+/// times [`schedule::BOOLEAN_SERIAL_FACTOR`] for a Boolean query).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+fn serial_budget(options: &SceneOptions, output: Mode) -> u64 {
+    let factor = match output {
+        Mode::Boolean => schedule::BOOLEAN_SERIAL_FACTOR,
+        Mode::Toc | Mode::All => 1,
+    };
+    u64::from(options.serial_work) * u64::from(factor)
+}
+
 /// Runs a whole query (sequentially, or on rayon's pool with the `parallel` feature).
 pub(super) fn run(scene: &DeformingScene, output: Mode) -> SceneResult {
     let mut w = Walker::new(scene, output);
     let roots = w.roots();
     #[cfg(feature = "parallel")]
     if scene.options.parallel && rayon::current_num_threads() > 1 {
-        let rest = w.run_budget(roots, u64::from(scene.options.serial_work));
+        let rest = w.run_budget(roots, serial_budget(&scene.options, output));
         if rest.is_empty() || w.done {
             return w.finish();
         }

@@ -131,7 +131,10 @@ const SPIN: u32 = 500;
 fn task_size(scene: &DeformingScene, t: &Task) -> u32 {
     let count = |m: u32, n: u32| scene.bvhs[m as usize].bvh.node(n).primitive_count();
     match *t {
-        Task::Within { mesh, node } => count(mesh, node),
+        // a node against itself carries its self-collision certificate (the star test of a
+        // whole ball on n-body is most of that scene's query) besides its children's pairs:
+        // weighed as a pair of two such nodes, a single object's self task is handed out too
+        Task::Within { mesh, node } => 2 * count(mesh, node),
         Task::Pair { ma, na, mb, nb } => count(ma, na) + count(mb, nb),
     }
 }
@@ -324,6 +327,19 @@ const CERTIFICATE_ITEMS_PER_UNIT: u64 = 4;
 /// gain). Trade-off measured by `examples/parallel.rs` on the frames of docs/deformable.md,
 /// "Parallel".
 pub const DEFAULT_SERIAL_WORK: u32 = 4_000;
+
+/// A [`Mode::Boolean`] query runs this many times
+/// [`SceneOptions::serial_work`](crate::scene::SceneOptions::serial_work) serially before
+/// it splits (24,000 units, about 3 ms of one core, with the default). A Boolean query ends
+/// at its first contact, and a helper searching the tail of the serial order is a bet: it
+/// wins where a contact lies there (exploding-dragon, rod-twist), and where the calling
+/// thread finds one first it only shares the core. On two vCPUs that are SMT siblings of one
+/// core, the helper slows the calling thread by 15–30 %, so with a head start of 4,000 units
+/// the real cloth-ball frame (contact after 20,307 units serially) ran 0.82–0.93× and the
+/// n-body bench step (8,400 units) 0.75×; with 24,000 both run serially (1.0×) and
+/// rod-twist still gains 1.8× (measured with `examples/parallel.rs`, docs/deformable.md,
+/// "Parallel"). `serial_work = 0` still splits a Boolean query at once.
+pub const BOOLEAN_SERIAL_FACTOR: u32 = 6;
 
 /// Default of [`SceneOptions::split_grain`](crate::scene::SceneOptions::split_grain): a traversal task whose nodes hold fewer
 /// triangles than this (both together) is never handed to another worker; a worker that

@@ -4,7 +4,7 @@
 use ccd_geometry::glam::DVec3;
 
 use super::schedule::parallel;
-use super::{Walker, run};
+use super::{Walker, run, serial_budget};
 use crate::scene::{DeformingScene, Resting, SceneOptions};
 use crate::{DeformingMesh, Mode, SceneStats};
 
@@ -99,4 +99,26 @@ fn owner_work_is_within_the_serial_work_when_the_tail_is_given_away() {
             }
         }
     }
+}
+
+/// A Boolean query's serial head start is `BOOLEAN_SERIAL_FACTOR` times the others', and
+/// `serial_work = 0` still splits every mode at once.
+#[test]
+fn boolean_queries_start_serially_for_longer() {
+    let opts = SceneOptions::default();
+    let base = u64::from(opts.serial_work);
+    assert_eq!(serial_budget(&opts, Mode::Toc), base);
+    assert_eq!(serial_budget(&opts, Mode::All), base);
+    assert_eq!(
+        serial_budget(&opts, Mode::Boolean),
+        base * u64::from(super::schedule::BOOLEAN_SERIAL_FACTOR)
+    );
+    assert!(super::schedule::BOOLEAN_SERIAL_FACTOR > 1);
+    let at_once = opts.with_parallel_thresholds(0, 1);
+    for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
+        assert_eq!(serial_budget(&at_once, mode), 0);
+    }
+    // no overflow at the largest budget
+    let max = opts.with_parallel_thresholds(u32::MAX, 1);
+    assert!(serial_budget(&max, Mode::Boolean) > u64::from(u32::MAX));
 }
