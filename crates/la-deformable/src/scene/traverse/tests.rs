@@ -113,7 +113,7 @@ fn boolean_queries_start_serially_for_longer() {
         serial_budget(&opts, Mode::Boolean),
         base * u64::from(super::schedule::BOOLEAN_SERIAL_FACTOR)
     );
-    assert!(super::schedule::BOOLEAN_SERIAL_FACTOR > 1);
+    const { assert!(super::schedule::BOOLEAN_SERIAL_FACTOR > 1) };
     let at_once = opts.with_parallel_thresholds(0, 1);
     for mode in [Mode::Toc, Mode::All, Mode::Boolean] {
         assert_eq!(serial_budget(&at_once, mode), 0);
