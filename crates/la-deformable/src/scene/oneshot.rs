@@ -60,20 +60,20 @@ struct Node {
 }
 
 /// The one-shot hierarchy of one mesh: nodes (root `0`, pre-order) and the features in leaf
-/// order.
-struct Tree {
+/// order. Positions are read from the mesh by vertex id (only the pairs that reach a kernel
+/// need them): a copy per feature was 40% of the tree's memory, and a call's fresh pages
+/// cost more than its random reads (cloth-funnel: 14 MB of first-touch page faults, a fifth
+/// of the call).
+struct Tree<'m> {
+    x0: &'m [DVec3],
+    x1: &'m [DVec3],
     nodes: Vec<Node>,
-    /// Per slot: face positions at `t = 0`, at `t = 1`, vertex ids, triangle id.
-    face_p0: Vec<[DVec3; 3]>,
-    face_p1: Vec<[DVec3; 3]>,
+    /// Per slot: face vertex ids, triangle id.
     face_v: Vec<[u32; 3]>,
     face_id: Vec<u32>,
-    /// Owned vertices grouped by slot: positions at both times, vertex id.
-    vert_p: Vec<[DVec3; 2]>,
+    /// Owned vertices grouped by slot: vertex id.
     vert_id: Vec<u32>,
-    /// Owned edges grouped by slot: end positions at `t = 0` and `t = 1`, end ids (low first).
-    edge_p0: Vec<[DVec3; 2]>,
-    edge_p1: Vec<[DVec3; 2]>,
+    /// Owned edges grouped by slot: end ids (low first).
     edge_v: Vec<[u32; 2]>,
     /// Motions of the faces, owned vertices and owned edges (same order).
     face_m: Vec<Motion>,
@@ -94,26 +94,21 @@ fn motion_of(p0: &[DVec3], p1: &[DVec3]) -> Motion {
     m
 }
 
-impl Tree {
-    fn build(mesh: &DeformingMesh) -> Self {
+impl<'m> Tree<'m> {
+    fn build(mesh: &'m DeformingMesh) -> Self {
         let (x0, x1) = (mesh.x0(), mesh.x1());
         let tris = mesh.triangles();
         let n = tris.len();
-        let tm: Vec<Motion> = tris
-            .iter()
-            .map(|t| {
-                let mut m = Motion::EMPTY;
-                for &v in t {
-                    m.add(x0[v as usize], x1[v as usize]);
-                }
-                m
-            })
-            .collect();
+        // twice the centre of a triangle's box at t = 0
+        let centre2 = |t: &[u32; 3]| {
+            let [a, b, c] = t.map(|v| x0[v as usize]);
+            a.min(b).min(c) + a.max(b).max(c)
+        };
         // triangles sorted by the Morton code of their centre at t = 0 (10 bits per axis on
         // the cube around the centres), then split top-down at the highest differing bit
         let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
-        for m in &tm {
-            let c = m.lo + m.hi;
+        for t in tris {
+            let c = centre2(t);
             lo = lo.min(c);
             hi = hi.max(c);
         }
@@ -123,31 +118,24 @@ impl Tree {
         } else {
             0.0
         };
-        let mut keys: Vec<u64> = tm
+        let mut keys: Vec<u64> = tris
             .iter()
             .enumerate()
-            .map(|(i, m)| {
-                let c = ((m.lo + m.hi - lo) * q).clamp(DVec3::ZERO, DVec3::splat(1023.0));
+            .map(|(i, t)| {
+                let c = ((centre2(t) - lo) * q).clamp(DVec3::ZERO, DVec3::splat(1023.0));
                 let code =
                     spread(c.x as u32) | (spread(c.y as u32) << 1) | (spread(c.z as u32) << 2);
                 (u64::from(code) << 32) | i as u64
             })
             .collect();
         keys.sort_unstable();
-        let order: Vec<u32> = keys.iter().map(|k| *k as u32).collect();
-        // a binary tree whose leaves hold at least one triangle has fewer than 2n nodes
-        let mut nodes = Vec::with_capacity(2 * n.div_ceil(LEAF_SIZE) + 1);
-        split(&mut nodes, &keys, 0, &tm);
         let mut t = Self {
-            nodes,
-            face_p0: Vec::with_capacity(n),
-            face_p1: Vec::with_capacity(n),
+            x0,
+            x1,
+            nodes: Vec::new(),
             face_v: Vec::with_capacity(n),
             face_id: Vec::with_capacity(n),
-            vert_p: Vec::with_capacity(mesh.vertex_count()),
             vert_id: Vec::with_capacity(mesh.vertex_count()),
-            edge_p0: Vec::with_capacity(2 * n + 3),
-            edge_p1: Vec::with_capacity(2 * n + 3),
             edge_v: Vec::with_capacity(2 * n + 3),
             face_m: Vec::with_capacity(n),
             vert_m: Vec::with_capacity(mesh.vertex_count()),
@@ -155,13 +143,11 @@ impl Tree {
             vert_first: Vec::with_capacity(n + 1),
             edge_first: Vec::with_capacity(n + 1),
         };
-        for &f in &order {
+        for f in keys.iter().map(|k| *k as u32) {
             let v = tris[f as usize];
             let p0 = v.map(|i| x0[i as usize]);
             let p1 = v.map(|i| x1[i as usize]);
-            t.face_m.push(tm[f as usize]);
-            t.face_p0.push(p0);
-            t.face_p1.push(p1);
+            t.face_m.push(motion_of(&p0, &p1));
             t.face_v.push(v);
             t.face_id.push(f);
             t.vert_first.push(t.vert_id.len() as u32);
@@ -170,7 +156,6 @@ impl Tree {
             for k in 0..3 {
                 if owned & OWN_VERTEX[k] != 0 {
                     t.vert_m.push(motion_of(&[p0[k]], &[p1[k]]));
-                    t.vert_p.push([p0[k], p1[k]]);
                     t.vert_id.push(v[k]);
                 }
             }
@@ -182,14 +167,15 @@ impl Tree {
                         ((k + 1) % 3, k)
                     };
                     t.edge_m.push(motion_of(&[p0[i], p0[j]], &[p1[i], p1[j]]));
-                    t.edge_p0.push([p0[i], p0[j]]);
-                    t.edge_p1.push([p1[i], p1[j]]);
                     t.edge_v.push([v[i], v[j]]);
                 }
             }
         }
         t.vert_first.push(t.vert_id.len() as u32);
         t.edge_first.push(t.edge_v.len() as u32);
+        // a binary tree whose leaves hold at least one triangle has fewer than 2n nodes
+        t.nodes.reserve_exact(2 * n.div_ceil(LEAF_SIZE) + 1);
+        split(&mut t.nodes, &keys, 0, &t.face_m);
         t
     }
 
@@ -215,16 +201,15 @@ fn spread(x: u32) -> u32 {
     (x | (x << 2)) & 0x0924_9249
 }
 
-/// Builds the subtree over the sorted `keys` (Morton code, triangle; slots from `first`) into
-/// `nodes`; returns its index. A node splits at the highest bit in which its first and
+/// Builds the subtree over the sorted `keys` (Morton code, triangle; slots from `first`, whose
+/// motions are `slot_m`) into `nodes`; returns its index. A node splits at the highest bit in which its first and
 /// last codes differ (or in the middle, at a whole number of leaves, when they are equal).
-fn split(nodes: &mut Vec<Node>, keys: &[u64], first: u32, tm: &[Motion]) -> u32 {
+fn split(nodes: &mut Vec<Node>, keys: &[u64], first: u32, slot_m: &[Motion]) -> u32 {
     let at = nodes.len() as u32;
     let count = keys.len() as u32;
     if keys.len() <= LEAF_SIZE {
-        let m = keys
-            .iter()
-            .fold(Motion::EMPTY, |a, k| a.merge(&tm[*k as u32 as usize]));
+        let slots = first as usize..first as usize + keys.len();
+        let m = slot_m[slots].iter().fold(Motion::EMPTY, |a, m| a.merge(m));
         nodes.push(Node {
             m,
             first,
@@ -248,8 +233,8 @@ fn split(nodes: &mut Vec<Node>, keys: &[u64], first: u32, tm: &[Motion]) -> u32 
         keys.partition_point(|k| (k >> 32) & (1 << bit) == 0)
     };
     let (l, r) = keys.split_at(mid);
-    let left = split(nodes, l, first, tm);
-    let right = split(nodes, r, first + mid as u32, tm);
+    let left = split(nodes, l, first, slot_m);
+    let right = split(nodes, r, first + mid as u32, slot_m);
     let m = nodes[left as usize].m.merge(&nodes[right as usize].m);
     let node = &mut nodes[at as usize];
     node.m = m;
@@ -266,7 +251,7 @@ enum Task {
 }
 
 struct Walker<'a> {
-    tree: &'a Tree,
+    tree: &'a Tree<'a>,
     rule: SeparationOptions,
     round_off: f64,
     best: f64,
@@ -496,9 +481,11 @@ impl Walker<'_> {
             self.stats.culled_bv_pairs += 1;
             return;
         }
-        let ([p0, p1], q0, q1) = (tree.vert_p[v], tree.face_p0[f], tree.face_p1[f]);
-        let x0 = [p0, q0[0], q0[1], q0[2]];
-        let x1 = [p1, q1[0], q1[1], q1[2]];
+        let [a, b, c] = tree.face_v[f].map(|i| i as usize);
+        let (p, q) = (tree.x0, tree.x1);
+        let idu = id as usize;
+        let x0 = [p[idu], p[a], p[b], p[c]];
+        let x1 = [q[idu], q[a], q[b], q[c]];
         self.stats.primitive_tests += 1;
         if let Some(h) = self.rule.vertex_face(&x0, &x1, self.best) {
             self.record(h, Feature::Vertex(id), Feature::Face(tree.face_id[f]));
@@ -523,14 +510,11 @@ impl Walker<'_> {
         }
         // canonical order, as the scene's query
         let (i, j) = if ei <= ej { (i, j) } else { (j, i) };
-        let (a0, a1, b0, b1) = (
-            tree.edge_p0[i],
-            tree.edge_p1[i],
-            tree.edge_p0[j],
-            tree.edge_p1[j],
-        );
-        let x0 = [a0[0], a0[1], b0[0], b0[1]];
-        let x1 = [a1[0], a1[1], b1[0], b1[1]];
+        let [a, b] = tree.edge_v[i].map(|v| v as usize);
+        let [c, d] = tree.edge_v[j].map(|v| v as usize);
+        let (p, q) = (tree.x0, tree.x1);
+        let x0 = [p[a], p[b], p[c], p[d]];
+        let x1 = [q[a], q[b], q[c], q[d]];
         self.stats.primitive_tests += 1;
         if let Some(h) = self.rule.edge_edge(&x0, &x1, self.best) {
             let (ei, ej) = (tree.edge_v[i], tree.edge_v[j]);
