@@ -17,9 +17,9 @@
 //!   (`select_nth` per level): a third more leaf pairs to visit, but a build so much cheaper
 //!   that the whole call takes 11% fewer instructions (132M against 149M);
 //! - the features in leaf order: every triangle's face, and the vertices and edges it owns
-//!   ([`DeformingMesh::owned_features`]), with their positions at both times and their
-//!   motions, so that every vertex–face and edge–edge pair of the mesh sits under exactly one
-//!   leaf pair.
+//!   ([`DeformingMesh::owned_features`]), as vertex ids and motions (the positions are read
+//!   from the mesh when a pair reaches the kernel), so that every vertex–face and edge–edge
+//!   pair of the mesh sits under exactly one leaf pair.
 //!
 //! The traversal is the one of [`DeformingScene::separation_step`](super::DeformingScene::separation_step) for
 //! one mesh against itself (the same pairs: every vertex–face and edge–edge pair that shares
@@ -201,9 +201,10 @@ fn spread(x: u32) -> u32 {
     (x | (x << 2)) & 0x0924_9249
 }
 
-/// Builds the subtree over the sorted `keys` (Morton code, triangle; slots from `first`, whose
-/// motions are `slot_m`) into `nodes`; returns its index. A node splits at the highest bit in which its first and
-/// last codes differ (or in the middle, at a whole number of leaves, when they are equal).
+/// Builds the subtree over the sorted `keys` (Morton code, triangle; slots from `first`,
+/// whose motions are `slot_m`) into `nodes`; returns its index. A node splits at the highest
+/// bit in which its first and last codes differ (or in the middle, at a whole number of
+/// leaves, when they are equal).
 fn split(nodes: &mut Vec<Node>, keys: &[u64], first: u32, slot_m: &[Motion]) -> u32 {
     let at = nodes.len() as u32;
     let count = keys.len() as u32;

@@ -134,8 +134,8 @@ fn task_size(scene: &DeformingScene, t: &Task) -> u32 {
         // a node against itself carries its self-collision certificate (the star test of a
         // whole ball on n-body is most of that scene's query) besides its children's pairs:
         // weighed as a pair of two such nodes, a single object's self task is handed out too
-        Task::Within { mesh, node } => 2 * count(mesh, node),
-        Task::Pair { ma, na, mb, nb } => count(ma, na) + count(mb, nb),
+        Task::Within { mesh, node } => count(mesh, node).saturating_mul(2),
+        Task::Pair { ma, na, mb, nb } => count(ma, na).saturating_add(count(mb, nb)),
     }
 }
 
