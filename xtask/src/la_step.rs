@@ -52,6 +52,10 @@ pub(crate) struct LaStepArgs {
     /// (`SceneOptions::serial_work`; default the library's).
     #[arg(long)]
     serial_work: Option<u32>,
+    /// With `--threads` above 1: the smallest task (triangles of its two nodes) handed to
+    /// another worker (`SceneOptions::split_grain`; default the library's).
+    #[arg(long)]
+    split_grain: Option<u32>,
 }
 
 pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
@@ -89,13 +93,10 @@ pub(crate) fn run(args: &LaStepArgs) -> Result<()> {
         .with_layer_height(args.layer_height)
         .with_parallel(args.threads > 1)
         .with_leaf_size(args.leaf_size);
-    let opts = match args.serial_work {
-        Some(w) => {
-            let grain = opts.split_grain;
-            opts.with_parallel_thresholds(w, grain)
-        }
-        None => opts,
-    };
+    let opts = opts.with_parallel_thresholds(
+        args.serial_work.unwrap_or(opts.serial_work),
+        args.split_grain.unwrap_or(opts.split_grain),
+    );
     // the scene is built at `--from` (default: the step itself), then updated step by step
     let first = args.from.unwrap_or(step);
     if first > step {
