@@ -313,6 +313,9 @@ pub(crate) fn columns(first: &str) -> Vec<String> {
 pub(crate) fn fmt_ms(x: f64) -> String {
     if !x.is_finite() {
         "—".into()
+    } else if x < 0.1 {
+        // the planning steps of LA Table II take microseconds
+        format!("{x:.3}")
     } else if x < 10.0 {
         format!("{x:.2}")
     } else {
