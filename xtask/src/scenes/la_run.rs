@@ -828,7 +828,8 @@ pub(crate) fn run_plan(spec: &PlanSpec<'_>, bar: &indicatif::ProgressBar) -> Res
             title: format!("{}: CCD time per path step ({})", spec.name, spec.paper),
             x_label: "frame".into(),
             y_label: "ms per step".into(),
-            log_y: false,
+            // the swept-volume ToC is 10× the others on its busy steps
+            log_y: true,
             targets: Vec::new(),
             categories: Vec::new(),
             series: vec![
